@@ -1,0 +1,28 @@
+// swift-tools-version: 6.2
+// napkin-inspect: the napkin framework, its lifecycle trace, and the inspector.
+// No package dependencies, by design ("packages: none"): only the Swift toolchain.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+]
+
+let package = Package(
+    name: "napkin-inspect",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "Napkin", targets: ["Napkin"]),
+        .library(name: "NapkinTrace", targets: ["NapkinTrace"]),
+        .executable(name: "napkin-inspect", targets: ["napkin-inspect"]),
+        .executable(name: "rib-house", targets: ["RibHouse"]),
+    ],
+    targets: [
+        .target(name: "NapkinTrace", swiftSettings: strict),
+        .target(name: "Napkin", dependencies: ["NapkinTrace"], swiftSettings: strict),
+        .executableTarget(name: "napkin-inspect", dependencies: ["NapkinTrace"], swiftSettings: strict),
+        .executableTarget(name: "RibHouse", dependencies: ["Napkin"], path: "Examples/RibHouse", swiftSettings: strict),
+        .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace"], swiftSettings: strict),
+        .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace"], swiftSettings: strict),
+        .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "RibHouse"], swiftSettings: strict),
+    ]
+)

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Writes a trace as NDJSON (trace format v1) to a file descriptor.
+///
+/// Use ``standardOutput``, ``standardError``, ``init(fileDescriptor:closeWhenDone:)``
+/// or ``init(path:)``. Each batch is written with as few `write(2)` calls as
+/// possible and only whole lines, so a process killed mid-run leaves at most
+/// one partial last line, which readers tolerate.
+///
+/// A closed pipe, a full disk or a closed descriptor makes ``write(_:)`` throw;
+/// the tracer then reports once on standard error and turns tracing off.
+public final class NDJSONTraceSink: TraceSink {
+    private let fd: Int32
+    private let closeWhenDone: Bool
+    private let label: String
+    /// The encode buffer, reused for every batch; the mutex guards it and
+    /// serialises writes to `fd`.
+    private let buffer = Mutex<[UInt8]>([])
+
+    /// A sink writing to the process's standard output.
+    public static var standardOutput: NDJSONTraceSink { NDJSONTraceSink(fileDescriptor: 1, closeWhenDone: false) }
+    /// A sink writing to the process's standard error.
+    public static var standardError: NDJSONTraceSink { NDJSONTraceSink(fileDescriptor: 2, closeWhenDone: false) }
+
+    /// A sink writing to an open file descriptor (a pipe, a socket or a file).
+    ///
+    /// - Parameters:
+    ///   - fileDescriptor: the descriptor to write to.
+    ///   - closeWhenDone: close the descriptor when the session ends.
+    public init(fileDescriptor: Int32, closeWhenDone: Bool = false) {
+        self.fd = fileDescriptor
+        self.closeWhenDone = closeWhenDone
+        self.label = "fd \(fileDescriptor)"
+    }
+
+    /// A sink writing to a new file at `path`.
+    ///
+    /// An existing napkin trace at `path` is replaced; any other non-empty file
+    /// is left untouched and the initializer throws, so a mistyped path never
+    /// destroys a user's file.
+    public init(path: String) throws {
+        if let existing = NDJSONTraceSink.firstBytes(of: path, count: 8), !existing.isEmpty,
+           !existing.starts(with: Array(#"{"seq":"#.utf8)) {
+            throw TraceSinkError("\(path) exists and is not a napkin trace; not overwriting it (choose another path)")
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw TraceSinkError("cannot open \(path) for writing: \(TraceDiagnostics.describe(errno: errno))")
+        }
+        self.fd = fd
+        self.closeWhenDone = true
+        self.label = path
+    }
+
+    /// Encodes and writes `events`; throws if the descriptor rejects the write.
+    public func write(_ events: [TraceEvent]) throws {
+        try buffer.withLock { bytes in
+            bytes.removeAll(keepingCapacity: true)
+            for event in events { TraceEncoder.append(event, to: &bytes) }
+            if let failure = writeAll(bytes) {
+                throw TraceSinkError("cannot write the trace to \(label): \(failure)")
+            }
+        }
+    }
+
+    /// Closes the descriptor if the sink owns it.
+    public func close() {
+        buffer.withLock { _ in
+            if closeWhenDone { _ = Glibc_close(fd) }
+        }
+    }
+
+    /// Writes all of `bytes`; returns a description of the failure, if any.
+    private func writeAll(_ bytes: [UInt8]) -> String? {
+        TraceDiagnostics.withBrokenPipeIgnored {
+            bytes.withUnsafeBytes { raw -> String? in
+                var offset = 0
+                while offset < raw.count {
+                    let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    if n > 0 {
+                        offset += n
+                    } else if n < 0 && errno == EINTR {
+                        continue
+                    } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+                        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                        _ = poll(&p, 1, 100)
+                    } else {
+                        return n < 0 ? TraceDiagnostics.describe(errno: errno) : "the descriptor accepted no bytes"
+                    }
+                }
+                return nil
+            }
+        }
+    }
+
+    private static func firstBytes(of path: String, count: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { _ = Glibc_close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, count) }
+        return n >= 0 ? Array(bytes.prefix(n)) : nil
+    }
+}
+
+@inline(__always) private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer, _ n: Int) -> Int {
+    write(fd, buf, n)
+}
+
+@inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 {
+    close(fd)
+}

@@ -1,0 +1,139 @@
+import Foundation
+import Synchronization
+
+/// Decides which tracer a newly created router or interactor reports to.
+///
+/// The answer is read once, when the object is created, and kept by the object,
+/// so every later hook is a nil check on a stored property. With tracing off
+/// the whole decision is one atomic load.
+package enum TraceContext {
+    /// Packed state, read with one atomic load on every creation:
+    /// - `0`: not resolved yet (the environment has not been read);
+    /// - bit 0 set: resolved; bit 1 set: at least one ``TraceRecorder`` scope is active;
+    /// - the remaining bits: the address of the global ``Tracer`` (16-byte aligned), or 0 when off.
+    /// A global tracer, once published, is retained forever so that a reader
+    /// holding the old address can never see a freed object.
+    private static let state = Atomic<UInt>(0)
+    private static let resolvedBit: UInt = 1
+    private static let recordingBit: UInt = 2
+    /// Guards the slow paths (resolution, bootstrap, recorder scopes).
+    private static let slow = Mutex<SlowState>(SlowState())
+
+    private struct SlowState {
+        var activeRecordings = 0
+        var bootstrapped = false
+    }
+
+    /// The tracer a recording scope installed for the current task.
+    @TaskLocal package static var recording: Tracer?
+
+    /// The tracer for a router, interactor or mark created now, or `nil` when tracing is off.
+    @inline(__always)
+    package static func current() -> Tracer? {
+        let s = state.load(ordering: .acquiring)
+        if s == resolvedBit { return nil }
+        return slowCurrent(s)
+    }
+
+    @inline(never)
+    private static func slowCurrent(_ s: UInt) -> Tracer? {
+        if s == 0 {
+            resolveFromEnvironment()
+            return current()
+        }
+        if s & recordingBit != 0, let scoped = recording { return scoped }
+        return global(from: s)
+    }
+
+    private static func global(from s: UInt) -> Tracer? {
+        let bits = s & ~(resolvedBit | recordingBit)
+        guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return Unmanaged<Tracer>.fromOpaque(pointer).takeUnretainedValue()
+    }
+
+    /// The process-wide tracer, if tracing is on for the whole process.
+    package static var globalTracer: Tracer? {
+        let s = state.load(ordering: .acquiring)
+        if s == 0 { resolveFromEnvironment() }
+        return global(from: state.load(ordering: .acquiring))
+    }
+
+    /// Reads `NAPKIN_TRACE` once and installs the tracer it asks for.
+    private static func resolveFromEnvironment() {
+        slow.withLock { slowState in
+            guard state.load(ordering: .acquiring) == 0 else { return }
+            var tracer: Tracer?
+            if let value = ProcessInfo.processInfo.environment["NAPKIN_TRACE"], !value.isEmpty {
+                do {
+                    tracer = Tracer(sink: try TraceDestination.sink(for: value))
+                } catch {
+                    TraceDiagnostics.report("napkin: NAPKIN_TRACE=\(value): \(error); tracing is off")
+                }
+            }
+            publish(tracer, recordings: slowState.activeRecordings > 0)
+        }
+    }
+
+    private static func publish(_ tracer: Tracer?, recordings: Bool) {
+        var bits: UInt = resolvedBit
+        if let tracer {
+            bits |= UInt(bitPattern: Unmanaged.passRetained(tracer).toOpaque())
+            ExitFlush.register()
+        }
+        if recordings { bits |= recordingBit }
+        state.store(bits, ordering: .releasing)
+    }
+
+    /// Installs `tracer` as the process-wide tracer. Called by ``NapkinTrace/bootstrap(_:bufferCapacity:)``.
+    package static func bootstrap(_ tracer: Tracer) {
+        slow.withLock { slowState in
+            precondition(!slowState.bootstrapped, "NapkinTrace.bootstrap(_:) may be called only once per process")
+            slowState.bootstrapped = true
+            let s = state.load(ordering: .acquiring)
+            if let previous = global(from: s), s != 0 {
+                previous.shutdown(reason: "replaced")
+            }
+            publish(tracer, recordings: slowState.activeRecordings > 0)
+        }
+    }
+
+    /// Marks a recording scope as active so `current()` consults the task-local.
+    package static func beginRecording() {
+        _ = current()
+        slow.withLock { slowState in
+            slowState.activeRecordings += 1
+            var s = state.load(ordering: .acquiring)
+            while true {
+                let (done, now) = state.compareExchange(expected: s, desired: s | recordingBit, ordering: .acquiringAndReleasing)
+                if done { break }
+                s = now
+            }
+        }
+    }
+
+    /// Ends a recording scope started with ``beginRecording()``.
+    package static func endRecording() {
+        slow.withLock { slowState in
+            slowState.activeRecordings -= 1
+            guard slowState.activeRecordings == 0 else { return }
+            var s = state.load(ordering: .acquiring)
+            while true {
+                let (done, now) = state.compareExchange(expected: s, desired: s & ~recordingBit, ordering: .acquiringAndReleasing)
+                if done { break }
+                s = now
+            }
+        }
+    }
+}
+
+/// Flushes the process-wide trace when the process exits normally.
+enum ExitFlush {
+    private static let registered = Atomic<Bool>(false)
+
+    static func register() {
+        guard !registered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        atexit {
+            TraceContext.globalTracer?.shutdown(reason: "exit")
+        }
+    }
+}

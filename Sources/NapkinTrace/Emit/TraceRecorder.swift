@@ -1,0 +1,57 @@
+/// Records a trace in memory, for tests.
+///
+/// Every router, interactor and mark created inside ``record(_:)`` (by the
+/// calling task and the tasks it starts) reports to this recorder, for its
+/// whole life, even after `record` returns; other tests running in parallel
+/// are not mixed in.
+///
+/// ```swift
+/// let recorder = TraceRecorder()
+/// let root = await recorder.record { await buildAndLaunchRoot() }
+/// await root.routeToHome()
+/// let report = recorder.analyze(expectTeardown: false)
+/// #expect(report.findings.isEmpty, "\(report)")
+/// ```
+public final class TraceRecorder: Sendable {
+    let tracer: Tracer
+
+    /// Creates an empty recording (its session record only).
+    public init(app: String = "test") {
+        tracer = Tracer(sink: nil, app: app)
+    }
+
+    /// Runs `body` with tracing into this recorder for objects created inside it.
+    nonisolated(nonsending) public func record<Result>(_ body: () async throws -> Result) async rethrows -> Result {
+        TraceContext.beginRecording()
+        defer { TraceContext.endRecording() }
+        return try await TraceContext.$recording.withValue(tracer) {
+            try await body()
+        }
+    }
+
+    /// Runs synchronous `body` with tracing into this recorder for objects created inside it.
+    public func record<Result>(_ body: () throws -> Result) rethrows -> Result {
+        TraceContext.beginRecording()
+        defer { TraceContext.endRecording() }
+        return try TraceContext.$recording.withValue(tracer) {
+            try body()
+        }
+    }
+
+    /// Every event recorded so far, in sequence order, starting with the session record.
+    public var events: [TraceEvent] {
+        tracer.snapshot()
+    }
+
+    /// The recording as NDJSON text (trace format v1), one event per line.
+    public var ndjson: String {
+        var bytes: [UInt8] = []
+        for event in events { TraceEncoder.append(event, to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends a session-end record; later events are ignored.
+    public func finish() {
+        tracer.shutdown(reason: "finished")
+    }
+}

@@ -1,0 +1,191 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// One trace session: hands out ids and sequence numbers and queues events.
+///
+/// `emit` never waits for I/O: it takes a short lock, stamps the event and
+/// appends it to a bounded queue. A background writer thread drains the queue
+/// into the sink every ``flushInterval`` (or sooner when the queue is half
+/// full). When the queue is full the event is dropped and counted; the count
+/// and the missing sequence numbers are written as a `dropped` record with the
+/// next batch.
+///
+/// A tracer without a sink (the in-memory ``TraceRecorder``) keeps every event
+/// in its queue, unbounded, until they are read.
+package final class Tracer: Sendable {
+    package let origin: UInt64
+    package let info: SessionInfo
+    package let flushInterval: Duration
+    let capacity: Int
+    let sink: (any TraceSink)?
+    let ids = Atomic<UInt64>(0)
+    let queue: Mutex<Queue>
+    /// Serialises every call into the sink and owns the writer's spare buffer.
+    let writer = Mutex<[TraceEvent]>([])
+    let wake = DispatchSemaphore(value: 0)
+
+    struct Queue {
+        var events: [TraceEvent] = []
+        var seq: UInt64 = 0
+        var dropped: UInt64 = 0
+        var droppedFirst: UInt64 = 0
+        var droppedLast: UInt64 = 0
+        var totalDropped: UInt64 = 0
+        var signalled = false
+        /// No more events are accepted: the session ended or the sink failed.
+        var closed = false
+    }
+
+    /// Creates a session and queues its session record.
+    ///
+    /// - Parameters:
+    ///   - sink: where events go; `nil` keeps them in memory.
+    ///   - capacity: the bound of the queue (ignored without a sink).
+    ///   - flushInterval: how often the background writer drains the queue.
+    ///   - startWriter: start the background writer thread (with a sink).
+    package init(sink: (any TraceSink)?, app: String? = nil, capacity: Int = 65_536,
+                 flushInterval: Duration = .milliseconds(50), startWriter: Bool = true) {
+        self.origin = MonotonicClock.now()
+        self.sink = sink
+        self.capacity = sink == nil ? Int.max : max(capacity, 16)
+        self.flushInterval = flushInterval
+        let process = ProcessInfo.processInfo
+        self.info = SessionInfo(app: app ?? process.processName, pid: Int(process.processIdentifier),
+                                wallClock: MonotonicClock.wallClock())
+        var q = Queue()
+        if sink != nil { q.events.reserveCapacity(min(self.capacity, 4096)) }
+        q.seq = 1
+        q.events.append(TraceEvent(seq: 1, time: 0, kind: .sessionStart(info)))
+        self.queue = Mutex(q)
+        if sink != nil && startWriter {
+            let thread = Thread { [self] in self.writerLoop() }
+            thread.name = "napkin-trace-writer"
+            thread.qualityOfService = .utility
+            thread.start()
+        }
+    }
+
+    /// A fresh id for a router, interactor or task of this session.
+    @inline(__always)
+    package func nextID() -> NodeID {
+        ids.wrappingAdd(1, ordering: .relaxed).newValue
+    }
+
+    /// Stamps `kind` with the next sequence number and the current time, and
+    /// queues it. Never blocks on I/O; drops (and counts) when the queue is full.
+    package func emit(_ kind: TraceEvent.Kind) {
+        var signal = false
+        queue.withLock { q in
+            if q.closed { return }
+            q.seq &+= 1
+            let time = MonotonicClock.now() &- origin
+            if q.events.count < capacity {
+                q.events.append(TraceEvent(seq: q.seq, time: time, kind: kind))
+                if !q.signalled && q.events.count >= capacity / 2 {
+                    q.signalled = true
+                    signal = true
+                }
+            } else {
+                if q.dropped == 0 { q.droppedFirst = q.seq }
+                q.dropped &+= 1
+                q.droppedLast = q.seq
+            }
+        }
+        if signal { wake.signal() }
+    }
+
+    /// Everything queued so far (for a tracer without a sink: every event of the session).
+    package func snapshot() -> [TraceEvent] {
+        queue.withLock { $0.events }
+    }
+
+    /// The number of events dropped so far because the queue was full.
+    package var droppedCount: UInt64 {
+        queue.withLock { $0.totalDropped + $0.dropped }
+    }
+
+    /// Writes everything queued so far to the sink, on the calling thread.
+    package func flush() {
+        guard let sink else { return }
+        writer.withLock { spare in
+            drain(into: &spare, sink: sink, final: false)
+        }
+    }
+
+    /// Ends the session: queues the session-end record, writes everything and
+    /// closes the sink. Later events are ignored. Safe to call more than once.
+    package func shutdown(reason: String) {
+        guard let sink else {
+            queue.withLock { q in
+                guard !q.closed else { return }
+                q.seq &+= 1
+                q.events.append(TraceEvent(seq: q.seq, time: MonotonicClock.now() &- origin, kind: .sessionEnd(reason: reason)))
+                q.closed = true
+            }
+            return
+        }
+        writer.withLock { spare in
+            let wasOpen = queue.withLock { q -> Bool in
+                guard !q.closed else { return false }
+                q.seq &+= 1
+                // Appended even past capacity: the end record must not be dropped.
+                q.events.append(TraceEvent(seq: q.seq, time: MonotonicClock.now() &- origin, kind: .sessionEnd(reason: reason)))
+                return true
+            }
+            guard wasOpen else { return }
+            drain(into: &spare, sink: sink, final: true)
+            sink.close()
+        }
+        wake.signal()
+    }
+
+    /// Moves the queue into `spare` and writes it; on a sink error reports once
+    /// and turns tracing off for this session.
+    private func drain(into spare: inout [TraceEvent], sink: any TraceSink, final: Bool) {
+        queue.withLock { q in
+            if q.closed && !final { return }
+            swap(&q.events, &spare)
+            q.signalled = false
+            if q.dropped > 0 {
+                q.seq &+= 1
+                let record = TraceEvent(seq: q.seq, time: MonotonicClock.now() &- origin,
+                                        kind: .dropped(count: q.dropped, firstSeq: q.droppedFirst, lastSeq: q.droppedLast))
+                // Keep the session-end record last.
+                if final, let last = spare.last, case .sessionEnd = last.kind {
+                    spare.insert(record, at: spare.count - 1)
+                } else {
+                    spare.append(record)
+                }
+                q.totalDropped &+= q.dropped
+                q.dropped = 0
+            }
+            if final { q.closed = true }
+        }
+        defer { spare.removeAll(keepingCapacity: true) }
+        guard !spare.isEmpty else { return }
+        do {
+            try sink.write(spare)
+        } catch {
+            let wasOpen = queue.withLock { q -> Bool in
+                let was = !q.closed
+                q.closed = true
+                q.events.removeAll()
+                return was
+            }
+            if wasOpen || final {
+                TraceDiagnostics.report("napkin: tracing stopped: \(error); the app goes on without a trace")
+            }
+        }
+    }
+
+    private func writerLoop() {
+        let interval = DispatchTimeInterval.nanoseconds(Int(flushInterval.components.seconds * 1_000_000_000
+                                                            + flushInterval.components.attoseconds / 1_000_000_000))
+        while true {
+            _ = wake.wait(timeout: .now() + interval)
+            if queue.withLock({ $0.closed }) { return }
+            flush()
+        }
+    }
+}

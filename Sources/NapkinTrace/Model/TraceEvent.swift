@@ -1,0 +1,102 @@
+/// One lifecycle transition recorded in a trace.
+///
+/// Every event carries a sequence number that is strictly increasing within a
+/// session and agrees with the order in which the transitions happened, and a
+/// monotonic timestamp in nanoseconds since the session's origin (the
+/// ``SessionInfo/wallClock`` of the session record).
+///
+/// Type names are written once, when a router or interactor is created; every
+/// later event refers to nodes by their ``NodeID`` only.
+public struct TraceEvent: Sendable, Hashable {
+    /// The event's position in the session; starts at 1 and never repeats.
+    public var seq: UInt64
+    /// Nanoseconds since the session's monotonic origin.
+    public var time: UInt64
+    /// What happened.
+    public var kind: Kind
+
+    /// Creates an event.
+    public init(seq: UInt64, time: UInt64, kind: Kind) {
+        self.seq = seq
+        self.time = time
+        self.kind = kind
+    }
+
+    /// The transitions a trace records. See `docs/trace-format.md` for the
+    /// NDJSON spelling of each case.
+    public enum Kind: Sendable, Hashable {
+        /// The first record of every session.
+        case sessionStart(SessionInfo)
+        /// An interactor was seen for the first time (written once per interactor).
+        case interactorCreated(id: NodeID, type: String)
+        /// A router was created; it owns the given interactor.
+        case routerCreated(id: NodeID, type: String, interactor: NodeID, interactorType: String)
+        /// `child` was appended to `parent`'s children.
+        case attach(parent: NodeID, child: NodeID)
+        /// `child` was removed from `parent`'s children.
+        case detach(parent: NodeID, child: NodeID)
+        /// An interactor became active (`didBecomeActive()` is about to run).
+        case activate(interactor: NodeID)
+        /// An interactor started resigning (`willResignActive()` is about to run).
+        case deactivate(interactor: NodeID)
+        /// A router finished `didLoad()`.
+        case load(router: NodeID)
+        /// A router became the root of a tree (`launch()` / `launch(from:)`).
+        case launch(router: NodeID)
+        /// A task bound to an interactor's active scope started.
+        case taskStart(task: NodeID, owner: NodeID, label: String?)
+        /// The framework asked a bound task to cancel (its owner deactivated or went away).
+        case taskCancel(task: NodeID)
+        /// A bound task returned.
+        case taskEnd(task: NodeID, outcome: TaskOutcome)
+        /// A router or interactor was deallocated.
+        case deallocated(id: NodeID)
+        /// Free text the app wrote with ``NapkinTrace/mark(_:)``.
+        case mark(text: String)
+        /// Events the app produced faster than the sink could write them were
+        /// dropped; their sequence numbers, `firstSeq...lastSeq`, are missing.
+        case dropped(count: UInt64, firstSeq: UInt64, lastSeq: UInt64)
+        /// The last record of a session that ended cleanly.
+        case sessionEnd(reason: String)
+    }
+}
+
+/// Identifies a router, an interactor or a bound task within one session.
+///
+/// Routers, interactors and tasks share one id space, so an id names exactly one
+/// thing in a session. Id 0 is never used.
+public typealias NodeID = UInt64
+
+/// How a bound task ended.
+public enum TaskOutcome: String, Sendable, Hashable {
+    /// The work returned without having been cancelled.
+    case completed
+    /// The work returned after cancellation had been requested.
+    case cancelled
+}
+
+/// The facts written once, in the first record of a session.
+public struct SessionInfo: Sendable, Hashable {
+    /// Version of the trace format; this module writes and reads version 1.
+    public var version: Int
+    /// The process name of the traced app.
+    public var app: String
+    /// The process id of the traced app.
+    public var pid: Int
+    /// Wall-clock time of the monotonic origin, as Unix time in nanoseconds.
+    public var wallClock: Int64
+
+    /// Creates a session record.
+    public init(version: Int = TraceFormat.version, app: String, pid: Int, wallClock: Int64) {
+        self.version = version
+        self.app = app
+        self.pid = pid
+        self.wallClock = wallClock
+    }
+}
+
+/// Constants of the NDJSON trace format.
+public enum TraceFormat {
+    /// The format version this module writes, and the highest it reads.
+    public static let version = 1
+}
