@@ -22,7 +22,9 @@ let package = Package(
         .executableTarget(name: "napkin-inspect", dependencies: ["NapkinTrace"], swiftSettings: strict),
         .executableTarget(name: "RibHouse", dependencies: ["Napkin"], path: "Examples/RibHouse", swiftSettings: strict),
         .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace"], swiftSettings: strict),
-        .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace"], swiftSettings: strict),
+        // A small traced program the tests run as a child process (exit, crash, closed pipe).
+        .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinTrace"], path: "Tests/TraceProbe", swiftSettings: strict),
+        .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "TraceProbe"], swiftSettings: strict),
         .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "RibHouse"], swiftSettings: strict),
     ]
 )

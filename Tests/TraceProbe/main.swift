@@ -1,0 +1,2 @@
+// Placeholder: replaced by the emit-side test helper.
+print("trace probe")
