@@ -15,12 +15,15 @@ let package = Package(
         .library(name: "NapkinTrace", targets: ["NapkinTrace"]),
         .executable(name: "napkin-inspect", targets: ["napkin-inspect"]),
         .executable(name: "rib-house", targets: ["RibHouse"]),
+        .executable(name: "napkin-bench", targets: ["NapkinBench"]),
     ],
     targets: [
         .target(name: "NapkinTrace", swiftSettings: strict),
         .target(name: "Napkin", dependencies: ["NapkinTrace"], swiftSettings: strict),
         .executableTarget(name: "napkin-inspect", dependencies: ["NapkinTrace"], swiftSettings: strict),
-        .executableTarget(name: "RibHouse", dependencies: ["Napkin"], path: "Examples/RibHouse", swiftSettings: strict),
+        .executableTarget(name: "RibHouse", dependencies: ["Napkin", "NapkinTrace"], path: "Examples/RibHouse", exclude: ["README.md"], swiftSettings: strict),
+        // Benchmarks (release build): `swift run -c release napkin-bench`.
+        .executableTarget(name: "NapkinBench", dependencies: ["Napkin", "NapkinTrace"], path: "Benchmarks/NapkinBench", swiftSettings: strict),
         .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace"], swiftSettings: strict),
         // A small traced program the tests run as a child process (exit, crash, closed pipe).
         .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinTrace"], path: "Tests/TraceProbe", swiftSettings: strict),

@@ -100,10 +100,15 @@ public final class NDJSONTraceSink: TraceSink {
         }
     }
 
+    /// The first bytes of the regular file at `path`; `nil` for anything else.
+    /// Devices, FIFOs and sockets are never read: reading a FIFO or a terminal
+    /// would block the app, and /dev/full would read as a non-trace file.
     private static func firstBytes(of path: String, count: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { _ = Glibc_close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
         var bytes = [UInt8](repeating: 0, count: count)
         let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, count) }
         return n >= 0 ? Array(bytes.prefix(n)) : nil

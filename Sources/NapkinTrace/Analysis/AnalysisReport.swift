@@ -1,0 +1,72 @@
+/// The result of analysing a trace: its findings, and how sure the analysis is.
+public struct AnalysisReport: Sendable, CustomStringConvertible {
+    /// Findings in the order they were established.
+    public var findings: [Finding]
+    /// Checks the trace ended too early to decide (less than a grace period after the event).
+    public var undecided: Int
+    /// Whether the trace's session ended cleanly (its `end` record is present).
+    public var endedCleanly: Bool
+    /// Events the app dropped.
+    public var droppedEvents: UInt64
+
+    /// Creates a report.
+    public init(findings: [Finding], undecided: Int, endedCleanly: Bool, droppedEvents: UInt64) {
+        self.findings = findings
+        self.undecided = undecided
+        self.endedCleanly = endedCleanly
+        self.droppedEvents = droppedEvents
+    }
+
+    /// True when there is no finding at all.
+    public var isClean: Bool { findings.isEmpty }
+
+    /// Findings of one rule.
+    public func findings(_ rule: Finding.Rule) -> [Finding] {
+        findings.filter { $0.rule == rule }
+    }
+
+    /// One finding per line, or `no findings`.
+    public var description: String {
+        if findings.isEmpty { return "no findings" }
+        return findings.map(\.description).joined(separator: "\n")
+    }
+}
+
+extension LeakAnalyzer {
+    /// The report so far (call ``finish()`` first for the final one).
+    public var report: AnalysisReport {
+        AnalysisReport(findings: findings, undecided: undecided, endedCleanly: state.ended,
+                       droppedEvents: state.droppedEvents)
+    }
+
+    /// Analyses a complete sequence of events.
+    public static func analyze(_ events: some Sequence<TraceEvent>, options: Options = Options()) -> AnalysisReport {
+        var analyzer = LeakAnalyzer(options: options)
+        for event in events { analyzer.consume(event) }
+        analyzer.finish()
+        return analyzer.report
+    }
+}
+
+extension TraceRecorder {
+    /// Analyses what was recorded so far, as of now: checks whose grace
+    /// period has passed by the time of the call are decided.
+    ///
+    /// ```swift
+    /// let report = recorder.analyze(grace: .milliseconds(200))
+    /// #expect(report.isClean, "\(report)")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - grace: how long things may take to deallocate or stop.
+    ///   - expectTeardown: report everything still alive as a finding.
+    public func analyze(grace: Duration = .seconds(1), expectTeardown: Bool = false) -> AnalysisReport {
+        let (seconds, attoseconds) = grace.components
+        let graceNS = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        var analyzer = LeakAnalyzer(options: .init(grace: graceNS, expectTeardown: expectTeardown))
+        for event in events { analyzer.consume(event) }
+        analyzer.advance(to: MonotonicClock.now() &- tracer.origin)
+        analyzer.finish()
+        return analyzer.report
+    }
+}

@@ -1,0 +1,183 @@
+/// The whole life of every router, interactor and task in a trace, for
+/// timelines and sequence diagrams.
+///
+/// Unlike ``TraceState`` it keeps deallocated nodes, so its memory grows with
+/// the number of nodes the trace ever created (not with its number of events).
+public struct TraceHistory: Sendable {
+    /// A span of trace time; `end` is nil while it is still open.
+    public struct Interval: Sendable, Hashable {
+        /// Start time (ns since the session origin).
+        public var start: UInt64
+        /// End time, or nil if still open at the end of the trace.
+        public var end: UInt64?
+        /// Sequence number of the event that opened it.
+        public var startSeq: UInt64
+        /// Sequence number of the event that closed it.
+        public var endSeq: UInt64?
+    }
+
+    /// The life of one bound task.
+    public struct TaskLife: Sendable, Hashable {
+        /// The task's id.
+        public var id: NodeID
+        /// Its label, if any.
+        public var label: String?
+        /// When it started, was asked to cancel, and ended (ns).
+        public var start: UInt64
+        /// When cancellation was requested, if it was.
+        public var cancel: UInt64?
+        /// When it ended, if it did.
+        public var end: UInt64?
+        /// How it ended.
+        public var outcome: TaskOutcome?
+    }
+
+    /// The life of one router (with its interactor's states) or lone interactor.
+    public struct NodeLife: Sendable, Hashable {
+        /// The node's id.
+        public var id: NodeID
+        /// Router or interactor.
+        public var kind: NodeKind
+        /// The type name.
+        public var type: String
+        /// For a router: its interactor's id.
+        public var interactor: NodeID?
+        /// Creation time (ns) and sequence number.
+        public var created: UInt64
+        /// Sequence number of the creation record.
+        public var createdSeq: UInt64
+        /// Deallocation time, if it happened.
+        public var deallocated: UInt64?
+        /// Routers: spans attached to a parent (or launched as a root), with the parent's id (0 for a root).
+        public var attached: [Interval] = []
+        /// The parent of each `attached` span (0 for a launch).
+        public var parents: [NodeID] = []
+        /// Spans during which the interactor was active.
+        public var active: [Interval] = []
+        /// When the router loaded.
+        public var loaded: UInt64?
+        /// Tasks bound to the interactor.
+        public var tasks: [TaskLife] = []
+
+        /// `Type#id`.
+        public var name: String { "\(type)#\(id)" }
+    }
+
+    /// Every router and lone interactor, in creation order.
+    public private(set) var nodes: [NodeLife] = []
+    /// Marks written by the app: time and text.
+    public private(set) var marks: [(time: UInt64, seq: UInt64, text: String)] = []
+    /// Attach and detach events in order, for sequence diagrams.
+    public private(set) var links: [(seq: UInt64, time: UInt64, attach: Bool, parent: NodeID, child: NodeID)] = []
+    /// Deinit events of routers, in order.
+    public private(set) var deinits: [(seq: UInt64, time: UInt64, id: NodeID)] = []
+    /// The time of the last event.
+    public private(set) var endTime: UInt64 = 0
+    /// The session record.
+    public private(set) var session: SessionInfo?
+
+    private var index: [NodeID: Int] = [:]
+    /// Interactor id → index of the router (or lone interactor) it belongs to.
+    private var owners: [NodeID: Int] = [:]
+    private var taskIndex: [NodeID: (Int, Int)] = [:]
+    /// Parent id → children whose attached span is open.
+    private var openChildren: [NodeID: Set<NodeID>] = [:]
+
+    /// Creates an empty history.
+    public init() {}
+
+    /// The life of router (or lone interactor) `id`.
+    public func life(of id: NodeID) -> NodeLife? {
+        index[id].map { nodes[$0] }
+    }
+
+    /// Folds one event into the history. Only the first session of a stream is kept.
+    public mutating func apply(_ event: TraceEvent) {
+        if case .sessionStart(let info) = event.kind {
+            guard session == nil else { return }
+            session = info
+            return
+        }
+        if event.time > endTime { endTime = event.time }
+        let t = event.time
+        switch event.kind {
+        case .interactorCreated(let id, let type):
+            guard owners[id] == nil else { return }
+            owners[id] = nodes.count
+            index[id] = nodes.count
+            nodes.append(NodeLife(id: id, kind: .interactor, type: type, created: t, createdSeq: event.seq))
+        case .routerCreated(let id, let type, let interactor, _):
+            guard index[id] == nil else { return }
+            var life = NodeLife(id: id, kind: .router, type: type, interactor: interactor, created: t, createdSeq: event.seq)
+            // A lone interactor row becomes part of its router's row.
+            // (Interactors are announced just before their router, so it is the last row.)
+            if let lone = owners[interactor], lone == nodes.count - 1, nodes[lone].kind == .interactor,
+               nodes[lone].active.isEmpty && nodes[lone].tasks.isEmpty {
+                life.created = min(life.created, nodes[lone].created)
+                index[interactor] = nil
+                nodes.removeLast()
+            }
+            index[id] = nodes.count
+            owners[interactor] = nodes.count
+            nodes.append(life)
+        case .attach(let parent, let child):
+            links.append((event.seq, t, true, parent, child))
+            guard let i = index[child] else { return }
+            if let last = nodes[i].attached.last, last.end == nil { return }
+            nodes[i].attached.append(Interval(start: t, end: nil, startSeq: event.seq))
+            nodes[i].parents.append(parent)
+            openChildren[parent, default: []].insert(child)
+        case .detach(let parent, let child):
+            links.append((event.seq, t, false, parent, child))
+            openChildren[parent]?.remove(child)
+            close(&nodes, at: index[child], \.attached, t, event.seq)
+        case .launch(let id):
+            guard let i = index[id] else { return }
+            nodes[i].attached.append(Interval(start: t, end: nil, startSeq: event.seq))
+            nodes[i].parents.append(0)
+        case .activate(let id):
+            guard let i = owners[id] else { return }
+            if let last = nodes[i].active.last, last.end == nil { return }
+            nodes[i].active.append(Interval(start: t, end: nil, startSeq: event.seq))
+        case .deactivate(let id):
+            close(&nodes, at: owners[id], \.active, t, event.seq)
+        case .load(let id):
+            if let i = index[id], nodes[i].loaded == nil { nodes[i].loaded = t }
+        case .taskStart(let task, let owner, let label):
+            guard let i = owners[owner] else { return }
+            taskIndex[task] = (i, nodes[i].tasks.count)
+            nodes[i].tasks.append(TaskLife(id: task, label: label, start: t))
+        case .taskCancel(let task):
+            if let (i, j) = taskIndex[task], nodes[i].tasks[j].cancel == nil { nodes[i].tasks[j].cancel = t }
+        case .taskEnd(let task, let outcome):
+            if let (i, j) = taskIndex[task] {
+                nodes[i].tasks[j].end = t
+                nodes[i].tasks[j].outcome = outcome
+            }
+        case .deallocated(let id):
+            if let i = index[id] {
+                nodes[i].deallocated = t
+                if nodes[i].kind == .router {
+                    deinits.append((event.seq, t, id))
+                    close(&nodes, at: i, \.attached, t, event.seq)
+                    // Children attached to it leave the tree with it.
+                    for child in openChildren.removeValue(forKey: id) ?? [] {
+                        if let j = index[child], nodes[j].parents.last == id {
+                            close(&nodes, at: j, \.attached, t, event.seq)
+                        }
+                    }
+                }
+            }
+        case .mark(let text):
+            marks.append((t, event.seq, text))
+        case .sessionStart, .dropped, .sessionEnd:
+            break
+        }
+    }
+
+    private func close(_ nodes: inout [NodeLife], at i: Int?, _ path: WritableKeyPath<NodeLife, [Interval]>, _ t: UInt64, _ seq: UInt64) {
+        guard let i, let last = nodes[i][keyPath: path].indices.last, nodes[i][keyPath: path][last].end == nil else { return }
+        nodes[i][keyPath: path][last].end = t
+        nodes[i][keyPath: path][last].endSeq = seq
+    }
+}

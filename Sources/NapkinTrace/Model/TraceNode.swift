@@ -1,0 +1,87 @@
+/// Whether a node is a router or an interactor.
+public enum NodeKind: String, Sendable, Hashable {
+    /// A router: a node of the tree.
+    case router
+    /// An interactor: the business logic a router owns.
+    case interactor
+}
+
+/// A router or interactor alive at the current point of a trace.
+public struct TraceNode: Sendable {
+    /// The node's id.
+    public let id: NodeID
+    /// Router or interactor.
+    public let kind: NodeKind
+    /// The type name written when the node was created.
+    public let type: String
+    /// Sequence number and time of the creation record.
+    public let createdSeq: UInt64
+    /// Trace time of the creation record (ns).
+    public let createdTime: UInt64
+
+    // Routers
+    /// The router's interactor (routers only).
+    public internal(set) var interactor: NodeID?
+    /// The parent router this router is attached to (routers only).
+    public internal(set) var parent: NodeID?
+    /// The attached children, in attach order (routers only).
+    public internal(set) var children: [NodeID] = []
+    /// Whether the router was launched as a root.
+    public internal(set) var isLaunched = false
+    /// Whether the router has loaded.
+    public internal(set) var isLoaded = false
+    /// Whether the router is reachable from a launched root.
+    public internal(set) var isInLiveTree = false
+    /// Set when the parent this router was attached to was deallocated
+    /// without detaching it: the parent's id, type and the deinit's sequence number.
+    public internal(set) var orphanedFrom: (id: NodeID, type: String, seq: UInt64)?
+    /// When the router last attached to a parent or launched (seq, time).
+    public internal(set) var attachedAt: (seq: UInt64, time: UInt64)?
+    /// When the router last left the live tree (seq, time).
+    public internal(set) var leftTreeAt: (seq: UInt64, time: UInt64)?
+
+    // Interactors
+    /// The router that owns this interactor (interactors only).
+    public internal(set) var router: NodeID?
+    /// Whether the interactor is active.
+    public internal(set) var isActive = false
+    /// When the interactor last changed state (seq, time).
+    public internal(set) var stateChangedAt: (seq: UInt64, time: UInt64)?
+    /// The bound tasks of this interactor that are still running.
+    public internal(set) var runningTasks: [NodeID] = []
+
+    init(id: NodeID, kind: NodeKind, type: String, seq: UInt64, time: UInt64) {
+        self.id = id
+        self.kind = kind
+        self.type = type
+        self.createdSeq = seq
+        self.createdTime = time
+    }
+
+    /// `Type#id`, the way every output names a node.
+    public var name: String { "\(type)#\(id)" }
+
+}
+
+/// A bound task still running at the current point of a trace.
+public struct TraceTask: Sendable, Hashable {
+    /// The task's id.
+    public let id: NodeID
+    /// The interactor that started it.
+    public let owner: NodeID
+    /// The label given with `task(named:)`, if any.
+    public let label: String?
+    /// Sequence number of `task_start`.
+    public let startSeq: UInt64
+    /// Trace time of `task_start`.
+    public let startTime: UInt64
+    /// When cancellation was requested, if it was (seq, time).
+    public internal(set) var cancelRequested: UInt64?
+    /// Whether the owner was inactive (or gone) when the task started.
+    public let startedWhileInactive: Bool
+    /// Whether the owner has been deallocated.
+    public internal(set) var ownerGone = false
+
+    /// `label` or `task`, for messages.
+    public var displayName: String { label.map { "'\($0)'" } ?? "task" }
+}

@@ -1,0 +1,33 @@
+/// Parses the values options take: durations and moments of a trace.
+enum ValueParsing {
+    /// `1s`, `250ms`, `1.5s`, `2m`, `500us`, `100ns`, or plain seconds (`1.5`), in nanoseconds.
+    static func duration(_ text: String, option: String) throws(UsageError) -> UInt64 {
+        let units: [(String, Double)] = [("ns", 1), ("us", 1e3), ("µs", 1e3), ("ms", 1e6), ("s", 1e9), ("m", 60e9)]
+        var number = Substring(text)
+        var scale = 1e9
+        for (suffix, factor) in units where text.hasSuffix(suffix) {
+            let candidate = text.dropLast(suffix.count)
+            if Double(candidate) != nil {
+                number = candidate
+                scale = factor
+                break
+            }
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * scale < 1.8e19 else {
+            throw UsageError("'--\(option)' needs a duration like 500ms, 1s or 1.5s; got '\(text)'")
+        }
+        return UInt64(value * scale)
+    }
+
+    /// A moment of a trace: a sequence number (`120`) or a time (`1.5s`, `800ms`).
+    enum Moment: Equatable {
+        case seq(UInt64)
+        case time(UInt64)
+    }
+
+    static func moment(_ text: String, option: String) throws(UsageError) -> Moment {
+        if let seq = UInt64(text) { return .seq(seq) }
+        if text.last?.isLetter == true, let time = try? duration(text, option: option) { return .time(time) }
+        throw UsageError("'--\(option)' needs a sequence number (e.g. 120) or a time since the start (e.g. 1.5s, 800ms); got '\(text)'")
+    }
+}

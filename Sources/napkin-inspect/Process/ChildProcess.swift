@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs a program with tracing switched on, for `live -- CMD` and `check -- CMD`.
+///
+/// The program inherits the terminal's standard input, output and error
+/// (unless redirected), so its own output stays the user's; its trace
+/// reaches us through the environment variable `NAPKIN_TRACE`.
+final class ChildProcess {
+    let pid: pid_t
+    private(set) var status: Int32?
+
+    /// Starts `command` (looked up on PATH) with `environment` added to ours.
+    ///
+    /// - Parameters:
+    ///   - traceFD: a descriptor to hand to the child as fd 3 (for `NAPKIN_TRACE=fd:3`).
+    ///   - outputFD: when set, the child's stdout and stderr go there instead of ours.
+    init(command: [String], environment extra: [String: String], traceFD: Int32? = nil, outputFD: Int32? = nil) throws(CommandFailure) {
+        guard let program = command.first else { throw CommandFailure("no command to run") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let traceFD { posix_spawn_file_actions_adddup2(&actions, traceFD, 3) }
+        if let outputFD {
+            posix_spawn_file_actions_adddup2(&actions, outputFD, 1)
+            posix_spawn_file_actions_adddup2(&actions, outputFD, 2)
+        }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // The child gets default SIGINT/SIGPIPE handling even if we ignore them.
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGINT)
+        sigaddset(&defaults, SIGPIPE)
+        sigaddset(&defaults, SIGTERM)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        var env: [String: String] = [:]
+        var index = 0
+        while let entry = environ[index] {
+            let text = String(cString: entry)
+            if let eq = text.firstIndex(of: "=") { env[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
+            index += 1
+        }
+        for (key, value) in extra { env[key] = value }
+        let envStrings = env.map { "\($0.key)=\($0.value)" }
+
+        var pid: pid_t = 0
+        let result = withCStrings(command) { argv in
+            withCStrings(envStrings) { envp in
+                posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
+            }
+        }
+        guard result == 0 else {
+            let reason = result == ENOENT ? "command not found (check the name and PATH)" : String(cString: strerror(result))
+            throw CommandFailure("cannot run '\(program)': \(reason)")
+        }
+        self.pid = pid
+    }
+
+    /// Waits for the child to exit; returns its status as a shell reports it
+    /// (the exit code, or 128 + the signal that killed it).
+    @discardableResult
+    func wait() -> Int32 {
+        if let status { return status }
+        var raw: Int32 = 0
+        while waitpid(pid, &raw, 0) < 0 {
+            if errno != EINTR { status = 1; return 1 }
+        }
+        let code = ChildProcess.shellStatus(raw)
+        status = code
+        return code
+    }
+
+    /// Checks without blocking whether the child has exited.
+    func poll() -> Int32? {
+        if let status { return status }
+        var raw: Int32 = 0
+        let r = waitpid(pid, &raw, WNOHANG)
+        guard r == pid else { return nil }
+        let code = ChildProcess.shellStatus(raw)
+        status = code
+        return code
+    }
+
+    func signal(_ number: Int32) {
+        if status == nil { kill(pid, number) }
+    }
+
+    private static func shellStatus(_ raw: Int32) -> Int32 {
+        let signalNumber = raw & 0x7f
+        if signalNumber == 0 { return (raw >> 8) & 0xff }
+        return 128 + signalNumber
+    }
+}
+
+/// Calls `body` with a NULL-terminated C array of the strings.
+private func withCStrings<R>(_ strings: [String], _ body: ([UnsafeMutablePointer<CChar>?]) -> R) -> R {
+    var pointers: [UnsafeMutablePointer<CChar>?] = strings.map { strdup($0) }
+    pointers.append(nil)
+    defer { for pointer in pointers { free(pointer) } }
+    return body(pointers)
+}

@@ -1,0 +1,100 @@
+import NapkinTrace
+
+/// Draws the tree of a ``TraceState`` as text: each router under its parent
+/// with its state, age, running tasks and any finding about it.
+struct TreeRenderer {
+    var style: Style
+    /// Findings to mark, by the node they are about.
+    var findings: [Finding] = []
+
+    /// One rendered row.
+    struct Row {
+        var text: String
+        var hasFinding: Bool
+    }
+
+    func rows(_ state: TraceState) -> [Row] {
+        var marks: [NodeID: [Finding]] = [:]
+        for finding in findings where finding.subject != .trace {
+            marks[finding.id, default: []].append(finding)
+        }
+        var entries: [(prefix: String, node: TraceNode, note: String?)] = []
+        for root in state.roots {
+            collect(state, root, prefix: "", childPrefix: "", into: &entries, note: nil)
+        }
+        let outside = state.detachedRouters()
+        var outsideEntries: [(prefix: String, node: TraceNode, note: String?)] = []
+        for node in outside {
+            let note: String
+            if let orphan = node.orphanedFrom {
+                note = "parent \(orphan.type)#\(orphan.id) deallocated"
+            } else if let left = node.leftTreeAt {
+                note = "detached \(TimeFormat.duration(state.time &- left.time)) ago"
+            } else {
+                note = "never attached"
+            }
+            collect(state, node.id, prefix: "", childPrefix: "", into: &outsideEntries, note: note)
+        }
+        let lone = state.nodes.values.filter { $0.kind == .interactor && $0.router == nil }.sorted { $0.id < $1.id }
+        let width = max(24, (entries + outsideEntries).map { $0.prefix.count + $0.node.name.count }.max() ?? 0) + 2
+
+        var rows: [Row] = []
+        func row(_ prefix: String, _ node: TraceNode, note: String?) {
+            let interactorID = node.kind == .router ? node.interactor : node.id
+            let interactor = interactorID.flatMap { state[$0] }
+            let active = interactor?.isActive ?? false
+            let stateText: String
+            if node.kind == .router && !node.isInLiveTree {
+                stateText = style.yellow("detached".padded(to: 9))
+            } else if active {
+                stateText = style.green("active".padded(to: 9))
+            } else {
+                stateText = style.dim("inactive".padded(to: 9))
+            }
+            let age = TimeFormat.duration(state.time &- node.createdTime).padded(to: 7)
+            let taskCount = interactor?.runningTasks.count ?? 0
+            let tasks = (taskCount == 0 ? "" : taskCount == 1 ? "1 task" : "\(taskCount) tasks").padded(to: 8)
+            var text = prefix + style.bold(node.name) + String(repeating: " ", count: max(1, width - prefix.count - node.name.count))
+            text += "\(stateText) \(age) \(tasks)"
+            if let note { text += " " + style.dim(note) }
+            let about = (marks[node.id] ?? []) + (interactorID.flatMap { marks[$0] } ?? [])
+            for finding in about {
+                let mark = "! \(finding.rule.rawValue)"
+                text += " " + (finding.severity == .error ? style.red(mark) : style.yellow(mark))
+            }
+            while text.last == " " { text.removeLast() }
+            rows.append(Row(text: text, hasFinding: !about.isEmpty))
+        }
+        for entry in entries { row(entry.prefix, entry.node, note: entry.note) }
+        if !outsideEntries.isEmpty {
+            rows.append(Row(text: style.bold("Outside the tree, still alive:"), hasFinding: false))
+            for entry in outsideEntries { row("  " + entry.prefix, entry.node, note: entry.note) }
+        }
+        if !lone.isEmpty {
+            rows.append(Row(text: style.bold("Interactors without a router:"), hasFinding: false))
+            for node in lone { row("  ", node, note: nil) }
+        }
+        if rows.isEmpty {
+            rows.append(Row(text: style.dim("(no routers alive)"), hasFinding: false))
+        }
+        return rows
+    }
+
+    private func collect(_ state: TraceState, _ id: NodeID, prefix: String, childPrefix: String,
+                         into entries: inout [(prefix: String, node: TraceNode, note: String?)], note: String?) {
+        guard let node = state[id] else { return }
+        entries.append((prefix, node, note))
+        let children = node.children.filter { state[$0] != nil }
+        for (i, child) in children.enumerated() {
+            let last = i == children.count - 1
+            collect(state, child, prefix: childPrefix + (last ? "└─ " : "├─ "),
+                    childPrefix: childPrefix + (last ? "   " : "│  "), into: &entries, note: nil)
+        }
+    }
+
+    /// A one-line title: app, pid and the moment shown.
+    static func title(_ state: TraceState, style: Style) -> String {
+        let app = state.session.map { "\($0.app) (pid \($0.pid))" } ?? "trace"
+        return style.bold(app) + style.dim(" at seq \(state.lastSeq), t=\(TimeFormat.point(state.time))")
+    }
+}
