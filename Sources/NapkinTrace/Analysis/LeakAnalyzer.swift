@@ -109,20 +109,21 @@ public struct LeakAnalyzer: Sendable {
         var children: [NodeID] = []
         var type = ""
         var interactor: NodeID?
-        var ownerActive = false
+        var runningTasks: [NodeID] = []
     }
 
     private func preview(_ event: TraceEvent) -> Before {
         var before = Before()
         switch event.kind {
         case .detach(_, let child):
-            before.wasInLiveTree = state[child]?.isInLiveTree ?? false
+            before.wasInLiveTree = state.table.with(child, { $0.isInLiveTree }) ?? false
         case .deallocated(let id):
-            if let node = state[id] {
+            if let node = state.table[id] {
                 before.wasInLiveTree = node.isInLiveTree
                 before.children = node.children
                 before.type = node.type
                 before.interactor = node.interactor
+                before.runningTasks = node.runningTasks
             }
         default:
             break
@@ -136,35 +137,35 @@ public struct LeakAnalyzer: Sendable {
         case .attach(let parent, let child):
             checkDuplicate(parent: parent, child: child, seq: event.seq)
         case .detach(_, let child):
-            guard before.wasInLiveTree, state[child] != nil else { return }
+            guard before.wasInLiveTree, state.table.contains(child) else { return }
             schedule(due, .routerGone(child, since: event.seq))
-            for (node, _) in state.subtree(child) {
-                if let interactor = node.interactor { schedule(due, .inactive(interactor, since: event.seq)) }
+            for interactor in state.subtreeInteractors(child) {
+                schedule(due, .inactive(interactor, since: event.seq))
             }
         case .deallocated(let id):
             // A router: its interactor and the children it still held should follow it.
-            if let interactor = before.interactor, state[interactor] != nil {
+            if let interactor = before.interactor, state.table.contains(interactor) {
                 schedule(due, .interactorGone(interactor, router: id, since: event.seq))
                 if before.wasInLiveTree { schedule(due, .inactive(interactor, since: event.seq)) }
             }
-            for child in before.children where state[child] != nil {
+            for child in before.children where state.table.contains(child) {
                 schedule(due, .childGone(child, parent: id, parentType: before.type, since: event.seq))
                 if before.wasInLiveTree {
-                    for (node, _) in state.subtree(child) {
-                        if let interactor = node.interactor { schedule(due, .inactive(interactor, since: event.seq)) }
+                    for interactor in state.subtreeInteractors(child) {
+                        schedule(due, .inactive(interactor, since: event.seq))
                     }
                 }
             }
             // An interactor: its running tasks have been cancelled.
-            for (taskID, task) in state.tasks where task.owner == id && task.ownerGone {
-                schedule(due, .taskEnded(taskID, since: event.seq))
+            for task in before.runningTasks where state.taskTable.contains(task) {
+                schedule(due, .taskEnded(task, since: event.seq))
             }
         case .deactivate(let id):
-            for task in state[id]?.runningTasks ?? [] {
+            for task in state.table.with(id, { $0.runningTasks }) ?? [] {
                 schedule(due, .taskEnded(task, since: event.seq))
             }
         case .taskStart(let task, let owner, let label):
-            guard let started = state.tasks[task], started.startedWhileInactive, let node = state[owner] else { return }
+            guard state.taskTable.with(task, { $0.startedWhileInactive }) == true, let started = state.taskTable[task], let node = state.table[owner] else { return }
             report(Finding(rule: .taskStartedInactive, subject: .task, type: node.type, id: owner, label: label,
                            seqs: [event.seq], time: event.time,
                            message: "task \(started.displayName) started while \(node.name) was inactive; it runs until the next deactivation (start it in didBecomeActive)"),
@@ -178,9 +179,9 @@ public struct LeakAnalyzer: Sendable {
     }
 
     private mutating func checkDuplicate(parent: NodeID, child: NodeID, seq: UInt64) {
-        guard let parentNode = state[parent], let childNode = state[child] else { return }
+        guard state.table.with(parent, { $0.children.count > 1 }) == true, let parentNode = state.table[parent], let childNode = state.table[child] else { return }
         for sibling in parentNode.children where sibling != child {
-            guard let older = state[sibling], older.type == childNode.type else { continue }
+            guard let older = state.table[sibling], older.type == childNode.type else { continue }
             report(Finding(rule: .duplicateChild, subject: .router, type: older.type, id: older.id,
                            seqs: [older.attachedAt?.seq ?? older.createdSeq, seq], time: state.time,
                            message: "\(parentNode.name) attached a second \(older.type) (#\(child)) while this one is still attached; it was probably never detached (a forgotten detachChild on back navigation?)"),
@@ -260,9 +261,9 @@ public struct LeakAnalyzer: Sendable {
                            message: "its router left the tree, but the interactor is still active \(grace) later (deactivation never finished?)"),
                    key: "\(id)")
         case .taskEnded(let id, let since):
-            guard let task = state.tasks[id] else { return }
+            guard let task = state.taskTable[id] else { return }
             if let owner = state[task.owner], owner.isActive { return } // re-activated meanwhile
-            let ownerType = state[task.owner]?.type ?? "interactor"
+            let ownerType = task.ownerType
             var seqs = [task.startSeq, since]
             if let cancel = task.cancelRequested, cancel != since { seqs.append(cancel) }
             report(Finding(rule: .orphanedTask, subject: .task, type: ownerType, id: task.owner, label: task.label,
@@ -289,10 +290,10 @@ public struct LeakAnalyzer: Sendable {
         checkHead = 0
         // Tasks whose owner deactivated less than a grace period before the
         // end are undecided (counted above), not orphaned.
-        for (id, task) in state.tasks.sorted(by: { $0.key < $1.key }) where !tooRecent.contains(id) {
+        for (id, task) in state.taskTable.entries.sorted(by: { $0.key < $1.key }) where !tooRecent.contains(id) {
             let owner = state[task.owner]
             guard owner?.isActive != true else { continue }
-            report(Finding(rule: .orphanedTask, subject: .task, type: owner?.type ?? "interactor", id: task.owner,
+            report(Finding(rule: .orphanedTask, subject: .task, type: task.ownerType, id: task.owner,
                            label: task.label, seqs: [task.startSeq], time: end,
                            message: "task \(task.displayName) (#\(id)) was still running at the end of the trace while its owner was \(owner == nil ? "deallocated" : "inactive")"),
                    key: "\(id)")
@@ -312,12 +313,12 @@ public struct LeakAnalyzer: Sendable {
         switch check {
         case .routerGone(let id, _), .interactorGone(let id, _, _), .childGone(let id, _, _, _): return state[id] != nil
         case .inactive(let id, _): return state[id]?.isActive == true
-        case .taskEnded(let id, _): return state.tasks[id] != nil
+        case .taskEnded(let id, _): return state.taskTable[id] != nil
         }
     }
 
     private mutating func reportAlive(at end: UInt64) {
-        let alive = state.nodes.values.sorted { $0.id < $1.id }
+        let alive = state.table.entries.map(\.value).sorted { $0.id < $1.id }
         for node in alive {
             switch node.kind {
             case .router:

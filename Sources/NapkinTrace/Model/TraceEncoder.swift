@@ -132,6 +132,28 @@ public enum TraceEncoder {
 }
 
 extension TraceEvent.Kind {
+    /// A dense index of the kind (0 = session ... 15 = end), for counting.
+    var ordinal: Int {
+        switch self {
+        case .sessionStart: 0
+        case .interactorCreated: 1
+        case .routerCreated: 2
+        case .attach: 3
+        case .detach: 4
+        case .activate: 5
+        case .deactivate: 6
+        case .load: 7
+        case .launch: 8
+        case .taskStart: 9
+        case .taskCancel: 10
+        case .taskEnd: 11
+        case .deallocated: 12
+        case .mark: 13
+        case .dropped: 14
+        case .sessionEnd: 15
+        }
+    }
+
     /// The value of the `ev` field for this kind.
     public var wireName: String {
         switch self {

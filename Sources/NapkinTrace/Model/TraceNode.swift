@@ -69,6 +69,8 @@ public struct TraceTask: Sendable, Hashable {
     public let id: NodeID
     /// The interactor that started it.
     public let owner: NodeID
+    /// The owner's type name (kept after the owner is deallocated).
+    public let ownerType: String
     /// The label given with `task(named:)`, if any.
     public let label: String?
     /// Sequence number of `task_start`.

@@ -8,10 +8,22 @@
 public struct TraceState: Sendable {
     /// The session record, once seen.
     public private(set) var session: SessionInfo?
+    /// Routers and interactors alive now (the fast table behind ``nodes``).
+    private(set) var table = NodeTable<TraceNode>()
+    /// Bound tasks running now (the fast table behind ``tasks``).
+    private(set) var taskTable = NodeTable<TraceTask>()
     /// Routers and interactors alive now, by id.
-    public private(set) var nodes: [NodeID: TraceNode] = [:]
+    public var nodes: [NodeID: TraceNode] {
+        Dictionary(uniqueKeysWithValues: table.entries.map { ($0.key, $0.value) })
+    }
     /// Bound tasks running now, by id.
-    public private(set) var tasks: [NodeID: TraceTask] = [:]
+    public var tasks: [NodeID: TraceTask] {
+        Dictionary(uniqueKeysWithValues: taskTable.entries.map { ($0.key, $0.value) })
+    }
+    /// How many routers and interactors are alive now.
+    public var nodeCount: Int { table.count }
+    /// How many bound tasks are running now.
+    public var taskCount: Int { taskTable.count }
     /// Launched routers still alive, in launch order.
     public private(set) var roots: [NodeID] = []
     /// The last sequence number applied.
@@ -23,7 +35,14 @@ public struct TraceState: Sendable {
     /// The highest router or interactor id created so far.
     public private(set) var maxNodeID: NodeID = 0
     /// Events applied, by kind (`ev` value).
-    public private(set) var eventCounts: [String: Int] = [:]
+    public var eventCounts: [String: Int] {
+        var result: [String: Int] = [:]
+        for (i, count) in kindCounts.enumerated() where count > 0 { result[TraceState.kindNames[i]] = count }
+        return result
+    }
+    private var kindCounts = [Int](repeating: 0, count: 16)
+    private static let kindNames = ["session", "interactor", "router", "attach", "detach", "activate", "deactivate", "load",
+                                    "launch", "task_start", "task_cancel", "task_end", "deinit", "mark", "dropped", "end"]
     /// Events the app dropped (from `dropped` records).
     public private(set) var droppedEvents: UInt64 = 0
     /// Marks written by the app, most recent last (the last 100).
@@ -58,19 +77,22 @@ public struct TraceState: Sendable {
     }
 
     /// The node with `id`, if it is alive.
-    public subscript(id: NodeID) -> TraceNode? { nodes[id] }
+    public subscript(id: NodeID) -> TraceNode? { table[id] }
+
+    /// The running task with `id`, if any.
+    public func task(_ id: NodeID) -> TraceTask? { taskTable[id] }
 
     /// Applies one event; returns the misuse it reveals, if any.
     @discardableResult
     public mutating func apply(_ event: TraceEvent) -> Misuse? {
         lastSeq = event.seq
         if event.time > time { time = event.time }
-        eventCounts[event.kind.wireName, default: 0] += 1
+        kindCounts[event.kind.ordinal] += 1
         let seq = event.seq
         let t = event.time
         switch event.kind {
         case .sessionStart(let info):
-            if session != nil { self = TraceState() ; eventCounts["session"] = 1 }
+            if session != nil { self = TraceState(); kindCounts[0] = 1 }
             session = info
             lastSeq = seq
             return nil
@@ -78,64 +100,68 @@ public struct TraceState: Sendable {
             createNode(TraceNode(id: id, kind: .interactor, type: type, seq: seq, time: t))
             return nil
         case .routerCreated(let id, let type, let interactor, let interactorType):
-            if interactor != 0 && nodes[interactor] == nil && interactor > maxNodeID {
+            if interactor != 0 && !table.contains(interactor) && interactor > maxNodeID {
                 createNode(TraceNode(id: interactor, kind: .interactor, type: interactorType, seq: seq, time: t))
             }
             var node = TraceNode(id: id, kind: .router, type: type, seq: seq, time: t)
             node.interactor = interactor == 0 ? nil : interactor
             createNode(node)
-            if interactor != 0 { nodes[interactor]?.router = id }
+            if interactor != 0 { table.update(interactor) { $0.router = id } }
             return nil
         case .attach(let parent, let child):
             return attach(parent: parent, child: child, seq: seq, time: t)
         case .detach(let parent, let child):
             return detach(parent: parent, child: child, seq: seq, time: t)
         case .activate(let id):
-            guard nodes[id] != nil else { return missing(id) }
-            nodes[id]!.isActive = true
-            nodes[id]!.stateChangedAt = (seq, t)
+            guard table.contains(id) else { return missing(id) }
+            table.update(id) {
+                $0.isActive = true
+                $0.stateChangedAt = (seq, t)
+            }
             return nil
         case .deactivate(let id):
-            guard nodes[id] != nil else { return missing(id) }
-            nodes[id]!.isActive = false
-            nodes[id]!.stateChangedAt = (seq, t)
+            guard table.contains(id) else { return missing(id) }
+            table.update(id) {
+                $0.isActive = false
+                $0.stateChangedAt = (seq, t)
+            }
             return nil
         case .load(let id):
-            guard nodes[id] != nil else { return missing(id) }
-            nodes[id]!.isLoaded = true
+            guard table.contains(id) else { return missing(id) }
+            table.update(id) { $0.isLoaded = true }
             return nil
         case .launch(let id):
-            guard nodes[id] != nil else { return missing(id) }
-            if !nodes[id]!.isLaunched {
-                nodes[id]!.isLaunched = true
+            guard table.contains(id) else { return missing(id) }
+            if table.with(id, { $0.isLaunched }) == false {
+                table.update(id) { $0.isLaunched = true }
                 roots.append(id)
             }
-            nodes[id]!.attachedAt = (seq, t)
+            table.update(id) { $0.attachedAt = (seq, t) }
             setLive(true, from: id)
             return nil
         case .taskStart(let task, let owner, let label):
-            let ownerNode = nodes[owner]
-            tasks[task] = TraceTask(id: task, owner: owner, label: label, startSeq: seq, startTime: t,
+            let ownerNode = table[owner]
+            taskTable[task] = TraceTask(id: task, owner: owner, ownerType: ownerNode?.type ?? "interactor", label: label, startSeq: seq, startTime: t,
                                     startedWhileInactive: !(ownerNode?.isActive ?? false))
             tasksStarted += 1
             guard ownerNode != nil else {
-                tasks[task]!.ownerGone = true
+                taskTable.update(task) { $0.ownerGone = true }
                 return missing(owner)
             }
-            nodes[owner]!.runningTasks.append(task)
+            table.update(owner) { $0.runningTasks.append(task) }
             return nil
         case .taskCancel(let task):
-            if tasks[task] != nil && tasks[task]!.cancelRequested == nil { tasks[task]!.cancelRequested = seq }
+            if taskTable[task] != nil && taskTable[task]!.cancelRequested == nil { taskTable[task]!.cancelRequested = seq }
             return nil
         case .taskEnd(let task, _):
-            guard let ended = tasks.removeValue(forKey: task) else { return nil }
+            guard let ended = taskTable.removeValue(forKey: task) else { return nil }
             tasksEnded += 1
-            if let index = nodes[ended.owner]?.runningTasks.firstIndex(of: task) {
-                nodes[ended.owner]!.runningTasks.remove(at: index)
+            if let index = table.with(ended.owner, { $0.runningTasks.firstIndex(of: task) }) ?? nil {
+                table.update(ended.owner) { $0.runningTasks.remove(at: index) }
             }
             return nil
         case .deallocated(let id):
-            guard let node = nodes[id] else { return missing(id) }
+            guard let node = table[id] else { return missing(id) }
             deallocate(node, seq: seq, time: t)
             return nil
         case .mark(let text):
@@ -152,8 +178,8 @@ public struct TraceState: Sendable {
     }
 
     private mutating func createNode(_ node: TraceNode) {
-        if nodes[node.id] == nil { createdCount += 1 }
-        nodes[node.id] = node
+        if table[node.id] == nil { createdCount += 1 }
+        table[node.id] = node
         if node.id > maxNodeID { maxNodeID = node.id }
     }
 
@@ -162,65 +188,94 @@ public struct TraceState: Sendable {
     }
 
     private mutating func attach(parent: NodeID, child: NodeID, seq: UInt64, time: UInt64) -> Misuse? {
-        guard nodes[parent] != nil else { return missing(parent) }
-        guard nodes[child] != nil else { return missing(child) }
-        if let current = nodes[child]!.parent {
+        guard table.contains(parent) else { return missing(parent) }
+        guard table.contains(child) else { return missing(child) }
+        if let current = table.with(child, { $0.parent }) ?? nil {
             if current == parent { return Misuse(kind: .doubleAttach, node: child, other: parent) }
             // Attached to a second parent: the tree keeps the newest link.
-            nodes[current]?.children.removeAll { $0 == child }
-            nodes[child]!.parent = parent
-            nodes[parent]!.children.append(child)
-            nodes[child]!.attachedAt = (seq, time)
-            setLive(nodes[parent]!.isInLiveTree, from: child, seq: seq, time: time)
+            table.update(current) { $0.children.removeAll { $0 == child } }
+            table.update(child) { $0.parent = parent }
+            table.update(parent) { $0.children.append(child) }
+            table.update(child) { $0.attachedAt = (seq, time) }
+            setLive(table.with(parent, { $0.isInLiveTree }) ?? false, from: child, seq: seq, time: time)
             return Misuse(kind: .doubleAttach, node: child, other: current)
         }
-        nodes[child]!.parent = parent
-        nodes[child]!.orphanedFrom = nil
-        nodes[parent]!.children.append(child)
-        nodes[child]!.attachedAt = (seq, time)
-        if nodes[parent]!.isInLiveTree { setLive(true, from: child) }
+        // One lookup per node on the common path: a leaf joining its parent.
+        var parentLive = false
+        table.update(parent) {
+            $0.children.append(child)
+            parentLive = $0.isInLiveTree
+        }
+        var needsWalk = false
+        table.update(child) {
+            $0.parent = parent
+            $0.orphanedFrom = nil
+            $0.attachedAt = (seq, time)
+            if parentLive && !$0.isInLiveTree {
+                if $0.children.isEmpty { $0.isInLiveTree = true } else { needsWalk = true }
+            }
+        }
+        if needsWalk { setLive(true, from: child) }
         return nil
     }
 
     private mutating func detach(parent: NodeID, child: NodeID, seq: UInt64, time: UInt64) -> Misuse? {
-        guard nodes[parent] != nil else { return missing(parent) }
-        guard nodes[child] != nil else { return missing(child) }
-        guard nodes[child]!.parent == parent else {
+        guard table.contains(parent) else { return missing(parent) }
+        guard table.contains(child) else { return missing(child) }
+        guard table.with(child, { $0.parent }) == parent else {
             return Misuse(kind: .detachNonChild, node: child, other: parent)
         }
-        nodes[parent]!.children.removeAll { $0 == child }
-        nodes[child]!.parent = nil
-        if nodes[child]!.isInLiveTree { setLive(false, from: child, seq: seq, time: time) }
+        table.update(parent) { $0.children.removeAll { $0 == child } }
+        var needsWalk = false
+        table.update(child) {
+            $0.parent = nil
+            if $0.isInLiveTree {
+                if $0.children.isEmpty {
+                    $0.isInLiveTree = false
+                    $0.leftTreeAt = (seq, time)
+                } else {
+                    needsWalk = true
+                }
+            }
+        }
+        if needsWalk { setLive(false, from: child, seq: seq, time: time) }
         return nil
     }
 
     private mutating func deallocate(_ node: TraceNode, seq: UInt64, time: UInt64) {
         deallocatedCount += 1
         if node.kind == .router {
-            if let parent = node.parent { nodes[parent]?.children.removeAll { $0 == node.id } }
-            for child in node.children where nodes[child] != nil {
-                nodes[child]!.parent = nil
-                nodes[child]!.orphanedFrom = (node.id, node.type, seq)
-                if nodes[child]!.isInLiveTree { setLive(false, from: child, seq: seq, time: time) }
+            if let parent = node.parent { table.update(parent) { $0.children.removeAll { $0 == node.id } } }
+            for child in node.children where table.contains(child) {
+                table.update(child) { $0.parent = nil }
+                table.update(child) { $0.orphanedFrom = (node.id, node.type, seq) }
+                if table.with(child, { $0.isInLiveTree }) == true { setLive(false, from: child, seq: seq, time: time) }
             }
             if node.isLaunched { roots.removeAll { $0 == node.id } }
-            if let interactor = node.interactor, nodes[interactor]?.router == node.id {
-                nodes[interactor]!.router = nil
+            if let interactor = node.interactor, table.with(interactor, { $0.router }) == node.id {
+                table.update(interactor) { $0.router = nil }
             }
         } else {
-            for task in node.runningTasks { tasks[task]?.ownerGone = true }
+            for task in node.runningTasks { taskTable[task]?.ownerGone = true }
         }
-        nodes.removeValue(forKey: node.id)
+        table.removeValue(forKey: node.id)
     }
 
     /// Marks `id` and its attached descendants as in (or out of) the live tree.
     private mutating func setLive(_ live: Bool, from id: NodeID, seq: UInt64 = 0, time: UInt64 = 0) {
+        if table.with(id, { $0.children.isEmpty }) == true {
+            // The common case (a leaf): no walk.
+            guard table.with(id, { $0.isInLiveTree }) != live else { return }
+            table.update(id) { $0.isInLiveTree = live }
+            if !live { table.update(id) { $0.leftTreeAt = (seq, time) } }
+            return
+        }
         var stack = [id]
         while let next = stack.popLast() {
-            guard nodes[next] != nil, nodes[next]!.isInLiveTree != live else { continue }
-            nodes[next]!.isInLiveTree = live
-            if !live { nodes[next]!.leftTreeAt = (seq, time) }
-            stack.append(contentsOf: nodes[next]!.children)
+            guard let isLive = table.with(next, { $0.isInLiveTree }), isLive != live else { continue }
+            table.update(next) { $0.isInLiveTree = live }
+            if !live { table.update(next) { $0.leftTreeAt = (seq, time) } }
+            stack.append(contentsOf: table.with(next, { $0.children }) ?? [])
         }
     }
 
@@ -236,7 +291,7 @@ public struct TraceState: Sendable {
     /// Alive routers outside the live tree that head a subtree: detached,
     /// orphaned by a deallocated parent, or never attached.
     public func detachedRouters() -> [TraceNode] {
-        nodes.values.filter { $0.kind == .router && !$0.isInLiveTree && $0.parent == nil && !$0.isLaunched }
+        table.entries.map(\.value).filter { $0.kind == .router && !$0.isInLiveTree && $0.parent == nil && !$0.isLaunched }
             .sorted { $0.id < $1.id }
     }
 
@@ -248,20 +303,32 @@ public struct TraceState: Sendable {
     }
 
     private func walk(_ id: NodeID, depth: Int, into result: inout [(TraceNode, Int)]) {
-        guard let node = nodes[id], depth < 10_000 else { return }
+        guard let node = table[id], depth < 10_000 else { return }
         result.append((node, depth))
         for child in node.children { walk(child, depth: depth + 1, into: &result) }
     }
 
+    /// The interactors of router `root` and its attached descendants.
+    func subtreeInteractors(_ root: NodeID) -> [NodeID] {
+        var result: [NodeID] = []
+        var stack = [root]
+        while let id = stack.popLast() {
+            guard let node = table[id] else { continue }
+            if let interactor = node.interactor { result.append(interactor) }
+            stack.append(contentsOf: node.children)
+        }
+        return result
+    }
+
     /// Whether the router `id`'s interactor is active.
     public func isActive(router id: NodeID) -> Bool {
-        guard let interactor = nodes[id]?.interactor else { return false }
-        return nodes[interactor]?.isActive ?? false
+        guard let interactor = table[id]?.interactor else { return false }
+        return table[interactor]?.isActive ?? false
     }
 
     /// The running tasks of router `id`'s interactor.
     public func runningTaskCount(router id: NodeID) -> Int {
-        guard let interactor = nodes[id]?.interactor else { return 0 }
-        return nodes[interactor]?.runningTasks.count ?? 0
+        guard let interactor = table[id]?.interactor else { return 0 }
+        return table[interactor]?.runningTasks.count ?? 0
     }
 }

@@ -25,6 +25,8 @@ public struct TraceLineParser: Sendable {
 
     /// Parses `line` (without its newline; a trailing `\r` is ignored).
     public mutating func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result {
+        var fast = TraceFastPath(line)
+        if let event = fast.parse() { return .event(event) }
         var scanner = Scanner(bytes: line)
         var fields = Fields()
         switch scanner.parseObject(into: &fields) {

@@ -55,39 +55,27 @@ public final class TraceReader {
     /// The name used in messages (the path, or `-` for standard input).
     public let source: String
     /// Bytes consumed so far.
-    public private(set) var byteCount: Int = 0
+    public var byteCount: Int { core.byteCount }
     /// Lines seen so far (including blank and bad ones).
-    public private(set) var lineCount: Int = 0
+    public var lineCount: Int { core.lineCount }
     /// Valid events returned so far.
-    public private(set) var eventCount: Int = 0
+    public var eventCount: Int { core.eventCount }
     /// Records of unknown kinds, by `ev` value.
-    public private(set) var unknownKinds: [String: Int] = [:]
+    public var unknownKinds: [String: Int] { core.unknownKinds }
     /// Fields this reader did not recognise on records it did.
-    public var unknownFieldCount: Int { parser.unknownFieldCount }
+    public var unknownFieldCount: Int { core.parser.unknownFieldCount }
     /// Lines that could not be used.
-    public private(set) var invalidLineCount: Int = 0
+    public var invalidLineCount: Int { core.invalidLineCount }
     /// Whether the input ended in the middle of a line.
-    public private(set) var endedMidLine = false
+    public var endedMidLine: Bool { core.endedMidLine }
     /// Set when the input is not a napkin trace at all (its first record is
     /// not a valid trace record); reading stops.
-    public private(set) var rejection: TraceReadError?
+    public var rejection: TraceReadError? { core.rejection }
 
-    private let options: Options
-    private let path: String?
-    private var fd: Int32
-    private let ownsDescriptor: Bool
-    private var buffer: UnsafeMutableRawBufferPointer
-    private var start = 0
-    private var end = 0
-    private var atEOF = false
-    private var skippingLongLine = false
-    private var parser = TraceLineParser()
-    private var lastSeq: UInt64 = 0
-    private var pending: [Item] = []
-    private var inode: UInt64 = 0
-    private var sawRecord = false
-    private let stopFlag = Atomic<Bool>(false)
-    private static let chunk = 256 << 10
+    /// All mutable reading state lives in one struct, so the hot loop works on
+    /// `inout self` (no per-field exclusivity checks on the class).
+    private var core: Core
+    private let stopSignal: StopSignal
 
     /// Opens `path` for reading; `-` reads standard input.
     public convenience init(path: String, options: Options = Options()) throws {
@@ -116,246 +104,296 @@ public final class TraceReader {
     }
 
     private init(descriptor: Int32, source: String, path: String?, owns: Bool, options: Options) {
-        self.fd = descriptor
         self.source = source
-        self.path = path
-        self.ownsDescriptor = owns
-        self.options = options
-        self.buffer = .allocate(byteCount: options.maxLineLength + TraceReader.chunk + 1, alignment: 16)
-        self.inode = TraceReader.inode(of: descriptor)
+        let stop = StopSignal()
+        self.stopSignal = stop
+        self.core = Core(fd: descriptor, source: source, path: path, owns: owns, options: options, stop: stop)
     }
 
     deinit {
-        buffer.deallocate()
-        if ownsDescriptor { close(fd) }
+        core.release()
     }
 
     /// Makes a reader that is waiting for data (following) return `nil` soon.
     /// Safe to call from another thread.
     public func stop() {
-        stopFlag.store(true, ordering: .relaxed)
+        stopSignal.flag.store(true, ordering: .relaxed)
     }
 
     /// The next event or diagnostic, or `nil` at the end of the input.
     public func next() -> Item? {
-        if !pending.isEmpty { return pending.removeFirst() }
-        if rejection != nil { return nil }
-        while true {
-            guard let line = nextLine() else {
-                return pending.isEmpty ? nil : pending.removeFirst()
-            }
-            if let item = interpret(line.bytes, complete: line.complete) { return item }
-            if !pending.isEmpty { return pending.removeFirst() }
-        }
+        core.next()
     }
 
     /// Reads every remaining item, calling `body` for each.
     public func forEach(_ body: (Item) throws -> Void) rethrows {
-        while let item = next() { try body(item) }
+        while let item = core.next() { try body(item) }
     }
+}
 
-    // MARK: - Lines
+/// Set from any thread to make a following reader give up waiting.
+final class StopSignal: Sendable {
+    let flag = Atomic<Bool>(false)
+}
 
-    private struct Line {
-        var bytes: UnsafeBufferPointer<UInt8>
-        var complete: Bool
-    }
+extension TraceReader {
+    /// The reader's mutable state and its line and record logic.
+    fileprivate struct Core {
+        let options: Options
+        let source: String
+        let path: String?
+        var fd: Int32
+        let ownsDescriptor: Bool
+        let buffer: UnsafeMutableRawBufferPointer
+        let stop: StopSignal
+        var start = 0
+        var end = 0
+        var atEOF = false
+        var skippingLongLine = false
+        var parser = TraceLineParser()
+        var lastSeq: UInt64 = 0
+        var pending: [Item] = []
+        var inode: UInt64 = 0
+        var sawRecord = false
+        var byteCount = 0
+        var lineCount = 0
+        var eventCount = 0
+        var unknownKinds: [String: Int] = [:]
+        var invalidLineCount = 0
+        var endedMidLine = false
+        var rejection: TraceReadError?
+        static let chunk = 256 << 10
 
-    private func nextLine() -> Line? {
-        while true {
-            if end > start, let newline = memchr(buffer.baseAddress! + start, 10, end - start) {
-                let position = buffer.baseAddress!.distance(to: UnsafeMutableRawPointer(newline))
-                let lineStart = start
-                start = position + 1
-                byteCount += position + 1 - lineStart
-                if skippingLongLine {
-                    skippingLongLine = false
-                    continue
+        init(fd: Int32, source: String, path: String?, owns: Bool, options: Options, stop: StopSignal) {
+            self.fd = fd
+            self.source = source
+            self.path = path
+            self.ownsDescriptor = owns
+            self.options = options
+            self.stop = stop
+            self.buffer = .allocate(byteCount: options.maxLineLength + Core.chunk + 1, alignment: 16)
+            self.inode = Core.inode(of: fd)
+        }
+
+        func release() {
+            buffer.deallocate()
+            if ownsDescriptor { close(fd) }
+        }
+
+        mutating func next() -> Item? {
+            if !pending.isEmpty { return pending.removeFirst() }
+            if rejection != nil { return nil }
+            while true {
+                guard let line = nextLine() else {
+                    return pending.isEmpty ? nil : pending.removeFirst()
                 }
-                lineCount += 1
-                let bytes = UnsafeBufferPointer(start: (buffer.baseAddress! + lineStart).assumingMemoryBound(to: UInt8.self),
-                                                count: position - lineStart)
-                return Line(bytes: bytes, complete: true)
+                if let item = interpret(line.bytes, complete: line.complete) { return item }
+                if !pending.isEmpty { return pending.removeFirst() }
             }
-            // No newline in the buffer.
-            if end - start > options.maxLineLength {
-                if !skippingLongLine {
+        }
+        // MARK: - Lines
+
+        struct Line {
+            var bytes: UnsafeBufferPointer<UInt8>
+            var complete: Bool
+        }
+
+        mutating func nextLine() -> Line? {
+            while true {
+                if end > start, let newline = memchr(buffer.baseAddress! + start, 10, end - start) {
+                    let position = buffer.baseAddress!.distance(to: UnsafeMutableRawPointer(newline))
+                    let lineStart = start
+                    start = position + 1
+                    byteCount += position + 1 - lineStart
+                    if skippingLongLine {
+                        skippingLongLine = false
+                        continue
+                    }
                     lineCount += 1
-                    invalidLineCount += 1
-                    pending.append(.diagnostic(TraceDiagnostic(.error, line: lineCount,
-                        "longer than \(options.maxLineLength) bytes; skipped (not a napkin trace line?)")))
-                    skippingLongLine = true
+                    let bytes = UnsafeBufferPointer(start: (buffer.baseAddress! + lineStart).assumingMemoryBound(to: UInt8.self),
+                                                    count: position - lineStart)
+                    return Line(bytes: bytes, complete: true)
                 }
-                byteCount += end - start
-                start = 0
-                end = 0
-                if !pending.isEmpty { return nil }
+                // No newline in the buffer.
+                if end - start > options.maxLineLength {
+                    if !skippingLongLine {
+                        lineCount += 1
+                        invalidLineCount += 1
+                        pending.append(.diagnostic(TraceDiagnostic(.error, line: lineCount,
+                            "longer than \(options.maxLineLength) bytes; skipped (not a napkin trace line?)")))
+                        skippingLongLine = true
+                    }
+                    byteCount += end - start
+                    start = 0
+                    end = 0
+                    if !pending.isEmpty { return nil }
+                }
+                if atEOF && !options.follow {
+                    guard end > start else { return nil }
+                    // The input ended without a newline.
+                    let lineStart = start
+                    byteCount += end - start
+                    start = end
+                    if skippingLongLine { return nil }
+                    lineCount += 1
+                    endedMidLine = true
+                    let bytes = UnsafeBufferPointer(start: (buffer.baseAddress! + lineStart).assumingMemoryBound(to: UInt8.self),
+                                                    count: end - lineStart)
+                    return Line(bytes: bytes, complete: false)
+                }
+                if !fill() { return nil }
             }
-            if atEOF && !options.follow {
-                guard end > start else { return nil }
-                // The input ended without a newline.
-                let lineStart = start
-                byteCount += end - start
-                start = end
-                if skippingLongLine { return nil }
-                lineCount += 1
-                endedMidLine = true
-                let bytes = UnsafeBufferPointer(start: (buffer.baseAddress! + lineStart).assumingMemoryBound(to: UInt8.self),
-                                                count: end - lineStart)
-                return Line(bytes: bytes, complete: false)
-            }
-            if !fill() { return nil }
         }
-    }
 
-    /// Reads more bytes; returns false when there will be no more.
-    private func fill() -> Bool {
-        if start > 0 {
-            let remaining = end - start
-            if remaining > 0 {
-                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: remaining)
+        /// Reads more bytes; returns false when there will be no more.
+        mutating func fill() -> Bool {
+            if start > 0 {
+                let remaining = end - start
+                if remaining > 0 {
+                    buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: remaining)
+                }
+                start = 0
+                end = remaining
             }
-            start = 0
-            end = remaining
+            while true {
+                if stop.flag.load(ordering: .relaxed) { return false }
+                let room = buffer.count - 1 - end
+                let n = read(fd, buffer.baseAddress! + end, min(room, Core.chunk))
+                if n > 0 {
+                    end += n
+                    return true
+                }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    if errno == EAGAIN || errno == EWOULDBLOCK {
+                        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                        _ = poll(&p, 1, 100)
+                        continue
+                    }
+                    pending.append(.diagnostic(TraceDiagnostic(.error, line: nil,
+                        "read failed: \(TraceDiagnostics.describe(errno: errno))")))
+                    atEOF = true
+                    return options.follow ? false : end > start
+                }
+                // End of file.
+                guard options.follow, path != nil else {
+                    atEOF = true
+                    return end > start
+                }
+                if !waitForMore() { return false }
+            }
         }
-        while true {
-            if stopFlag.load(ordering: .relaxed) { return false }
-            let room = buffer.count - 1 - end
-            let n = read(fd, buffer.baseAddress! + end, min(room, TraceReader.chunk))
-            if n > 0 {
-                end += n
+
+        /// In follow mode, at the end of a file: waits, and notices truncation
+        /// and replacement. Returns false when asked to stop.
+        mutating func waitForMore() -> Bool {
+            guard let path else { return false }
+            let (seconds, attos) = options.pollInterval.components
+            let micros = seconds * 1_000_000 + attos / 1_000_000_000_000
+            usleep(useconds_t(max(1_000, min(micros, 1_000_000))))
+            if stop.flag.load(ordering: .relaxed) { return false }
+            var st = stat()
+            if stat(path, &st) == 0 && UInt64(st.st_ino) != inode {
+                let newFD = open(path, O_RDONLY | O_CLOEXEC)
+                if newFD >= 0 {
+                    if ownsDescriptor { close(fd) }
+                    fd = newFD
+                    inode = Core.inode(of: newFD)
+                    start = 0
+                    end = 0
+                    pending.append(.diagnostic(TraceDiagnostic(.note, line: nil,
+                        "\(path) was replaced; following the new file")))
+                    resetSequence()
+                }
                 return true
             }
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN || errno == EWOULDBLOCK {
-                    var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&p, 1, 100)
-                    continue
+            var own = stat()
+            if fstat(fd, &own) == 0 {
+                let position = lseek(fd, 0, SEEK_CUR)
+                if position > own.st_size {
+                    lseek(fd, 0, SEEK_SET)
+                    start = 0
+                    end = 0
+                    pending.append(.diagnostic(TraceDiagnostic(.note, line: nil,
+                        "\(path) was truncated; reading it from the start")))
+                    resetSequence()
                 }
-                pending.append(.diagnostic(TraceDiagnostic(.error, line: nil,
-                    "read failed: \(TraceDiagnostics.describe(errno: errno))")))
-                atEOF = true
-                return options.follow ? false : end > start
-            }
-            // End of file.
-            guard options.follow, path != nil else {
-                atEOF = true
-                return end > start
-            }
-            if !waitForMore() { return false }
-        }
-    }
-
-    /// In follow mode, at the end of a file: waits, and notices truncation
-    /// and replacement. Returns false when asked to stop.
-    private func waitForMore() -> Bool {
-        guard let path else { return false }
-        let (seconds, attos) = options.pollInterval.components
-        let micros = seconds * 1_000_000 + attos / 1_000_000_000_000
-        usleep(useconds_t(max(1_000, min(micros, 1_000_000))))
-        if stopFlag.load(ordering: .relaxed) { return false }
-        var st = stat()
-        if stat(path, &st) == 0 && UInt64(st.st_ino) != inode {
-            let newFD = open(path, O_RDONLY | O_CLOEXEC)
-            if newFD >= 0 {
-                if ownsDescriptor { close(fd) }
-                fd = newFD
-                inode = TraceReader.inode(of: newFD)
-                start = 0
-                end = 0
-                pending.append(.diagnostic(TraceDiagnostic(.note, line: nil,
-                    "\(path) was replaced; following the new file")))
-                resetSequence()
             }
             return true
         }
-        var own = stat()
-        if fstat(fd, &own) == 0 {
-            let position = lseek(fd, 0, SEEK_CUR)
-            if position > own.st_size {
-                lseek(fd, 0, SEEK_SET)
-                start = 0
-                end = 0
-                pending.append(.diagnostic(TraceDiagnostic(.note, line: nil,
-                    "\(path) was truncated; reading it from the start")))
-                resetSequence()
-            }
+
+        mutating func resetSequence() {
+            lastSeq = 0
+            sawRecord = false
+            lineCount = 0
         }
-        return true
-    }
 
-    private func resetSequence() {
-        lastSeq = 0
-        sawRecord = false
-        lineCount = 0
-    }
-
-    private static func inode(of fd: Int32) -> UInt64 {
-        var st = stat()
-        return fstat(fd, &st) == 0 ? UInt64(st.st_ino) : 0
-    }
-
-    // MARK: - Records
-
-    private func interpret(_ bytes: UnsafeBufferPointer<UInt8>, complete: Bool) -> Item? {
-        // Blank lines (or just "\r") are allowed.
-        var blank = true
-        for b in bytes where b != 32 && b != 9 && b != 13 {
-            blank = false
-            break
+        static func inode(of fd: Int32) -> UInt64 {
+            var st = stat()
+            return fstat(fd, &st) == 0 ? UInt64(st.st_ino) : 0
         }
-        if blank { return nil }
-        let result = parser.parse(bytes)
-        if !sawRecord {
-            sawRecord = true
-            switch result {
-            case .invalid(let reason) where complete:
-                rejection = TraceReadError(source: source, message:
-                    "not a napkin trace: line \(lineCount): \(reason) (expected NDJSON written with NAPKIN_TRACE)")
-                return nil
-            case .event(let event):
-                if case .sessionStart(let info) = event.kind {
-                    if info.version > TraceFormat.version {
-                        pending.append(.diagnostic(TraceDiagnostic(.warning, line: lineCount,
-                            "written with trace format v\(info.version); this reader knows v\(TraceFormat.version), newer records are skipped")))
-                    }
-                } else {
-                    pending.append(.diagnostic(TraceDiagnostic(.warning, line: lineCount,
-                        "the trace does not start with a session record (its beginning is missing?)")))
-                }
-            default:
+
+        // MARK: - Records
+
+        mutating func interpret(_ bytes: UnsafeBufferPointer<UInt8>, complete: Bool) -> Item? {
+            // Blank lines (or just "\r") are allowed.
+            var blank = true
+            for b in bytes where b != 32 && b != 9 && b != 13 {
+                blank = false
                 break
             }
-        }
-        switch result {
-        case .event(let event):
-            eventCount += 1
-            if case .sessionStart = event.kind {
-                lastSeq = event.seq
-            } else if event.seq <= lastSeq {
-                pending.append(.event(event))
-                return .diagnostic(TraceDiagnostic(.warning, line: lineCount,
-                    "seq \(event.seq) does not follow seq \(lastSeq): events out of order (a merged or edited trace?)"))
-            } else {
-                lastSeq = event.seq
+            if blank { return nil }
+            let result = parser.parse(bytes)
+            if !sawRecord {
+                sawRecord = true
+                switch result {
+                case .invalid(let reason) where complete:
+                    rejection = TraceReadError(source: source, message:
+                        "not a napkin trace: line \(lineCount): \(reason) (expected NDJSON written with NAPKIN_TRACE)")
+                    return nil
+                case .event(let event):
+                    if case .sessionStart(let info) = event.kind {
+                        if info.version > TraceFormat.version {
+                            pending.append(.diagnostic(TraceDiagnostic(.warning, line: lineCount,
+                                "written with trace format v\(info.version); this reader knows v\(TraceFormat.version), newer records are skipped")))
+                        }
+                    } else {
+                        pending.append(.diagnostic(TraceDiagnostic(.warning, line: lineCount,
+                            "the trace does not start with a session record (its beginning is missing?)")))
+                    }
+                default:
+                    break
+                }
             }
-            return .event(event)
-        case .unknownKind(let name):
-            let seen = unknownKinds[name, default: 0]
-            unknownKinds[name] = seen + 1
-            if seen == 0 {
-                return .diagnostic(TraceDiagnostic(.note, line: lineCount,
-                    "unknown event kind \"\(name)\" (from a newer napkin?); skipped, and so are later ones"))
+            switch result {
+            case .event(let event):
+                eventCount += 1
+                if case .sessionStart = event.kind {
+                    lastSeq = event.seq
+                } else if event.seq <= lastSeq {
+                    pending.append(.event(event))
+                    return .diagnostic(TraceDiagnostic(.warning, line: lineCount,
+                        "seq \(event.seq) does not follow seq \(lastSeq): events out of order (a merged or edited trace?)"))
+                } else {
+                    lastSeq = event.seq
+                }
+                return .event(event)
+            case .unknownKind(let name):
+                let seen = unknownKinds[name, default: 0]
+                unknownKinds[name] = seen + 1
+                if seen == 0 {
+                    return .diagnostic(TraceDiagnostic(.note, line: lineCount,
+                        "unknown event kind \"\(name)\" (from a newer napkin?); skipped, and so are later ones"))
+                }
+                return nil
+            case .invalid(let reason):
+                invalidLineCount += 1
+                if !complete {
+                    return .diagnostic(TraceDiagnostic(.warning, line: lineCount,
+                        "the last line is cut short (the app stopped mid-write, e.g. it crashed); ignored"))
+                }
+                return .diagnostic(TraceDiagnostic(.error, line: lineCount, "\(reason); line skipped"))
             }
-            return nil
-        case .invalid(let reason):
-            invalidLineCount += 1
-            if !complete {
-                return .diagnostic(TraceDiagnostic(.warning, line: lineCount,
-                    "the last line is cut short (the app stopped mid-write, e.g. it crashed); ignored"))
-            }
-            return .diagnostic(TraceDiagnostic(.error, line: lineCount, "\(reason); line skipped"))
         }
     }
 }
