@@ -1,1 +1,28 @@
-print("todo")
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// rib-house: Napkin's Rib House. See README.md and `rib-house --help`.
+
+let command: Command
+do {
+    command = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    Console.error(error.message)
+    exit(2)
+}
+
+switch command {
+case .help:
+    print(Options.usage)
+case .listBugs:
+    print(Bug.catalogue)
+case .run(let options):
+    let traceSetting = getenv("NAPKIN_TRACE").map { String(cString: $0) }
+    let status = await RibHouseApp.run(options, traceSetting: traceSetting)
+    exit(status)
+}

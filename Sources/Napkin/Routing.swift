@@ -3,7 +3,7 @@
 /// Routers are `@MainActor`. The methods are declared here, rather than only
 /// on ``Router``, so that a test can attach a mock router.
 @MainActor
-public protocol Routing: AnyObject {
+public protocol Routing: AnyObject, Sendable {
     /// The router's interactor, whose lifecycle the router drives.
     var interactable: Interactable { get }
 

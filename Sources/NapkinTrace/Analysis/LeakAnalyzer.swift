@@ -36,8 +36,8 @@ public struct LeakAnalyzer: Sendable {
         case childGone(NodeID, parent: NodeID, parentType: String, since: UInt64)
         /// An interactor whose router left the tree: it should be inactive.
         case inactive(NodeID, since: UInt64)
-        /// A task whose owner deactivated or went away: it should have ended.
-        case taskEnded(NodeID, since: UInt64)
+        /// A task whose owner deactivated (or went away): it should have ended.
+        case taskEnded(NodeID, since: UInt64, ownerDeallocated: Bool)
     }
 
     /// The settings in use.
@@ -158,11 +158,11 @@ public struct LeakAnalyzer: Sendable {
             }
             // An interactor: its running tasks have been cancelled.
             for task in before.runningTasks where state.taskTable.contains(task) {
-                schedule(due, .taskEnded(task, since: event.seq))
+                schedule(due, .taskEnded(task, since: event.seq, ownerDeallocated: true))
             }
         case .deactivate(let id):
             for task in state.table.with(id, { $0.runningTasks }) ?? [] {
-                schedule(due, .taskEnded(task, since: event.seq))
+                schedule(due, .taskEnded(task, since: event.seq, ownerDeallocated: false))
             }
         case .taskStart(let task, let owner, let label):
             guard state.taskTable.with(task, { $0.startedWhileInactive }) == true, let started = state.taskTable[task], let node = state.table[owner] else { return }
@@ -260,7 +260,7 @@ public struct LeakAnalyzer: Sendable {
             report(Finding(rule: .activeAfterDetach, subject: .interactor, type: node.type, id: id, seqs: [since], time: time,
                            message: "its router left the tree, but the interactor is still active \(grace) later (deactivation never finished?)"),
                    key: "\(id)")
-        case .taskEnded(let id, let since):
+        case .taskEnded(let id, let since, let ownerDeallocated):
             guard let task = state.taskTable[id] else { return }
             if let owner = state[task.owner], owner.isActive { return } // re-activated meanwhile
             let ownerType = task.ownerType
@@ -268,7 +268,7 @@ public struct LeakAnalyzer: Sendable {
             if let cancel = task.cancelRequested, cancel != since { seqs.append(cancel) }
             report(Finding(rule: .orphanedTask, subject: .task, type: ownerType, id: task.owner, label: task.label,
                            seqs: seqs.sorted(), time: time,
-                           message: "task \(task.displayName) (#\(id)) still runs \(grace) after its owner \(task.ownerGone ? "was deallocated" : "deactivated"): it ignores cancellation (check Task.isCancelled in its loop)"),
+                           message: "task \(task.displayName) (#\(id)) still runs \(grace) after its owner \(ownerDeallocated ? "was deallocated" : "deactivated and cancelled it")\(task.ownerGone && !ownerDeallocated ? " (the owner is gone since)" : ""): it ignores cancellation (check Task.isCancelled in its loop)"),
                    key: "\(id)")
         }
     }
@@ -283,7 +283,7 @@ public struct LeakAnalyzer: Sendable {
                 evaluate(check, at: deadline)
             } else if isOpen(check) {
                 undecided += 1
-                if case .taskEnded(let id, _) = check { tooRecent.insert(id) }
+                if case .taskEnded(let id, _, _) = check { tooRecent.insert(id) }
             }
         }
         checks.removeAll()
@@ -313,7 +313,7 @@ public struct LeakAnalyzer: Sendable {
         switch check {
         case .routerGone(let id, _), .interactorGone(let id, _, _), .childGone(let id, _, _, _): return state[id] != nil
         case .inactive(let id, _): return state[id]?.isActive == true
-        case .taskEnded(let id, _): return state.taskTable[id] != nil
+        case .taskEnded(let id, _, _): return state.taskTable[id] != nil
         }
     }
 

@@ -1,0 +1,4 @@
+/// A signed-in guest.
+struct User: Sendable, Equatable {
+    let name: String
+}
