@@ -18,6 +18,8 @@ case "profile-analysis":
     let path = arguments.count > 1 ? arguments[1] : "/tmp/napkin-bench.ndjson"
     let (t, alive, found) = ReaderBenchmark.readAndAnalyze(path)
     print("analysis \(t)s, \(alive) live, \(found) findings")
+case "framework":
+    await FrameworkBenchmark.run(cycles: option("--cycles", 20_000), rounds: option("--rounds", 5))
 case "all":
     ReaderBenchmark.run(cycles: option("--cycles", 80_000), keep: false)
 default:

@@ -135,8 +135,13 @@ open class Router<InteractorType>: Routing {
         tracer?.emit(.deallocated(id: traceID))
         let active = RouterTree.activeInteractors(of: self)
         if !active.isEmpty {
+            // The task keeps the children until it has deactivated the
+            // subtree: released with this router, their own deinits would
+            // otherwise spawn tasks that race this one and break root-first order.
+            let children = self.children
             Task {
                 for interactable in active { await interactable.deactivate() }
+                withExtendedLifetime(children) {}
             }
         }
     }

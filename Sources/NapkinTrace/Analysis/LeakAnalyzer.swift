@@ -88,6 +88,7 @@ public struct LeakAnalyzer: Sendable {
     /// wall clock advances), running the checks that fall due.
     public mutating func advance(to time: UInt64) {
         runChecks(before: time &+ 1)
+        state.advanceTime(to: time)
     }
 
     /// Ends the analysis: runs the remaining due checks, reports tasks still

@@ -177,6 +177,12 @@ public struct TraceState: Sendable {
         }
     }
 
+    /// Moves the state's clock forward without an event (a live view's idle
+    /// time, or `tree --at TIME` between two events).
+    mutating func advanceTime(to t: UInt64) {
+        if t > time { time = t }
+    }
+
     private mutating func createNode(_ node: TraceNode) {
         if table[node.id] == nil { createdCount += 1 }
         table[node.id] = node

@@ -95,6 +95,6 @@ struct TreeRenderer {
     /// A one-line title: app, pid and the moment shown.
     static func title(_ state: TraceState, style: Style) -> String {
         let app = state.session.map { "\($0.app) (pid \($0.pid))" } ?? "trace"
-        return style.bold(app) + style.dim(" at seq \(state.lastSeq), t=\(TimeFormat.point(state.time))")
+        return style.bold(app) + style.dim(" at t=\(TimeFormat.point(state.time)) (after seq \(state.lastSeq))")
     }
 }

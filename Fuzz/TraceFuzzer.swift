@@ -1,0 +1,45 @@
+// libFuzzer harness for the trace reader, the model and the analysis.
+// Build and run with Fuzz/run.sh (swiftc -sanitize=fuzzer,address).
+#if canImport(Glibc)
+import Glibc
+#endif
+
+nonisolated(unsafe) var scratchPath: String = {
+    let directory = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
+    return "\(directory)/napkin-fuzz-\(getpid()).ndjson"
+}()
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    // 1. The line parser on the raw bytes, as one line.
+    var parser = TraceLineParser()
+    _ = parser.parse(UnsafeBufferPointer(start: data, count: size))
+
+    // 2. The streaming reader on the bytes as a file, with a small line limit
+    //    so long lines are exercised, folded into the analysis.
+    let fd = open(scratchPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    guard fd >= 0 else { return 0 }
+    _ = write(fd, data, size)
+    close(fd)
+    guard let reader = try? TraceReader(path: scratchPath, options: .init(maxLineLength: 256)) else { return 0 }
+    var analyzer = LeakAnalyzer(options: .init(grace: 1_000, expectTeardown: size % 2 == 0))
+    var history = TraceHistory()
+    var lastEvents = 0
+    while let item = reader.next() {
+        if case .event(let event) = item {
+            // Every event read must encode and parse back to itself.
+            var reparse = TraceLineParser()
+            guard case .event(let again) = reparse.parse(TraceEncoder.line(event)), again == event else {
+                fatalError("round trip failed for \(event)")
+            }
+            analyzer.consume(event)
+            history.apply(event)
+            lastEvents += 1
+        }
+    }
+    analyzer.finish()
+    _ = analyzer.state.liveTree()
+    _ = analyzer.state.detachedRouters()
+    for finding in analyzer.findings { _ = finding.description }
+    return 0
+}

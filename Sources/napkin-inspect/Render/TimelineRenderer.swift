@@ -1,0 +1,316 @@
+import NapkinTrace
+
+/// Draws each router's lifecycle over time as text: a time axis, one row per
+/// router (indented by its depth in the tree) with bands for attached and
+/// active, attached and inactive, detached but alive, and a mark where it was
+/// deallocated; a row of task marks under routers that ran bound tasks; the
+/// marks the app wrote; a legend.
+///
+/// Colour only comes from ``Style``; every band also has its own character, so
+/// the chart reads the same without colour.
+struct TimelineRenderer {
+    var style: Style
+    /// Total width in columns (at least 40 is used).
+    var width: Int
+    /// Only the rows this filter accepts (all when nil).
+    var filter: NodeFilter?
+    /// At most this many marks are listed under the chart.
+    var maxListedMarks = 40
+
+    enum Glyph {
+        static let active: Character = "\u{2588}"     // █
+        static let inactive: Character = "\u{2592}"   // ▒
+        static let detached: Character = "\u{2591}"   // ░
+        static let deallocated: Character = "\u{00D7}" // ×
+        static let mark: Character = "*"
+    }
+
+    /// The rendered lines (no trailing newlines).
+    func lines(_ history: TraceHistory) -> [String] {
+        let rows = history.nodes.filter { filter?.matches($0) ?? true }
+        let routerCount = history.nodes.count
+        let end = history.endTime
+        let start: UInt64 = filter == nil ? 0 : (rows.map(\.created).min() ?? 0)
+        let stop = max(end, start + 1)
+        let totalWidth = max(40, width)
+
+        var out: [String] = []
+        let title = history.session.map { "\($0.app) (pid \($0.pid))" } ?? "trace"
+        let what = filter.map { "\(rows.count) of \(routerCount) matching '\($0.name)', from \(TimeFormat.point(start)) to \(TimeFormat.point(stop))" }
+            ?? "\(routerCount) \(routerCount == 1 ? "router" : "routers") over \(TimeFormat.point(stop))"
+        let plainTitle = title + ": " + what
+        if plainTitle.count > totalWidth {
+            out.append(String(plainTitle.prefix(totalWidth - 1)) + "\u{2026}")
+        } else {
+            out.append(style.bold(title) + style.dim(": " + what))
+        }
+        if rows.isEmpty {
+            out.append(style.dim("(no routers in this trace)"))
+            return out
+        }
+
+        // Depth of each router in the tree (by the parent it first attached to).
+        var depth: [NodeID: Int] = [:]
+        for life in history.nodes {
+            if let parent = life.parents.first, parent != 0, let d = depth[parent] { depth[life.id] = min(d + 1, 12) } else { depth[life.id] = 0 }
+        }
+        func rowLabel(_ life: TraceHistory.NodeLife) -> String {
+            String(repeating: "  ", count: filter == nil ? depth[life.id] ?? 0 : 0) + life.name + (life.kind == .interactor ? " (interactor)" : "")
+        }
+        let labels = rows.map(rowLabel)
+        let captions = zip(rows, labels).map { taskCaption($0, indent: $1.prefix { $0 == " " }.count) }
+        let widest = zip(labels, captions).map { max($0.count, $1?.count ?? 0) }.max() ?? 0
+        let labelWidth = min(max(12, widest), max(12, totalWidth * 2 / 5))
+        let columns = max(10, totalWidth - labelWidth - 1)
+        let scale = Scale(start: start, stop: stop, columns: columns)
+        let gutter = String(repeating: " ", count: labelWidth + 1)
+
+        // Axis: tick labels, then a ruler.
+        let ticks = scale.ticks(minimumSpacing: min(12, max(7, columns / 3)))
+        var tickLine = [Character](repeating: " ", count: columns + 12)
+        var ruler = [Character](repeating: "\u{2500}", count: columns)
+        var free = 0
+        for tick in ticks {
+            let column = scale.column(tick.time)
+            ruler[column] = "\u{252C}"
+            let text = Array(tick.text)
+            guard column >= free, column + text.count <= columns + 1 else { continue }
+            for (k, ch) in text.enumerated() { tickLine[column + k] = ch }
+            free = column + text.count + 1
+        }
+        out.append(gutter + style.dim(String(tickLine).trimmingTrailingSpaces()))
+        out.append(gutter + style.dim(String(ruler)))
+
+        // Marks row.
+        let marks = history.marks.filter { $0.time >= start && $0.time <= stop }
+        if !marks.isEmpty {
+            var cells = [Character](repeating: " ", count: columns)
+            for mark in marks { cells[scale.column(mark.time)] = Glyph.mark }
+            out.append(style.dim("marks".padded(to: labelWidth)) + " " + style.blue(String(cells).trimmingTrailingSpaces()))
+        }
+
+        for (k, life) in rows.enumerated() {
+            out.append(fit(labels[k], labelWidth, bold: true) + " " + band(life, scale: scale, end: end).trimmingTrailingSpaces())
+            if let caption = captions[k] {
+                out.append(style.dim(fit(caption, labelWidth, bold: false)) + " " + taskRow(life, scale: scale, end: end).trimmingTrailingSpaces())
+            }
+        }
+
+        if !marks.isEmpty {
+            out.append("")
+            out.append(style.bold("Marks:"))
+            let timeWidth = marks.prefix(maxListedMarks).map { TimeFormat.point($0.time).count }.max() ?? 0
+            for mark in marks.prefix(maxListedMarks) {
+                let text = mark.text.count > totalWidth - timeWidth - 4 ? String(mark.text.prefix(max(1, totalWidth - timeWidth - 5))) + "\u{2026}" : mark.text
+                out.append("  " + style.dim(TimeFormat.point(mark.time).padded(to: timeWidth)) + "  " + text)
+            }
+            if marks.count > maxListedMarks {
+                out.append(style.dim("  \u{2026} \(marks.count - maxListedMarks) more marks"))
+            }
+        }
+
+        out.append("")
+        out += legend(width: totalWidth)
+        return out
+    }
+
+    // MARK: - Rows
+
+    /// The label of a router's task row (`  3 tasks: poll, refresh`), or nil without tasks.
+    private func taskCaption(_ life: TraceHistory.NodeLife, indent: Int) -> String? {
+        guard !life.tasks.isEmpty else { return nil }
+        var names: [String] = []
+        for task in life.tasks {
+            let name = task.label ?? "task"
+            if !names.contains(name) { names.append(name) }
+        }
+        let count = life.tasks.count
+        return String(repeating: " ", count: indent + 2) + (count == 1 ? "task" : "\(count) tasks") + ": " + names.joined(separator: ", ")
+    }
+
+    /// Band levels: 0 nothing, 1 detached but alive, 2 attached inactive, 3 attached active, 4 deallocated.
+    private func band(_ life: TraceHistory.NodeLife, scale: Scale, end: UInt64) -> String {
+        var level = [UInt8](repeating: 0, count: scale.columns)
+        func paint(_ from: UInt64, _ to: UInt64?, _ value: UInt8) {
+            let to = to ?? end
+            guard to >= scale.start, from <= scale.stop else { return }
+            let a = scale.column(max(from, scale.start)), b = scale.column(min(max(to, from), scale.stop))
+            for column in a...b where level[column] < value { level[column] = value }
+        }
+        paint(life.created, life.deallocated ?? end, 1)
+        if life.kind == .interactor {
+            for span in life.active { paint(span.start, span.end, 3) }
+        } else {
+            for span in life.attached { paint(span.start, span.end, 2) }
+            for attached in life.attached {
+                for active in life.active {
+                    let from = max(attached.start, active.start)
+                    let to = min(attached.end ?? end, active.end ?? end)
+                    if from <= to { paint(from, to, 3) }
+                }
+            }
+        }
+        if let gone = life.deallocated, gone >= scale.start, gone <= scale.stop { level[scale.column(gone)] = 4 }
+
+        var text = ""
+        var k = 0
+        while k < level.count {
+            var j = k
+            while j < level.count && level[j] == level[k] { j += 1 }
+            let n = j - k
+            switch level[k] {
+            case 1: text += style.yellow(String(repeating: Glyph.detached, count: n))
+            case 2: text += style.cyan(String(repeating: Glyph.inactive, count: n))
+            case 3: text += style.green(String(repeating: Glyph.active, count: n))
+            case 4: text += style.red(String(repeating: Glyph.deallocated, count: n))
+            default: text += String(repeating: " ", count: n)
+            }
+            k = j
+        }
+        return text
+    }
+
+    /// Task marks: `[` start, `]` end, `!` cancel requested, `-` running,
+    /// `~` running after the cancellation request, `>` still running at the end.
+    private func taskRow(_ life: TraceHistory.NodeLife, scale: Scale, end: UInt64) -> String {
+        let rank: [Character: Int] = [" ": 0, "-": 1, "~": 2, ">": 3, "]": 4, "[": 5, "|": 5, "!": 6]
+        var cells = [Character](repeating: " ", count: scale.columns)
+        func put(_ column: Int, _ ch: Character) {
+            if rank[ch]! > rank[cells[column]]! { cells[column] = ch }
+        }
+        for task in life.tasks {
+            let stopTime = task.end ?? end
+            guard stopTime >= scale.start, task.start <= scale.stop else { continue }
+            let a = scale.column(max(task.start, scale.start)), b = scale.column(min(stopTime, scale.stop))
+            let c = task.cancel.map { scale.column(min(max($0, scale.start), scale.stop)) }
+            if b > a + 1 {
+                for column in (a + 1)..<b { put(column, c.map { column > $0 } == true ? "~" : "-") }
+            }
+            if task.start >= scale.start { put(a, a == b && task.end != nil ? "|" : "[") }
+            if task.end != nil { if a != b { put(b, "]") } } else { put(b, ">") }
+            if let c { put(c, "!") }
+        }
+        var text = ""
+        var k = 0
+        while k < cells.count {
+            var j = k
+            while j < cells.count && cells[j] == cells[k] { j += 1 }
+            let run = String(cells[k..<j])
+            switch cells[k] {
+            case "-": text += style.dim(run)
+            case "~", ">": text += style.red(run)
+            case "!": text += style.yellow(run)
+            default: text += run
+            }
+            k = j
+        }
+        return text
+    }
+
+    private func legend(width: Int) -> [String] {
+        // (plain text for measuring, styled text for printing)
+        let items: [(String, String)] = [
+            ("\(Glyph.active) attached, active", style.green(String(Glyph.active)) + " attached, active"),
+            ("\(Glyph.inactive) attached, inactive", style.cyan(String(Glyph.inactive)) + " attached, inactive"),
+            ("\(Glyph.detached) detached, alive", style.yellow(String(Glyph.detached)) + " detached, alive"),
+            ("\(Glyph.deallocated) deallocated", style.red(String(Glyph.deallocated)) + " deallocated"),
+            ("\(Glyph.mark) mark", style.blue(String(Glyph.mark)) + " mark"),
+            ("tasks: [ start", "tasks: [ start"),
+            ("] end", "] end"),
+            ("! cancel requested", style.yellow("!") + " cancel requested"),
+            ("- running", style.dim("-") + " running"),
+            ("~ running after cancel", style.red("~") + " running after cancel"),
+            ("> still running", style.red(">") + " still running"),
+        ]
+        var lines: [String] = []
+        var line = style.dim("Legend:")
+        var used = 7
+        for (k, item) in items.enumerated() {
+            let newLine = k == 5
+            if newLine || used + 2 + item.0.count > width {
+                lines.append(line)
+                line = "       "
+                used = 7
+            }
+            line += "  " + item.1
+            used += 2 + item.0.count
+        }
+        lines.append(line)
+        return lines
+    }
+
+    // MARK: - Helpers
+
+    /// Pads or cuts `text` to exactly `width` columns.
+    private func fit(_ text: String, _ width: Int, bold: Bool) -> String {
+        let cut = text.count > width ? String(text.prefix(width - 1)) + "\u{2026}" : text
+        let leading = cut.prefix { $0 == " " }
+        let body = String(cut.dropFirst(leading.count))
+        return String(leading) + (bold ? style.bold(body) : body) + String(repeating: " ", count: max(0, width - cut.count))
+    }
+
+    /// Maps trace time to chart columns.
+    struct Scale {
+        var start: UInt64
+        var stop: UInt64
+        var columns: Int
+
+        func column(_ time: UInt64) -> Int {
+            guard time > start else { return 0 }
+            let fraction = Double(time - start) / Double(max(1, stop - start))
+            return min(columns - 1, max(0, Int(fraction * Double(columns))))
+        }
+
+        /// Round tick times at least `minimumSpacing` columns apart, with their labels.
+        func ticks(minimumSpacing: Int) -> [(time: UInt64, text: String)] {
+            let span = Double(max(1, stop - start))
+            let wanted = span * Double(minimumSpacing) / Double(max(1, columns))
+            var step: UInt64 = 1
+            search: for exponent in 0...18 {
+                var power: UInt64 = 1
+                for _ in 0..<exponent { power *= 10 }
+                for factor: UInt64 in [1, 2, 5] where Double(factor * power) >= wanted {
+                    step = factor * power
+                    break search
+                }
+            }
+            var result: [(UInt64, String)] = []
+            var time = (start + step - 1) / step * step
+            while time <= stop {
+                result.append((time, Scale.format(time, step: step, seconds: stop >= 1_000_000_000)))
+                time += step
+            }
+            return result
+        }
+
+        /// `0`, `250ms`, `1.5s`, `2m30s`: as precise as the step needs.
+        static func format(_ time: UInt64, step: UInt64, seconds inSeconds: Bool) -> String {
+            if time == 0 { return "0" }
+            if step >= 60_000_000_000 && time >= 60_000_000_000 { return TimeFormat.duration(time) }
+            if step >= 1_000_000 && !inSeconds { return "\(time / 1_000_000)ms" }
+            if step >= 1_000_000 {
+                let seconds = time / 1_000_000_000
+                var fraction = time % 1_000_000_000
+                var digits = 0
+                var unit: UInt64 = 1_000_000_000
+                while unit > step && digits < 3 { unit /= 10; digits += 1 }
+                if digits == 0 { return "\(seconds)s" }
+                fraction /= unit
+                var text = String(fraction)
+                while text.count < digits { text = "0" + text }
+                return "\(seconds).\(text)s"
+            }
+            if step >= 1_000 { return "\(time / 1_000)µs" }
+            return "\(time)ns"
+        }
+    }
+}
+
+extension String {
+    /// The string without trailing spaces (escape codes are kept).
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
