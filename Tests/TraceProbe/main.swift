@@ -1,2 +1,206 @@
-// Placeholder: replaced by the emit-side test helper.
-print("trace probe")
+// TraceProbe: a small traced program that the NapkinTrace tests run as a child
+// process, to check what only a real process can show: what reaches the trace
+// when the process returns from main, calls exit() or crashes, and that a
+// broken destination (closed pipe, full disk, bad path) neither crashes nor
+// stalls the app.
+//
+// Usage: TraceProbe MODE [ARG]
+//   exit [MARKS]      run the app, write MARKS marks ("m 1"...), return from main
+//   exit-call [MARKS] the same, then call exit(0) with the tree still alive
+//   crash [MARKS]     run the app, write MARKS marks ("early 1"...), sleep 1 s
+//                     (many flush intervals), then trap
+//   churn N           N create/attach/detach/release cycles of a child, as fast
+//                     as possible; then "done" on stderr and exit status 0
+//   bootstrap PATH    like exit, tracing to PATH via NapkinTrace.bootstrap
+//   alloc N           with tracing off, heap bytes kept by N calls of the
+//                     trace hook (printed as "hook-bytes B", plus a control)
+//
+// Tracing is switched on by the caller with NAPKIN_TRACE, except in bootstrap mode.
+
+import Napkin
+import NapkinTrace
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - The app: a root, a home screen with a feed, a profile that comes and goes
+
+final actor RootInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+}
+
+/// Watches announcements for as long as it is active (a task that only ends when cancelled).
+final actor HomeInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+
+    func didBecomeActive() async {
+        task(named: "announcements") {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+    }
+}
+
+/// Refreshes once when it becomes active (a task that completes on its own).
+final actor FeedInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+
+    func didBecomeActive() async {
+        task(named: "refresh") {}
+    }
+}
+
+final actor ProfileInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+
+    func didBecomeActive() async {
+        task(named: "avatar") {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+    }
+}
+
+@MainActor final class RootView: ViewControllable {}
+
+@MainActor final class RootRouter: LaunchRouter<RootInteractor, RootView> {}
+
+@MainActor final class HomeRouter: Router<HomeInteractor> {
+    override func didLoad() async {
+        await attachChild(FeedRouter(interactor: FeedInteractor()))
+    }
+}
+
+@MainActor final class FeedRouter: Router<FeedInteractor> {}
+
+@MainActor final class ProfileRouter: Router<ProfileInteractor> {}
+
+/// Launches the tree, shows home (with its feed), opens and closes a profile.
+/// Returns the routers the app keeps.
+@MainActor
+func runApp() async -> [AnyObject] {
+    let root = RootRouter(interactor: RootInteractor(), viewController: RootView())
+    await root.launch()
+    let home = HomeRouter(interactor: HomeInteractor())
+    await root.attachChild(home)
+    NapkinTrace.mark("home shown")
+    do {
+        let profile = ProfileRouter(interactor: ProfileInteractor())
+        await home.attachChild(profile)
+        await home.detachChild(profile)
+    }
+    NapkinTrace.mark("profile closed")
+    return [root, home]
+}
+
+// MARK: - Modes
+
+func fail(_ message: String) -> Never {
+    writeStderr("TraceProbe: \(message)\n")
+    exit(64)
+}
+
+/// Writes `text` to standard error, unbuffered.
+func writeStderr(_ text: String) {
+    let bytes = Array(text.utf8)
+    bytes.withUnsafeBytes { raw in
+        var offset = 0
+        while offset < raw.count {
+            let n = write(2, raw.baseAddress! + offset, raw.count - offset)
+            if n <= 0 { return }
+            offset += n
+        }
+    }
+}
+
+func count(_ index: Int, default value: Int) -> Int {
+    let arguments = CommandLine.arguments
+    guard arguments.count > index else { return value }
+    guard let n = Int(arguments[index]), n >= 0 else { fail("not a count: \(arguments[index])") }
+    return n
+}
+
+/// Heap bytes in use, from glibc's `mallinfo2()`; `nil` where it cannot be called.
+func heapBytesInUse() -> Int? {
+    #if os(Linux) && arch(x86_64)
+    // mallinfo2 is not in Swift's Glibc module. Its 80-byte result is returned
+    // through a hidden pointer passed as the first argument (System V x86-64).
+    typealias MallInfo2 = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallinfo2") else { return nil }
+    let mallinfo2 = unsafeBitCast(symbol, to: MallInfo2.self)
+    var fields: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    _ = withUnsafeMutableBytes(of: &fields) { mallinfo2($0.baseAddress!) }
+    return fields.4 + fields.7 // hblkhd (mmapped) + uordblks (in use)
+    #else
+    return nil
+    #endif
+}
+
+let mode = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : ""
+/// The routers the app holds on to, alive until the process ends.
+var kept: [AnyObject] = []
+
+switch mode {
+case "exit", "exit-call":
+    kept = await runApp()
+    let marks = count(2, default: 0)
+    for i in 0..<marks { NapkinTrace.mark("m \(i + 1)") }
+    if mode == "exit-call" {
+        exit(0)
+    }
+
+case "crash":
+    kept = await runApp()
+    let marks = count(2, default: 100)
+    for i in 0..<marks { NapkinTrace.mark("early \(i + 1)") }
+    try? await Task.sleep(for: .seconds(1))
+    NapkinTrace.mark("late")
+    fatalError("TraceProbe: deliberate crash")
+
+case "churn":
+    let cycles = count(2, default: 1000)
+    let root = RootRouter(interactor: RootInteractor(), viewController: RootView())
+    await root.launch()
+    for _ in 0..<cycles {
+        let profile = ProfileRouter(interactor: ProfileInteractor())
+        await root.attachChild(profile)
+        await root.detachChild(profile)
+    }
+    kept = [root]
+    writeStderr("done\n")
+
+case "bootstrap":
+    guard CommandLine.arguments.count > 2 else { fail("bootstrap needs a path") }
+    do {
+        NapkinTrace.bootstrap(try NDJSONTraceSink(path: CommandLine.arguments[2]))
+    } catch {
+        fail("\(error)")
+    }
+    kept = await runApp()
+    NapkinTrace.mark("bootstrapped")
+
+case "alloc":
+    let calls = count(2, default: 100_000)
+    // Resolve the environment first: the one-time read of NAPKIN_TRACE allocates.
+    guard TraceContext.current() == nil else { fail("alloc needs tracing off (unset NAPKIN_TRACE)") }
+    guard let start = heapBytesInUse() else {
+        print("unsupported")
+        exit(0)
+    }
+    var traced = 0
+    for _ in 0..<calls where TraceContext.current() != nil { traced += 1 }
+    let hook = heapBytesInUse()! - start
+    // A control that does allocate, so a reading of 0 means something.
+    var boxes: [[Int]] = []
+    boxes.reserveCapacity(100)
+    let controlStart = heapBytesInUse()!
+    for i in 0..<100 { boxes.append([i, i, i, i]) }
+    let control = heapBytesInUse()! - controlStart
+    print("calls \(calls)")
+    print("traced \(traced)")
+    print("hook-bytes \(hook)")
+    print("control-bytes \(control) \(boxes.count)")
+
+default:
+    fail("usage: TraceProbe exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N")
+}

@@ -131,6 +131,8 @@ package final class Tracer: Sendable {
                 q.seq &+= 1
                 // Appended even past capacity: the end record must not be dropped.
                 q.events.append(TraceEvent(seq: q.seq, time: MonotonicClock.now() &- origin, kind: .sessionEnd(reason: reason)))
+                // Nothing may follow it, even before the drain below takes the queue.
+                q.closed = true
                 return true
             }
             guard wasOpen else { return }
@@ -151,9 +153,11 @@ package final class Tracer: Sendable {
                 q.seq &+= 1
                 let record = TraceEvent(seq: q.seq, time: MonotonicClock.now() &- origin,
                                         kind: .dropped(count: q.dropped, firstSeq: q.droppedFirst, lastSeq: q.droppedLast))
-                // Keep the session-end record last.
-                if final, let last = spare.last, case .sessionEnd = last.kind {
-                    spare.insert(record, at: spare.count - 1)
+                // Keep the session-end record last, with the highest sequence
+                // number and time: the dropped record takes the end's place.
+                if final, let end = spare.last, case .sessionEnd = end.kind {
+                    spare[spare.count - 1] = TraceEvent(seq: end.seq, time: end.time, kind: record.kind)
+                    spare.append(TraceEvent(seq: record.seq, time: record.time, kind: end.kind))
                 } else {
                     spare.append(record)
                 }

@@ -1,0 +1,83 @@
+import Foundation
+import NapkinTrace
+import Testing
+
+/// With tracing off, the hook a router or interactor calls when it is created
+/// (`TraceContext.current()`, one atomic load) allocates nothing.
+///
+/// Measured with glibc's `mallinfo2()`: heap bytes in use before and after
+/// 100,000 calls. That counts what the calls keep, not what they allocate and
+/// free again; the hook's code has no allocating path to free from.
+@Suite("Trace off: hooks allocate nothing")
+struct TraceOffTests {
+    private static let measurable = heapBytesInUse() != nil
+    private static let tracedByEnvironment = ProcessInfo.processInfo.environment["NAPKIN_TRACE"] != nil
+
+    @Test("in a fresh process with tracing off: 100,000 hook calls keep 0 heap bytes",
+          .enabled(if: measurable))
+    func childProcess() async throws {
+        let run = try await Probe.run(["alloc", "100000"])
+        #expect(run.exitStatus == 0, "\(run.summary)")
+        var values: [String: Int] = [:]
+        for line in String(decoding: run.stdout, as: UTF8.self).split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count >= 2, let value = Int(parts[1]) { values[String(parts[0])] = value }
+        }
+        #expect(values["calls"] == 100_000, "\(values)")
+        #expect(values["traced"] == 0, "tracing was on in the child")
+        #expect(values["hook-bytes"] == 0, "\(values)")
+        // The measurement sees allocations: 100 small arrays are not free.
+        #expect((values["control-bytes"] ?? 0) > 0, "\(values)")
+    }
+
+    /// Other tests allocate on other threads meanwhile, so the heap moves under
+    /// this measurement; one quiet window with a zero delta is proof enough
+    /// (a hook that kept anything would keep it in every window).
+    private func quietWindowDelta(calls: Int) async -> (delta: Int, traced: Int) {
+        var smallest = Int.max
+        var traced = 0
+        for _ in 0..<300 {
+            guard let start = heapBytesInUse() else { break }
+            for _ in 0..<calls where TraceContext.current() != nil { traced += 1 }
+            let delta = heapBytesInUse()! - start
+            if abs(delta) < abs(smallest) { smallest = delta }
+            if delta == 0 { break }
+            try? await Task.sleep(for: .milliseconds(3))
+        }
+        return (smallest, traced)
+    }
+
+    @Test("in the test process: 100,000 hook calls keep 0 heap bytes, with and without a recorder elsewhere",
+          .enabled(if: measurable), .disabled(if: tracedByEnvironment, "NAPKIN_TRACE turns tracing on for this process"))
+    func inProcess() async {
+        _ = TraceContext.current() // the one-time read of the environment allocates
+        #expect(TraceContext.globalTracer == nil)
+
+        let plain = await quietWindowDelta(calls: 100_000)
+        #expect(plain.traced == 0)
+        #expect(plain.delta == 0, "smallest heap delta over 100,000 calls: \(plain.delta) bytes")
+
+        // A recorder scope active in some other task sends the hook down its
+        // slower path (a task-local read); still nothing allocated, still off here.
+        TraceContext.beginRecording()
+        let recording = await quietWindowDelta(calls: 100_000)
+        TraceContext.endRecording()
+        #expect(recording.traced == 0)
+        #expect(recording.delta == 0, "smallest heap delta over 100,000 calls: \(recording.delta) bytes")
+    }
+
+    @Test("objects created with tracing off carry no tracer and id 0",
+          .disabled(if: tracedByEnvironment, "NAPKIN_TRACE turns tracing on for this process"))
+    @MainActor
+    func untracedObjects() async {
+        let root = TraceTestRootRouter()
+        let child = TraceTestRouter(bindsTask: true)
+        #expect(root.tracer == nil && root.traceID == 0)
+        #expect(root.interactor.lifecycle.tracer == nil && root.interactor.lifecycle.traceID == 0)
+        await root.launch()
+        await root.attachChild(child)
+        await root.detachChild(child)
+        #expect(child.tracer == nil && child.interactor.lifecycle.traceID == 0)
+        #expect(!NapkinTrace.isEnabled)
+    }
+}

@@ -1,0 +1,453 @@
+// Helpers for the Trace*Tests suites: running the TraceProbe child process,
+// parsing NDJSON independently of the library's own reader, and a tiny tree
+// of napkins whose type names the tests can predict.
+
+import Foundation
+import Napkin
+import NapkinTrace
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// MARK: - The TraceProbe child process
+
+/// How one run of the TraceProbe executable ended, and what it wrote.
+struct ProbeResult: Sendable {
+    /// The exit status, if the child exited.
+    var exitStatus: Int32?
+    /// The signal that killed the child, if it was killed.
+    var signal: Int32?
+    /// The child did not finish in time and was killed by the test.
+    var timedOut = false
+    var stdout: [UInt8] = []
+    var stderr: [UInt8] = []
+    /// What the test read from the child's fd 3, if it gave it a pipe there.
+    var fd3: [UInt8] = []
+
+    var stderrLines: [String] {
+        String(decoding: stderr, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    /// Lines on stderr from napkin's tracing (they all start with "napkin:").
+    var napkinLines: [String] { stderrLines.filter { $0.hasPrefix("napkin:") } }
+
+    var summary: String {
+        "exit \(exitStatus.map(String.init) ?? "-") signal \(signal.map(String.init) ?? "-") timedOut \(timedOut)\n"
+            + "stderr:\n" + String(decoding: stderr.prefix(4000), as: UTF8.self)
+    }
+}
+
+/// Runs the TraceProbe executable that SwiftPM builds next to the test bundle.
+enum Probe {
+    /// The path of the TraceProbe executable, or `nil` if it cannot be found.
+    static let executable: String? = {
+        var directories: [String] = []
+        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            directories.append((exe as NSString).deletingLastPathComponent)
+        }
+        directories.append((CommandLine.arguments[0] as NSString).deletingLastPathComponent)
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            directories.append((bundle.bundlePath as NSString).deletingLastPathComponent)
+        }
+        for directory in directories {
+            let candidate = directory + "/TraceProbe"
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+        }
+        return nil
+    }()
+
+    /// Runs `TraceProbe arguments...` with `environment` added to a copy of the
+    /// test's environment (without any NAPKIN_TRACE of its own).
+    ///
+    /// - Parameters:
+    ///   - pipeOnFD3: give the child a pipe as fd 3 and read it.
+    ///   - closeFD3After: close the read end of that pipe after this many bytes (the reader quits).
+    ///   - closeStdoutAfter: the same for the child's standard output.
+    ///   - readAlong: a descriptor the test opened (the read end of a FIFO), read
+    ///     like fd 3 while the child runs and then closed; the result's `fd3`
+    ///     holds what it gave.
+    ///   - closedFDs: descriptors guaranteed closed in the child.
+    ///   - timeout: the child is killed after this long; the result says so.
+    static func run(_ arguments: [String], environment: [String: String] = [:],
+                    pipeOnFD3: Bool = false, closeFD3After: Int? = nil, closeStdoutAfter: Int? = nil,
+                    readAlong: Int32? = nil, closedFDs: [Int32] = [], timeout: Duration = .seconds(60)) async throws -> ProbeResult {
+        let path = try requireExecutable()
+        var env = ProcessInfo.processInfo.environment
+        env["NAPKIN_TRACE"] = nil
+        env["SWIFT_BACKTRACE"] = "enable=no" // a crash should not spend seconds symbolicating
+        for (key, value) in environment { env[key] = value }
+        let request = SpawnRequest(path: path, arguments: [path] + arguments,
+                                   environment: env.map { "\($0.key)=\($0.value)" },
+                                   pipeOnFD3: pipeOnFD3, closeFD3After: closeFD3After,
+                                   closeStdoutAfter: closeStdoutAfter, readAlong: readAlong, closedFDs: closedFDs,
+                                   timeout: timeout)
+        // A dedicated thread waits for the child, so the test does not block a
+        // thread of the cooperative pool for seconds.
+        return try await withCheckedThrowingContinuation { continuation in
+            let thread = Thread {
+                continuation.resume(with: Result(catching: { try request.run() }))
+            }
+            thread.start()
+        }
+    }
+
+    static func requireExecutable() throws -> String {
+        guard let executable else {
+            throw ProbeError("TraceProbe executable not found next to the test bundle (\(CommandLine.arguments[0]))")
+        }
+        return executable
+    }
+}
+
+struct ProbeError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
+
+private struct SpawnRequest: Sendable {
+    var path: String
+    var arguments: [String]
+    var environment: [String]
+    var pipeOnFD3: Bool
+    var closeFD3After: Int?
+    var closeStdoutAfter: Int?
+    var readAlong: Int32?
+    var closedFDs: [Int32]
+    var timeout: Duration
+
+    /// `pipe2(2)`, which Swift's Glibc module does not export, where the C library has it.
+    private static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    }()
+
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later), not exported by Swift's Glibc module.
+    private static let addClosefrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    /// A pipe whose two ends are close-on-exec in this process, so that children
+    /// spawned concurrently by other tests never inherit them.
+    private static func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        if let pipe2 = pipe2 {
+            guard pipe2(&fds, Int32(O_CLOEXEC)) == 0 else { throw ProbeError("pipe2 failed: errno \(errno)") }
+        } else {
+            guard pipe(&fds) == 0 else { throw ProbeError("pipe failed: errno \(errno)") }
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        }
+        return (fds[0], fds[1])
+    }
+
+    func run() throws -> ProbeResult {
+        let out = try Self.makePipe()
+        let err = try Self.makePipe()
+        let extra = pipeOnFD3 ? try Self.makePipe() : nil
+
+        #if os(Linux)
+        var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, out.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, err.write, 2)
+        if let extra { posix_spawn_file_actions_adddup2(&actions, extra.write, 3) }
+        for fd in closedFDs {
+            // dup2 first, so that the close has something to close whatever the parent has open.
+            posix_spawn_file_actions_adddup2(&actions, 2, fd)
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
+        // Nothing else the test process has open (without close-on-exec) leaks
+        // into the child: its descriptors are 0, 1, 2 (and 3), then its own.
+        if let addClosefrom = Self.addClosefrom {
+            _ = addClosefrom(&actions, extra == nil ? 3 : 4)
+        }
+
+        let argv = arguments.map { strdup($0) } + [nil]
+        let envp = environment.map { strdup($0) } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        close(out.write)
+        close(err.write)
+        if let extra { close(extra.write) }
+        guard spawned == 0 else {
+            close(out.read); close(err.read)
+            if let extra { close(extra.read) }
+            throw ProbeError("posix_spawn \(path) failed: \(spawned)")
+        }
+
+        var result = ProbeResult()
+        var open: [(fd: Int32, stream: Int)] = [(out.read, 1), (err.read, 2)]
+        if let extra { open.append((extra.read, 3)) }
+        if let readAlong { open.append((readAlong, 3)) }
+        let deadline = ContinuousClock.now + timeout
+        var status: Int32 = 0
+        var exited = false
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+
+        func closeStream(_ stream: Int) {
+            if let index = open.firstIndex(where: { $0.stream == stream }) {
+                close(open[index].fd)
+                open.remove(at: index)
+            }
+        }
+
+        while !open.isEmpty || !exited {
+            if !exited {
+                let r = waitpid(pid, &status, WNOHANG)
+                if r == pid { exited = true }
+            }
+            if ContinuousClock.now > deadline {
+                if !exited {
+                    kill(pid, SIGKILL)
+                    _ = waitpid(pid, &status, 0)
+                    exited = true
+                }
+                result.timedOut = true
+                for entry in open { close(entry.fd) }
+                open.removeAll()
+                break
+            }
+            if open.isEmpty {
+                usleep(10_000)
+                continue
+            }
+            var polls = open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            let ready = poll(&polls, nfds_t(polls.count), 50)
+            if ready <= 0 { continue }
+            for p in polls where p.revents != 0 {
+                guard let stream = open.first(where: { $0.fd == p.fd })?.stream else { continue }
+                let n = buffer.withUnsafeMutableBytes { read(p.fd, $0.baseAddress!, $0.count) }
+                if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+                if n <= 0 {
+                    closeStream(stream)
+                    continue
+                }
+                switch stream {
+                case 1:
+                    result.stdout.append(contentsOf: buffer[0..<n])
+                    if let limit = closeStdoutAfter, result.stdout.count >= limit { closeStream(1) }
+                case 2:
+                    result.stderr.append(contentsOf: buffer[0..<n])
+                default:
+                    result.fd3.append(contentsOf: buffer[0..<n])
+                    if let limit = closeFD3After, result.fd3.count >= limit { closeStream(3) }
+                }
+            }
+        }
+        if status & 0x7f == 0 {
+            result.exitStatus = (status >> 8) & 0xff
+        } else {
+            result.signal = status & 0x7f
+        }
+        return result
+    }
+}
+
+// MARK: - Reading NDJSON (with Foundation, independently of NapkinTrace's reader)
+
+/// One parsed trace line.
+struct WireEvent: Sendable, CustomStringConvertible {
+    var seq: UInt64
+    var time: UInt64
+    var ev: String
+    var numbers: [String: Int64]
+    var strings: [String: String]
+
+    subscript(number key: String) -> Int64? { numbers[key] }
+    subscript(string key: String) -> String? { strings[key] }
+    /// A numeric field read as an id.
+    func id(_ key: String) -> UInt64 { UInt64(numbers[key] ?? -1) }
+
+    var description: String {
+        let fields = numbers.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+            + strings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        return "#\(seq) \(ev) " + fields.joined(separator: " ")
+    }
+
+    /// Parses one NDJSON line; `nil` if it is not a JSON object with seq, t and ev.
+    init?(line: some StringProtocol) {
+        guard let data = String(line).data(using: .utf8),
+              let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let seq = (object["seq"] as? NSNumber)?.uint64Value,
+              let time = (object["t"] as? NSNumber)?.uint64Value,
+              let ev = object["ev"] as? String else { return nil }
+        self.seq = seq
+        self.time = time
+        self.ev = ev
+        var numbers: [String: Int64] = [:]
+        var strings: [String: String] = [:]
+        for (key, value) in object where !["seq", "t", "ev"].contains(key) {
+            if let string = value as? String {
+                strings[key] = string
+            } else if let number = value as? NSNumber {
+                numbers[key] = number.int64Value
+            }
+        }
+        self.numbers = numbers
+        self.strings = strings
+    }
+}
+
+/// A whole NDJSON trace, split into lines and parsed.
+struct WireTrace: Sendable {
+    var events: [WireEvent] = []
+    /// 1-based numbers of lines (other than a last line without newline) that did not parse.
+    var badLines: [Int] = []
+    /// The text after the last newline, if any (a line cut short by a crash).
+    var unterminatedTail: String?
+
+    init(_ bytes: [UInt8]) {
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if let last = lines.last, last.isEmpty {
+            lines.removeLast()
+        } else if let last = lines.popLast() {
+            unterminatedTail = String(decoding: last, as: UTF8.self)
+        }
+        for (index, line) in lines.enumerated() {
+            if let event = WireEvent(line: String(decoding: line, as: UTF8.self)) {
+                events.append(event)
+            } else {
+                badLines.append(index + 1)
+            }
+        }
+    }
+
+    init(contentsOf path: String) throws {
+        self.init(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+
+    var kinds: [String] { events.map(\.ev) }
+    var marks: [String] { events.filter { $0.ev == "mark" }.compactMap { $0[string: "text"] } }
+
+    /// Sequence numbers increase by one, except across the numbers a `dropped`
+    /// record accounts for; returns a description of the first violation.
+    func sequenceProblem() -> String? {
+        var missing = Set<UInt64>()
+        var previous: UInt64 = 0
+        var expectedMissing = Set<UInt64>()
+        for event in events {
+            if event.seq <= previous { return "seq \(event.seq) after \(previous)" }
+            for s in (previous + 1)..<event.seq { missing.insert(s) }
+            if event.ev == "dropped" {
+                let first = event.id("first"), last = event.id("last")
+                guard first <= last, UInt64(event[number: "count"] ?? -1) == last - first + 1 else {
+                    return "inconsistent dropped record \(event)"
+                }
+                for s in first...last { expectedMissing.insert(s) }
+            }
+            previous = event.seq
+        }
+        return missing == expectedMissing ? nil
+            : "missing seqs \(missing.sorted().prefix(10)) but dropped records cover \(expectedMissing.sorted().prefix(10))"
+    }
+}
+
+// MARK: - A small tree of napkins with predictable type names
+
+/// An interactor that, when `bindsTask` is set, starts a bound task named
+/// "watch" on activation that runs until it is cancelled.
+final actor TraceTestInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+    nonisolated let bindsTask: Bool
+
+    init(bindsTask: Bool = false) {
+        self.bindsTask = bindsTask
+    }
+
+    func didBecomeActive() async {
+        guard bindsTask else { return }
+        task(named: "watch") {
+            try? await Task.sleep(for: .seconds(3600))
+        }
+    }
+}
+
+@MainActor final class TraceTestView: ViewControllable {}
+
+@MainActor final class TraceTestRootRouter: LaunchRouter<TraceTestInteractor, TraceTestView> {
+    convenience init() {
+        self.init(interactor: TraceTestInteractor(), viewController: TraceTestView())
+    }
+}
+
+@MainActor final class TraceTestRouter: Router<TraceTestInteractor> {
+    /// Routers to attach in `didLoad` (permanent children).
+    var attachOnLoad: [TraceTestRouter] = []
+
+    convenience init(bindsTask: Bool = false) {
+        self.init(interactor: TraceTestInteractor(bindsTask: bindsTask))
+    }
+
+    override func didLoad() async {
+        for child in attachOnLoad { await attachChild(child) }
+        attachOnLoad = []
+    }
+}
+
+// MARK: - Odds and ends
+
+/// `nil` if the lists are equal, else a short description of the first
+/// difference (long lists make unreadable failure messages).
+func difference(_ actual: [String], _ expected: [String]) -> String? {
+    if actual == expected { return nil }
+    let index = zip(actual, expected).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        ?? min(actual.count, expected.count)
+    let near = { (list: [String]) in list[index..<min(list.count, index + 3)].joined(separator: " | ") }
+    return "\(actual.count) vs \(expected.count) items; first difference at \(index): [\(near(actual))] vs [\(near(expected))]"
+}
+
+#if os(Linux)
+let isLinux = true
+#else
+let isLinux = false
+#endif
+
+
+/// Polls `condition` every few milliseconds until it holds or `timeout` passes;
+/// returns whether it held. A waiting loop, not a timing assertion.
+nonisolated(nonsending) func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        if ContinuousClock.now > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
+
+/// A fresh, empty temporary directory for one test.
+func makeTemporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "napkin-trace-tests-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+// MARK: - Heap accounting
+
+/// Heap bytes in use, from glibc's `mallinfo2()`; `nil` where it cannot be called.
+/// (The same measurement as TraceProbe's `alloc` mode.)
+func heapBytesInUse() -> Int? {
+    #if os(Linux) && arch(x86_64)
+    // mallinfo2 is not in Swift's Glibc module. Its 80-byte result is returned
+    // through a hidden pointer passed as the first argument (System V x86-64).
+    typealias MallInfo2 = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
+    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallinfo2") else { return nil }
+    let mallinfo2 = unsafeBitCast(symbol, to: MallInfo2.self)
+    var fields: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    _ = withUnsafeMutableBytes(of: &fields) { mallinfo2($0.baseAddress!) }
+    return fields.4 + fields.7 // hblkhd (mmapped) + uordblks (in use)
+    #else
+    return nil
+    #endif
+}
