@@ -107,6 +107,8 @@ public struct LeakAnalyzer: Sendable {
     /// What the analyzer needs to know about the state before an event.
     private struct Before {
         var wasInLiveTree = false
+        /// For a detach: the child really was attached to that parent.
+        var wasChild = false
         var children: [NodeID] = []
         var type = ""
         var interactor: NodeID?
@@ -116,8 +118,9 @@ public struct LeakAnalyzer: Sendable {
     private func preview(_ event: TraceEvent) -> Before {
         var before = Before()
         switch event.kind {
-        case .detach(_, let child):
+        case .detach(let parent, let child):
             before.wasInLiveTree = state.table.with(child, { $0.isInLiveTree }) ?? false
+            before.wasChild = state.table.with(child, { $0.parent == parent }) ?? false
         case .deallocated(let id):
             if let node = state.table[id] {
                 before.wasInLiveTree = node.isInLiveTree
@@ -138,8 +141,11 @@ public struct LeakAnalyzer: Sendable {
         case .attach(let parent, let child):
             checkDuplicate(parent: parent, child: child, seq: event.seq)
         case .detach(_, let child):
-            guard before.wasInLiveTree, state.table.contains(child) else { return }
+            // A router detached from a parent that had already left the tree is on its
+            // own from now on (its parent's check no longer covers it): check it too.
+            guard before.wasInLiveTree || before.wasChild, state.table.contains(child) else { return }
             schedule(due, .routerGone(child, since: event.seq))
+            guard before.wasInLiveTree else { return }
             for interactor in state.subtreeInteractors(child) {
                 schedule(due, .inactive(interactor, since: event.seq))
             }
@@ -246,6 +252,8 @@ public struct LeakAnalyzer: Sendable {
             guard let node = state[id] else { return }
             // A running task holds it; that task is reported as orphaned instead.
             if !node.runningTasks.isEmpty { return }
+            // A deactivation that never finished holds it; reported as active-after-detach.
+            if reported.contains("\(Finding.Rule.activeAfterDetach.rawValue):\(id)") { return }
             if node.router != nil { return } // re-owned by a new router
             report(Finding(rule: .notDeallocated, subject: .interactor, type: node.type, id: id, seqs: [since], time: time,
                            message: "its router #\(router) was deallocated, but the interactor is still alive \(grace) later: something retains it"),

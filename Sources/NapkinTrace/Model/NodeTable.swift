@@ -39,7 +39,8 @@ struct NodeTable<Value>: Sendable where Value: Sendable {
             return values[i]
         }
         set {
-            precondition(key != 0, "trace ids start at 1")
+            // Id 0 is never a node; an event that names it is ignored.
+            guard key != 0 else { return }
             if let i = find(key) {
                 if let newValue { values[i] = newValue } else { removeSlot(i) }
             } else if let newValue {

@@ -111,9 +111,12 @@ public struct TraceHistory: Sendable {
             var life = NodeLife(id: id, kind: .router, type: type, interactor: interactor, created: t, createdSeq: event.seq)
             // A lone interactor row becomes part of its router's row.
             // (Interactors are announced just before their router, so it is the last row.)
+            // Tasks it started before the router existed (work started in `init`) come along:
+            // the router's row takes the same index, so `taskIndex` stays valid.
             if let lone = owners[interactor], lone == nodes.count - 1, nodes[lone].kind == .interactor,
-               nodes[lone].active.isEmpty && nodes[lone].tasks.isEmpty {
+               nodes[lone].active.isEmpty {
                 life.created = min(life.created, nodes[lone].created)
+                life.tasks = nodes[lone].tasks
                 index[interactor] = nil
                 nodes.removeLast()
             }
@@ -130,7 +133,7 @@ public struct TraceHistory: Sendable {
         case .detach(let parent, let child):
             links.append((event.seq, t, false, parent, child))
             openChildren[parent]?.remove(child)
-            close(&nodes, at: index[child], \.attached, t, event.seq)
+            Self.close(&nodes, at: index[child], \.attached, t, event.seq)
         case .launch(let id):
             guard let i = index[id] else { return }
             nodes[i].attached.append(Interval(start: t, end: nil, startSeq: event.seq))
@@ -140,7 +143,7 @@ public struct TraceHistory: Sendable {
             if let last = nodes[i].active.last, last.end == nil { return }
             nodes[i].active.append(Interval(start: t, end: nil, startSeq: event.seq))
         case .deactivate(let id):
-            close(&nodes, at: owners[id], \.active, t, event.seq)
+            Self.close(&nodes, at: owners[id], \.active, t, event.seq)
         case .load(let id):
             if let i = index[id], nodes[i].loaded == nil { nodes[i].loaded = t }
         case .taskStart(let task, let owner, let label):
@@ -159,11 +162,11 @@ public struct TraceHistory: Sendable {
                 nodes[i].deallocated = t
                 if nodes[i].kind == .router {
                     deinits.append((event.seq, t, id))
-                    close(&nodes, at: i, \.attached, t, event.seq)
+                    Self.close(&nodes, at: i, \.attached, t, event.seq)
                     // Children attached to it leave the tree with it.
                     for child in openChildren.removeValue(forKey: id) ?? [] {
                         if let j = index[child], nodes[j].parents.last == id {
-                            close(&nodes, at: j, \.attached, t, event.seq)
+                            Self.close(&nodes, at: j, \.attached, t, event.seq)
                         }
                     }
                 }
@@ -175,7 +178,7 @@ public struct TraceHistory: Sendable {
         }
     }
 
-    private func close(_ nodes: inout [NodeLife], at i: Int?, _ path: WritableKeyPath<NodeLife, [Interval]>, _ t: UInt64, _ seq: UInt64) {
+    private static func close(_ nodes: inout [NodeLife], at i: Int?, _ path: WritableKeyPath<NodeLife, [Interval]>, _ t: UInt64, _ seq: UInt64) {
         guard let i, let last = nodes[i][keyPath: path].indices.last, nodes[i][keyPath: path][last].end == nil else { return }
         nodes[i][keyPath: path][last].end = t
         nodes[i][keyPath: path][last].endSeq = seq

@@ -33,7 +33,8 @@ public struct TraceLineParser: Sendable {
         case .failure(let reason): return .invalid(reason)
         case .success: break
         }
-        unknownFieldCount &+= fields.unknown
+        // Fields of known kinds only: a record of an unknown kind is counted as such.
+        if fields.kind != nil { unknownFieldCount &+= fields.unknown }
         return fields.makeEvent()
     }
 
@@ -347,7 +348,10 @@ struct Scanner {
             if negative { i += 1 }
             var value: UInt64?
             let outcome = unsigned(&value, "wall")
-            if let value { f.wall = negative ? -Int64(clamping: value) : Int64(clamping: value) }
+            if let value {
+                // -9223372036854775808 (Int64.min) has no positive counterpart.
+                f.wall = negative ? (value > UInt64(Int64.max) ? .min : -Int64(value)) : Int64(clamping: value)
+            }
             return outcome
         case .ev:
             guard bytes[i] == UInt8(ascii: "\"") else { return wrongType("ev", "a string") }
@@ -419,6 +423,7 @@ struct Scanner {
         if i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: ".") || b == UInt8(ascii: "e") || b == UInt8(ascii: "E") {
+                i = start // skip the whole number, not just its fraction or exponent
                 return wrongType(name, "an integer")
             }
         }

@@ -188,6 +188,7 @@ extension TraceReader {
                     return pending.isEmpty ? nil : pending.removeFirst()
                 }
                 if let item = interpret(line.bytes, complete: line.complete) { return item }
+                if rejection != nil { return nil }   // not a trace: nothing after the first record either
                 if !pending.isEmpty { return pending.removeFirst() }
             }
         }
@@ -210,6 +211,13 @@ extension TraceReader {
                         continue
                     }
                     lineCount += 1
+                    if position - lineStart > options.maxLineLength {
+                        // Too long, even though it fit in the buffer: the limit does not depend on chunking.
+                        invalidLineCount += 1
+                        pending.append(.diagnostic(TraceDiagnostic(.error, line: lineCount,
+                            "longer than \(options.maxLineLength) bytes; skipped (not a napkin trace line?)")))
+                        return nil
+                    }
                     let bytes = UnsafeBufferPointer(start: (buffer.baseAddress! + lineStart).assumingMemoryBound(to: UInt8.self),
                                                     count: position - lineStart)
                     return Line(bytes: bytes, complete: true)
@@ -343,6 +351,11 @@ extension TraceReader {
                 break
             }
             if blank { return nil }
+            var bytes = bytes
+            if !sawRecord && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+                // A UTF-8 byte-order mark, as some editors write: not part of the record.
+                bytes = UnsafeBufferPointer(rebasing: bytes[3...])
+            }
             let result = parser.parse(bytes)
             if !sawRecord {
                 sawRecord = true

@@ -30,9 +30,10 @@ enum MermaidRenderer {
 
     /// Makes `text` safe inside any label, title, section, task name, participant
     /// alias or note: letters, digits and a few harmless punctuation marks are kept;
-    /// everything else (quotes, `<>`, `#`, `&`, `:`, `;`, brackets, `%`, backticks,
-    /// non-ASCII) becomes a Mermaid entity code `#<decimal>;`, which mermaid turns
-    /// back into the character when it renders. Line breaks and tabs become spaces;
+    /// everything else (quotes, `<>`, `#`, `&`, `:`, `;`, brackets, `%`, and the
+    /// characters Markdown or KaTeX would act on in a flowchart label, like `*`,
+    /// `_`, backticks, `~` and `$`, and all non-ASCII) becomes a Mermaid entity code
+    /// `#<decimal>;`, which mermaid turns back into the character when it renders. Line breaks and tabs become spaces;
     /// other control characters are dropped. Text longer than `limit` characters is
     /// cut with an ellipsis.
     static func escape(_ text: String, limit: Int = maxLabel) -> String {
@@ -42,7 +43,7 @@ enum MermaidRenderer {
         out.reserveCapacity(source.utf8.count)
         for scalar in source.unicodeScalars {
             switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", " ", ".", ",", "_", "-", "'", "/", "+", "=", "!", "?", "(", ")", "*", "@", "$", "^", "~", "|":
+            case "a"..."z", "A"..."Z", "0"..."9", " ", ".", ",", "-", "'", "/", "+", "=", "!", "?", "(", ")":
                 out.unicodeScalars.append(scalar)
             case "\n", "\r", "\t":
                 out += " "
@@ -101,14 +102,16 @@ enum MermaidRenderer {
             } else {
                 stateText = active ? "active" : "inactive"
             }
-            var label = name(node.type, node.id) + "<br/>" + escape(stateText)
+            // Lines are separated by real newlines: with <br/> mermaid decodes the
+            // entity codes before it applies Markdown, so `*` or `_` would format.
+            var label = name(node.type, node.id) + "\n" + escape(stateText)
             let tasks = interactor?.runningTasks.count ?? 0
             if tasks > 0 { label += escape(tasks == 1 ? ", 1 task" : ", \(tasks) tasks") }
             var nodeFindings = about[node.id] ?? []
             if let interactorID, interactorID != node.id { nodeFindings += about[interactorID] ?? [] }
             var rules: [String] = []
             for finding in nodeFindings where !rules.contains(finding.rule.rawValue) { rules.append(finding.rule.rawValue) }
-            if !rules.isEmpty { label += "<br/>" + rules.map { "! " + escape($0) }.joined(separator: "<br/>") }
+            if !rules.isEmpty { label += "\n" + rules.map { "! " + escape($0) }.joined(separator: "\n") }
 
             let shape: (String, String)
             if node.kind == .interactor { shape = ("{{\"", "\"}}") } else if !node.isInLiveTree { shape = ("(\"", "\")") } else { shape = ("[\"", "\"]") }
@@ -171,7 +174,7 @@ enum MermaidRenderer {
         }
         if omitted > 0 { notes.append("\u{2026} \(omitted) more not shown") }
         if !notes.isEmpty {
-            lines.append("  n0[\"" + notes.map { escape($0, limit: 200) }.joined(separator: "<br/>") + "\"]")
+            lines.append("  n0[\"" + notes.map { escape($0, limit: 200) }.joined(separator: "\n") + "\"]")
             let severe = traceFindings.contains { $0.severity == .error } || gone.contains { $0.severity == .error }
             classes[severe ? "error" : (traceFindings.isEmpty && gone.isEmpty ? "note" : "warning"), default: []].append(0)
         }
@@ -200,11 +203,12 @@ enum MermaidRenderer {
 
     // MARK: - Gantt (lifecycles)
 
-    /// A `gantt` chart with one section per router (and per lone interactor):
+    /// A `gantt` chart with one section per router (and per lone interactor), one
+    /// row per bar (mermaid's compact mode would put a short bar's text over the next one):
     /// `attached` bars, `detached (alive)` bars while it is alive but not attached,
     /// `active` bars for its interactor, one bar per bound task (red from the
     /// cancellation request while it keeps running), and a `deinit` milestone.
-    /// Each mark gets a section of its own, with a milestone. Times are milliseconds
+    /// Marks are milestones in a section of their own. Times are milliseconds
     /// since the start of the session (`dateFormat x`).
     static func gantt(_ history: TraceHistory, filter: NodeFilter? = nil) -> String {
         let end = history.endTime
@@ -274,17 +278,17 @@ enum MermaidRenderer {
             size += text.reduce(0) { $0 + $1.utf8.count + 1 }
         }
 
-        // Marks: a row (section) each, so that their texts never overlap.
-        if filter == nil {
+        // Marks: a milestone each, in a section of their own (one row per task, so texts never overlap).
+        if filter == nil && !history.marks.isEmpty {
+            body.append("  section marks")
             for (k, mark) in history.marks.enumerated() {
                 guard k < maxMarks, size < maxCharacters else {
-                    body.append("  section marks")
                     body.append("    #8230; \(history.marks.count - k) more marks :milestone, k\(k), \(ms(end)), 0ms")
                     break
                 }
-                let text = ["  section mark \(k + 1)", "    \(escape(mark.text, limit: 60)) :milestone, k\(k), \(ms(mark.time)), 0ms"]
-                body += text
-                size += text.reduce(0) { $0 + $1.utf8.count + 1 }
+                let line = "    \(escape(mark.text, limit: 60)) :milestone, k\(k), \(ms(mark.time)), 0ms"
+                body.append(line)
+                size += line.utf8.count + 1
             }
         }
 
@@ -299,7 +303,6 @@ enum MermaidRenderer {
             "---",
             "config:",
             "  gantt:",
-            "    displayMode: compact",
             "    leftPadding: \(padding)",
             "---",
             "gantt",

@@ -35,9 +35,9 @@ struct TimelineRenderer {
         let totalWidth = max(40, width)
 
         var out: [String] = []
-        let title = history.session.map { "\($0.app) (pid \($0.pid))" } ?? "trace"
-        let what = filter.map { "\(rows.count) of \(routerCount) matching '\($0.name)', from \(TimeFormat.point(start)) to \(TimeFormat.point(stop))" }
-            ?? "\(routerCount) \(routerCount == 1 ? "router" : "routers") over \(TimeFormat.point(stop))"
+        let title = history.session.map { "\(Self.printable($0.app)) (pid \($0.pid))" } ?? "trace"
+        let what = filter.map { "\(rows.count) of \(routerCount) matching '\(Self.printable($0.name))', \(Self.span(start)) to \(Self.span(stop))" }
+            ?? "\(routerCount) \(routerCount == 1 ? "router" : "routers") over \(Self.span(stop))"
         let plainTitle = title + ": " + what
         if plainTitle.count > totalWidth {
             out.append(String(plainTitle.prefix(totalWidth - 1)) + "\u{2026}")
@@ -55,7 +55,7 @@ struct TimelineRenderer {
             if let parent = life.parents.first, parent != 0, let d = depth[parent] { depth[life.id] = min(d + 1, 12) } else { depth[life.id] = 0 }
         }
         func rowLabel(_ life: TraceHistory.NodeLife) -> String {
-            String(repeating: "  ", count: filter == nil ? depth[life.id] ?? 0 : 0) + life.name + (life.kind == .interactor ? " (interactor)" : "")
+            String(repeating: "  ", count: filter == nil ? depth[life.id] ?? 0 : 0) + Self.printable(life.name) + (life.kind == .interactor ? " (interactor)" : "")
         }
         let labels = rows.map(rowLabel)
         let captions = zip(rows, labels).map { taskCaption($0, indent: $1.prefix { $0 == " " }.count) }
@@ -74,9 +74,11 @@ struct TimelineRenderer {
             let column = scale.column(tick.time)
             ruler[column] = "\u{252C}"
             let text = Array(tick.text)
-            guard column >= free, column + text.count <= columns + 1 else { continue }
-            for (k, ch) in text.enumerated() { tickLine[column + k] = ch }
-            free = column + text.count + 1
+            // A label starts at its tick; the last one may end there instead.
+            let at = column + text.count <= columns ? column : column + 1 - text.count
+            guard at >= free else { continue }
+            for (k, ch) in text.enumerated() { tickLine[at + k] = ch }
+            free = at + text.count + 1
         }
         out.append(gutter + style.dim(String(tickLine).trimmingTrailingSpaces()))
         out.append(gutter + style.dim(String(ruler)))
@@ -101,7 +103,8 @@ struct TimelineRenderer {
             out.append(style.bold("Marks:"))
             let timeWidth = marks.prefix(maxListedMarks).map { TimeFormat.point($0.time).count }.max() ?? 0
             for mark in marks.prefix(maxListedMarks) {
-                let text = mark.text.count > totalWidth - timeWidth - 4 ? String(mark.text.prefix(max(1, totalWidth - timeWidth - 5))) + "\u{2026}" : mark.text
+                let markText = Self.printable(mark.text)
+                let text = markText.count > totalWidth - timeWidth - 4 ? String(markText.prefix(max(1, totalWidth - timeWidth - 5))) + "\u{2026}" : markText
                 out.append("  " + style.dim(TimeFormat.point(mark.time).padded(to: timeWidth)) + "  " + text)
             }
             if marks.count > maxListedMarks {
@@ -121,7 +124,7 @@ struct TimelineRenderer {
         guard !life.tasks.isEmpty else { return nil }
         var names: [String] = []
         for task in life.tasks {
-            let name = task.label ?? "task"
+            let name = task.label.map(Self.printable) ?? "task"
             if !names.contains(name) { names.append(name) }
         }
         let count = life.tasks.count
@@ -241,6 +244,24 @@ struct TimelineRenderer {
 
     // MARK: - Helpers
 
+    /// `text` with control characters (newlines, escape sequences) replaced by
+    /// spaces, so that text from the trace cannot break the layout or the terminal.
+    static func printable(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return text }
+        var out = ""
+        for scalar in text.unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? " " : scalar) }
+        return out
+    }
+
+    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+    }
+
+    /// A moment of the trace for the title: `0`, `850ms`, `3.2s`.
+    static func span(_ ns: UInt64) -> String {
+        ns == 0 ? "0" : TimeFormat.duration(ns)
+    }
+
     /// Pads or cuts `text` to exactly `width` columns.
     private func fit(_ text: String, _ width: Int, bold: Bool) -> String {
         let cut = text.count > width ? String(text.prefix(width - 1)) + "\u{2026}" : text
@@ -265,15 +286,15 @@ struct TimelineRenderer {
         func ticks(minimumSpacing: Int) -> [(time: UInt64, text: String)] {
             let span = Double(max(1, stop - start))
             let wanted = span * Double(minimumSpacing) / Double(max(1, columns))
-            var step: UInt64 = 1
-            search: for exponent in 0...18 {
-                var power: UInt64 = 1
-                for _ in 0..<exponent { power *= 10 }
-                for factor: UInt64 in [1, 2, 5] where Double(factor * power) >= wanted {
-                    step = factor * power
-                    break search
-                }
+            // 1-2-5 steps up to 10 s, then steps people count in: 20 s, 30 s, 1 m, 2 m, 5 m, ...
+            var steps: [UInt64] = []
+            var power: UInt64 = 1
+            while power < 10_000_000_000 {
+                steps += [power, 2 * power, 5 * power]
+                power *= 10
             }
+            steps += [10, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 18_000, 36_000, 86_400].map { $0 * 1_000_000_000 }
+            let step = steps.first { Double($0) >= wanted } ?? UInt64(wanted.rounded(.up))
             var result: [(UInt64, String)] = []
             var time = (start + step - 1) / step * step
             while time <= stop {

@@ -1,0 +1,140 @@
+import NapkinTrace
+@testable import napkin_inspect
+
+/// Small hand-built traces for the renderer tests: events are added with a time
+/// in milliseconds and get consecutive sequence numbers.
+struct RenderFixture {
+    private(set) var events: [TraceEvent] = []
+    private var seq: UInt64 = 0
+
+    init(app: String = "demo", pid: Int = 42) {
+        add(0, .sessionStart(SessionInfo(app: app, pid: pid, wallClock: 1_700_000_000_000_000_000)))
+    }
+
+    mutating func add(_ ms: Double, _ kind: TraceEvent.Kind) {
+        seq += 1
+        events.append(TraceEvent(seq: seq, time: UInt64(ms * 1_000_000), kind: kind))
+    }
+
+    /// Creates router `id` with interactor `id - 1`.
+    mutating func router(_ id: NodeID, _ type: String, at ms: Double) {
+        let interactorType = type.hasSuffix("Router") ? String(type.dropLast(6)) + "Interactor" : type + "Interactor"
+        add(ms, .interactorCreated(id: id - 1, type: interactorType))
+        add(ms, .routerCreated(id: id, type: type, interactor: id - 1, interactorType: interactorType))
+    }
+
+    /// The same trace, cut after the events at `ms`.
+    func until(ms: Double) -> RenderFixture {
+        var copy = self
+        copy.events = events.filter { Double($0.time) <= ms * 1_000_000 }
+        return copy
+    }
+
+    var history: TraceHistory {
+        var history = TraceHistory()
+        for event in events { history.apply(event) }
+        return history
+    }
+
+    var state: TraceState {
+        var state = TraceState()
+        for event in events { state.apply(event) }
+        return state
+    }
+
+    /// The analyzer after the whole trace (finished), with a short grace period.
+    func analyzer(grace: UInt64 = 20_000_000) -> LeakAnalyzer {
+        var analyzer = LeakAnalyzer(options: .init(grace: grace))
+        for event in events { analyzer.consume(event) }
+        analyzer.finish()
+        return analyzer
+    }
+
+    /// A root with a child that comes and goes cleanly (with a task and a
+    /// mark), and a second child that is detached and never deallocated.
+    static var small: RenderFixture {
+        var f = RenderFixture()
+        f.router(2, "RootRouter", at: 1)
+        f.add(1, .launch(router: 2))
+        f.add(1, .activate(interactor: 1))
+        f.router(4, "HomeRouter", at: 10)
+        f.add(10, .attach(parent: 2, child: 4))
+        f.add(10, .activate(interactor: 3))
+        f.add(12, .taskStart(task: 5, owner: 3, label: "poll"))
+        f.add(40, .mark(text: "open \"settings\""))
+        f.add(50, .detach(parent: 2, child: 4))
+        f.add(50, .deactivate(interactor: 3))
+        f.add(50, .taskCancel(task: 5))
+        f.add(52, .taskEnd(task: 5, outcome: .cancelled))
+        f.add(60, .deallocated(id: 4))
+        f.add(60, .deallocated(id: 3))
+        f.router(7, "SettingsRouter", at: 70)
+        f.add(70, .attach(parent: 2, child: 7))
+        f.add(70, .activate(interactor: 6))
+        f.add(90, .detach(parent: 2, child: 7))
+        f.add(90, .deactivate(interactor: 6))
+        f.add(130, .sessionEnd(reason: "exit"))
+        return f
+    }
+
+    /// A parent detached with its child still attached to it, and the child's
+    /// task still running after the cancellation request.
+    static var leaky: RenderFixture {
+        var f = RenderFixture(app: "leaky", pid: 7)
+        f.router(2, "RootRouter", at: 0)
+        f.add(0, .launch(router: 2))
+        f.add(0, .activate(interactor: 1))
+        f.router(4, "ParentRouter", at: 10)
+        f.add(10, .attach(parent: 2, child: 4))
+        f.add(10, .activate(interactor: 3))
+        f.router(6, "ChildRouter", at: 10)
+        f.add(10, .attach(parent: 4, child: 6))
+        f.add(10, .activate(interactor: 5))
+        f.add(20, .taskStart(task: 7, owner: 5, label: "loop"))
+        f.add(50, .detach(parent: 2, child: 4))
+        f.add(50, .deactivate(interactor: 3))
+        f.add(50, .deactivate(interactor: 5))
+        f.add(50, .taskCancel(task: 7))
+        f.add(100, .sessionEnd(reason: "exit"))
+        return f
+    }
+
+    /// The trace as NDJSON, as an app would write it.
+    var ndjson: String {
+        var bytes: [UInt8] = []
+        for event in events { TraceEncoder.append(event, to: &bytes) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// A root with `count` children attached to it.
+    static func wide(_ count: Int) -> RenderFixture {
+        var f = RenderFixture(app: "wide")
+        f.router(2, "RootRouter", at: 0)
+        f.add(0, .launch(router: 2))
+        f.add(0, .activate(interactor: 1))
+        for k in 0..<count {
+            let id = NodeID(4 + 2 * k)
+            let ms = Double(k) + 1
+            f.router(id, "ChildRouter\(k)", at: ms)
+            f.add(ms, .attach(parent: 2, child: id))
+            f.add(ms, .activate(interactor: id - 1))
+        }
+        return f
+    }
+}
+
+/// Removes ANSI escape sequences.
+func stripANSI(_ text: String) -> String {
+    var out = ""
+    var inEscape = false
+    for ch in text {
+        if inEscape {
+            if ch == "m" { inEscape = false }
+        } else if ch == "\u{1B}" {
+            inEscape = true
+        } else {
+            out.append(ch)
+        }
+    }
+    return out
+}
