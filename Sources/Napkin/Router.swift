@@ -28,8 +28,10 @@ import NapkinTrace
 /// - ``detachChild(_:)`` removes the child, then deactivates its interactor
 ///   and its whole subtree, root first.
 /// - Deinit deactivates the interactors it still holds (its own and its
-///   subtree's). The framework never retains a router: it lives exactly as
-///   long as your references and its parent's `children` keep it.
+///   subtree's), root first, in one task. The framework never retains a
+///   router: it lives exactly as long as your references and its parent's
+///   `children` keep it (a released router's children live on until that
+///   task has deactivated them).
 @MainActor
 open class Router<InteractorType>: Routing {
     /// The interactor, with its own type.
@@ -99,7 +101,8 @@ open class Router<InteractorType>: Routing {
     /// Attaching a router that is already a child changes nothing (the trace
     /// records the misuse).
     public final func attachChild(_ child: Routing) async {
-        let childID = (child as? TracedRouter)?.traceID ?? 0
+        // The cast runs only when tracing is on: off, the hook stays a nil check.
+        let childID = tracer == nil ? 0 : (child as? TracedRouter)?.traceID ?? 0
         if children.contains(where: { $0 === child }) {
             if childID != 0 { tracer?.emit(.attach(parent: traceID, child: childID)) }
             return
@@ -114,7 +117,7 @@ open class Router<InteractorType>: Routing {
     /// its whole subtree, root first. Detaching a router that is not a child
     /// changes nothing (the trace records the misuse).
     public final func detachChild(_ child: Routing) async {
-        let childID = (child as? TracedRouter)?.traceID ?? 0
+        let childID = tracer == nil ? 0 : (child as? TracedRouter)?.traceID ?? 0
         guard let index = children.firstIndex(where: { $0 === child }) else {
             if childID != 0 { tracer?.emit(.detach(parent: traceID, child: childID)) }
             return

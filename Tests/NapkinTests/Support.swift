@@ -17,6 +17,8 @@ final actor TestInteractor: Interactable {
     nonisolated let log: HookLog
     var resignDelay: Duration?
     var activeDelay: Duration?
+    /// How many times each hook yields (lets other work interleave; stress tests).
+    var hookYields = 0
 
     init(_ name: String, log: HookLog = HookLog()) {
         self.name = name
@@ -28,14 +30,20 @@ final actor TestInteractor: Interactable {
         resignDelay = resign
     }
 
+    func setHookYields(_ count: Int) {
+        hookYields = count
+    }
+
     func didBecomeActive() async {
         log.add("\(name)+")
         if let activeDelay { try? await Task.sleep(for: activeDelay) }
+        for _ in 0..<hookYields { await Task.yield() }
     }
 
     func willResignActive() async {
         log.add("\(name)-")
         if let resignDelay { try? await Task.sleep(for: resignDelay) }
+        for _ in 0..<hookYields { await Task.yield() }
     }
 }
 
@@ -62,7 +70,62 @@ final class TestView: ViewControllable {}
 
 @MainActor
 final class TestRootRouter: LaunchRouter<TestInteractor, TestView> {
+    /// Runs inside `didLoad` (nothing is logged unless it logs).
+    var onLoad: (@MainActor (TestRootRouter) async -> Void)?
+
     convenience init(_ name: String = "root", log: HookLog = HookLog()) {
         self.init(interactor: TestInteractor(name, log: log), viewController: TestView())
+    }
+
+    override func didLoad() async {
+        await onLoad?(self)
+    }
+}
+
+/// Polls `condition` on the main actor until it holds or `timeout` passes;
+/// returns whether it held. For effects that happen asynchronously (an
+/// isolated deinit, a Task spawned by a deinit); never a timing assertion.
+@MainActor
+func eventually(timeout: Duration = .seconds(10), _ condition: @MainActor () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        await Task.yield()
+        try? await Task.sleep(for: .milliseconds(2))
+    }
+    return await condition()
+}
+
+/// A one-shot signal a test can wait on.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+
+    func open() {
+        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
+            s.open = true
+            defer { s.waiters.removeAll() }
+            return s.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    var isOpen: Bool { state.withLock { $0.open } }
+
+    func wait() async {
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { s -> Bool in
+                if s.open { return true }
+                s.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+}
+
+/// Waits (cooperatively) until the current task is cancelled.
+func waitForCancellation() async {
+    while !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(1))
     }
 }
