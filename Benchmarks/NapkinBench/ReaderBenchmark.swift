@@ -103,6 +103,18 @@ func now() -> UInt64 {
     return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
 }
 
+/// CPU time (user + system) of this process so far, in nanoseconds.
+func cpuTime() -> UInt64 {
+    var usage = rusage()
+    #if canImport(Darwin)
+    getrusage(RUSAGE_SELF, &usage)
+    #else
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    #endif
+    func ns(_ t: timeval) -> UInt64 { UInt64(t.tv_sec) * 1_000_000_000 + UInt64(t.tv_usec) * 1_000 }
+    return ns(usage.ru_utime) + ns(usage.ru_stime)
+}
+
 /// Peak resident memory of this process, in KiB.
 func maxRSS() -> Int {
     var usage = rusage()

@@ -50,14 +50,15 @@ public final class InteractorLifecycle: Sendable {
 
     private let state = Mutex(State())
     /// Where this interactor's transitions are traced; `nil` when tracing was off at creation.
-    package let tracer: Tracer?
+    package var tracer: Tracer? { traced(storedTracer) }
+    private let storedTracer: Tracer?
     /// This interactor's id in the trace (0 when untraced).
     package let traceID: NodeID
 
     /// Creates an inactive lifecycle.
     public init() {
-        let tracer = TraceContext.current()
-        self.tracer = tracer
+        let tracer = tracerForNewObject()
+        self.storedTracer = tracer
         self.traceID = tracer?.nextID() ?? 0
     }
 

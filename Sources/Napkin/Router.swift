@@ -48,7 +48,8 @@ open class Router<InteractorType>: Routing {
     private var loadWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Where this router's transitions are traced; `nil` when tracing was off at creation.
-    package let tracer: Tracer?
+    package var tracer: Tracer? { traced(storedTracer) }
+    private let storedTracer: Tracer?
     /// This router's id in the trace (0 when untraced).
     package let traceID: NodeID
 
@@ -59,8 +60,8 @@ open class Router<InteractorType>: Routing {
             fatalError("\(InteractorType.self) must conform to Interactable to be a router's interactor")
         }
         self.interactable = interactable
-        let tracer = TraceContext.current()
-        self.tracer = tracer
+        let tracer = tracerForNewObject()
+        self.storedTracer = tracer
         self.traceID = tracer?.nextID() ?? 0
         if let tracer {
             let lifecycle = interactable.lifecycle
