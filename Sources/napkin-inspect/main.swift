@@ -14,6 +14,10 @@ func runMain(_ arguments: [String]) -> Int32 {
     case "-h", "--help", "help":
         if arguments.count > 1, let spec = Commands.named(arguments[1]) {
             Output.write(spec.helpText)
+        } else if arguments.count > 1 {
+            let names = Commands.all.map(\.name).joined(separator: ", ")
+            Output.error("no help for '\(arguments[1])': not a command; the commands are \(names) (see 'napkin-inspect --help')")
+            return ExitStatus.unusable
         } else {
             Output.write(Commands.overview + "\n")
         }

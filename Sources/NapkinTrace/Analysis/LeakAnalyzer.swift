@@ -353,10 +353,19 @@ public struct LeakAnalyzer: Sendable {
         findings.append(finding)
     }
 
-    /// `1s`, `250ms`: a grace period for messages.
+    /// `1s`, `1.5s`, `250ms`: a grace period for messages.
     static func seconds(_ ns: UInt64) -> String {
+        if ns < 1_000_000_000 {
+            return ns % 1_000_000 == 0 ? "\(ns / 1_000_000)ms" : "\(Double(ns) / 1e6)ms"
+        }
         if ns % 1_000_000_000 == 0 { return "\(ns / 1_000_000_000)s" }
-        if ns % 1_000_000 == 0 { return "\(ns / 1_000_000)ms" }
-        return "\(Double(ns) / 1e9)s"
+        // Up to millisecond precision, without trailing zeros: 1.5s, 2.25s.
+        var text = "\(ns / 1_000_000_000)."
+        var fraction = (ns % 1_000_000_000) / 1_000_000
+        var digits = 3
+        while fraction % 10 == 0 && digits > 1 { fraction /= 10; digits -= 1 }
+        let padded = String(fraction)
+        text += String(repeating: "0", count: max(0, digits - padded.count)) + padded
+        return text + "s"
     }
 }

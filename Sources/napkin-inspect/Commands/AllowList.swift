@@ -31,7 +31,9 @@ struct AllowList {
 
     init(path: String, contents: String) throws(CommandFailure) {
         let known = Set(Finding.Rule.allCases.map(\.rawValue))
-        for (number, rawLine) in contents.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // Split on any line break: in a Swift String "\r\n" is one Character, not "\n",
+        // so a file with CRLF line endings would otherwise be read as a single line.
+        for (number, rawLine) in contents.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             var line = Substring(rawLine)
             if let hash = line.firstIndex(of: "#") { line = line[..<hash] }
             let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map(String.init)

@@ -61,7 +61,7 @@ enum LiveCommand {
 
         let queue = LiveEventQueue()
         queue.startReading(reader)
-        let view = LiveView(grace: grace, style: context.style, sourceName: sourceName, isLive: child != nil || context.arguments.value("no-follow") == nil)
+        let view = LiveView(grace: grace, style: context.style, sourceName: sourceName, isLive: child != nil || !context.arguments.has("no-follow"))
         var outcome: LiveView.Outcome
         if onTerminal {
             outcome = view.runOnTerminal(queue: queue, reader: reader, child: child, pane: pane)
@@ -70,7 +70,10 @@ enum LiveCommand {
         }
         var status: Int32?
         if let child {
-            if child.poll() == nil {
+            // Off a terminal the input ends when the command closes its trace, as it exits:
+            // wait for it (it may not be reapable yet), so that its own status is passed on.
+            // On a terminal the user quit; an unusable trace stops a command that still runs.
+            if onTerminal || outcome.rejection != nil, child.poll() == nil {
                 // The user quit while the command runs: stop it, politely first.
                 child.signal(SIGTERM)
                 var waited = 0
@@ -80,8 +83,8 @@ enum LiveCommand {
                 }
                 if child.poll() == nil { child.signal(SIGKILL) }
                 child.wait()
-                Output.error("note: stopped '\(sourceName)' because you quit")
-                status = ExitStatus.success
+                Output.error(outcome.rejection == nil ? "note: stopped '\(sourceName)' because you quit" : "note: stopped '\(sourceName)': its trace is unusable")
+                status = outcome.rejection == nil ? ExitStatus.success : ExitStatus.unusable
             } else {
                 status = child.wait()
             }
@@ -154,6 +157,7 @@ struct LiveView {
         var rejection: TraceReadError?
         var lastDiagnostic: TraceDiagnostic?
         var lastEventWall: UInt64 = 0
+        var lastEventTrace: UInt64 = 0
         var rate = RateMeter()
         var childStatus: Int32?
         var lastFrame: UInt64 = 0
@@ -167,11 +171,14 @@ struct LiveView {
                 count += batch.count
                 rate.add(batch.count, at: now)
                 lastEventWall = now
+                lastEventTrace = analyzer.state.time
                 batch.removeAll(keepingCapacity: true)
                 dirty = true
             } else if isLive && !finished && lastEventWall > 0 && analyzer.state.session != nil {
-                // Trace time passes while the app is quiet: let due checks run.
-                analyzer.advance(to: analyzer.state.time &+ (now &- lastEventWall))
+                // Trace time passes while the app is quiet: let due checks run. (From the
+                // last event's time: adding the quiet time to the already advanced clock
+                // on every frame made it run away, about 25× too fast after a second.)
+                analyzer.advance(to: lastEventTrace &+ (now &- lastEventWall))
             }
             if let diagnostic = drained.diagnostics.last { lastDiagnostic = diagnostic }
             if drained.finished && !finished {

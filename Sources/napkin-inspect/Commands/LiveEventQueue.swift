@@ -44,7 +44,11 @@ final class LiveEventQueue: Sendable {
         // The reader is used by this thread only; `stop()` is the one call made from elsewhere.
         let box = ReaderBox(reader)
         let thread = Thread { [self] in
-            while let item = box.reader.next() { push(item) }
+            while let item = box.reader.next() {
+                // After a rejection (not a trace) only the rejection is reported.
+                if case .diagnostic = item, box.reader.rejection != nil { continue }
+                push(item)
+            }
             finish(rejection: box.reader.rejection)
         }
         thread.name = "napkin-inspect-reader"

@@ -45,6 +45,9 @@ struct TraceInput {
                     return finish(reader, &summary, shown)
                 }
             case .diagnostic(let diagnostic):
+                // Once the input is rejected as not a trace, the reader may still hand
+                // out one diagnostic about a later line: the rejection says it all.
+                if reader.rejection != nil { continue }
                 summary.diagnostics.append(diagnostic)
                 if summary.diagnostics.count > 1000 { summary.diagnostics.removeFirst() }
                 let count = shown[diagnostic.severity, default: 0]

@@ -23,10 +23,16 @@ final class ChildProcess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if let traceFD { posix_spawn_file_actions_adddup2(&actions, traceFD, 3) }
+        // The child gets the descriptors as 3 (and 1, 2) only: an extra copy of the pipe
+        // would keep it open after the child closes fd 3 or exits (no end of input).
+        if let traceFD {
+            posix_spawn_file_actions_adddup2(&actions, traceFD, 3)
+            if traceFD > 3 { posix_spawn_file_actions_addclose(&actions, traceFD) }
+        }
         if let outputFD {
             posix_spawn_file_actions_adddup2(&actions, outputFD, 1)
             posix_spawn_file_actions_adddup2(&actions, outputFD, 2)
+            if outputFD > 3 { posix_spawn_file_actions_addclose(&actions, outputFD) }
         }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -1,0 +1,215 @@
+import NapkinTrace
+import Testing
+@testable import napkin_inspect
+
+/// The command-line parser, option values and the allow-list, as units.
+@Suite("ArgumentParser, ValueParsing and AllowList")
+struct ArgumentParserTests {
+    static func parse(_ arguments: [String], _ spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+        try ArgumentParser.parse(arguments, spec: spec)
+    }
+
+    /// The message of the usage error `arguments` cause, or nil.
+    static func usageError(_ arguments: [String], _ spec: CommandSpec) -> String? {
+        do {
+            _ = try parse(arguments, spec)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    // MARK: - ArgumentParser
+
+    @Test("options with separate and inline values, flags, positionals")
+    func options() throws {
+        let parsed = try Self.parse(["run.ndjson", "--at", "12", "--grace=250ms", "--no-color", "--format", "mermaid"], Commands.tree)
+        #expect(parsed.positionals == ["run.ndjson"])
+        #expect(parsed.value("at") == "12")
+        #expect(parsed.value("grace") == "250ms")
+        #expect(parsed.value("format") == "mermaid")
+        #expect(parsed.has("no-color"))
+        #expect(!parsed.has("help"))
+        #expect(parsed.command == nil)
+    }
+
+    @Test("an inline value may be empty or hold '='; a later option wins")
+    func inlineValues() throws {
+        let parsed = try Self.parse(["f", "--node=a=b", "--width=", "--node", "c"], Commands.timeline)
+        #expect(parsed.value("node") == "c")
+        #expect(parsed.value("width") == "")
+        let other = try Self.parse(["f", "--node=a=b"], Commands.timeline)
+        #expect(other.value("node") == "a=b")
+    }
+
+    @Test("a value that starts with '-' is still a value (but '--' is not)")
+    func dashValues() throws {
+        let parsed = try Self.parse(["f", "--at", "-3"], Commands.tree)
+        #expect(parsed.value("at") == "-3")
+        #expect(Self.usageError(["f", "--grace", "--"], Commands.check)?.contains("'--grace' needs a value") == true)
+    }
+
+    @Test("'--' hands the rest to the command, untouched")
+    func command() throws {
+        let parsed = try Self.parse(["--grace", "1s", "--", "swift", "test", "--filter", "X", "--", "-h"], Commands.check)
+        #expect(parsed.command == ["swift", "test", "--filter", "X", "--", "-h"])
+        #expect(parsed.positionals.isEmpty)
+        #expect(!parsed.has("help"), "-h after -- belongs to the command")
+        #expect(parsed.value("grace") == "1s")
+    }
+
+    @Test("-h and --help win over missing positionals")
+    func help() throws {
+        #expect(try Self.parse(["-h"], Commands.tree).has("help"))
+        #expect(try Self.parse(["--help", "a", "b", "c"], Commands.stats).has("help"))
+    }
+
+    @Test("short flags: -h only; other letters are unknown")
+    func shortFlags() {
+        #expect(Self.usageError(["f", "-v"], Commands.tree) == "unknown option '-v' for 'tree' (see 'napkin-inspect tree --help')")
+        // A lone "-" is a positional (stdin).
+        #expect((try? Self.parse(["-"], Commands.live))?.positionals == ["-"])
+    }
+
+    @Test("usage errors name the problem and the fix")
+    func errors() {
+        #expect(Self.usageError(["f", "--bogus"], Commands.stats) == "unknown option '--bogus' for 'stats' (see 'napkin-inspect stats --help')")
+        #expect(Self.usageError(["f", "--at"], Commands.tree) == "'--at' needs a value: --at SEQ|TIME")
+        #expect(Self.usageError(["f", "--format", "yaml"], Commands.stats) == "'--format' must be one of text, json; got 'yaml'")
+        #expect(Self.usageError(["f", "--markdown=yes"], Commands.mermaid) == "'--markdown' takes no value")
+        #expect(Self.usageError(["f", "--", "ls"], Commands.tree) == "'tree' does not run a command; remove '--' (see 'napkin-inspect tree --help')")
+        #expect(Self.usageError(["--"], Commands.check) == "'--' must be followed by a command to run, e.g. '-- swift test'")
+        #expect(Self.usageError([], Commands.tree) == "missing trace file: napkin-inspect tree FILE [--at SEQ|TIME] [options]")
+        #expect(Self.usageError(["a", "b"], Commands.tree) == "unexpected argument 'b' (see 'napkin-inspect tree --help')")
+        #expect(Self.usageError([], Commands.live) == nil, "live reads stdin without a FILE")
+        #expect(Self.usageError(["--", "cmd"], Commands.check) == nil)
+    }
+
+    @Test("every option of every command parses, and its value is kept")
+    func everyOption() throws {
+        for spec in Commands.all {
+            for option in spec.options {
+                let value = option.choices?.last ?? "1s"
+                let words = option.isFlag ? ["--\(option.name)"] : ["--\(option.name)", value]
+                let parsed = try Self.parse(["trace.ndjson"] + words, spec)
+                if option.isFlag {
+                    #expect(parsed.has(option.name), "\(spec.name) --\(option.name)")
+                } else {
+                    #expect(parsed.value(option.name) == value, "\(spec.name) --\(option.name)")
+                }
+            }
+        }
+    }
+
+    // MARK: - ValueParsing
+
+    @Test("durations", arguments: [
+        ("1s", 1_000_000_000), ("250ms", 250_000_000), ("1.5s", 1_500_000_000), ("2m", 120_000_000_000),
+        ("500us", 500_000), ("500µs", 500_000), ("100ns", 100), ("1.5", 1_500_000_000), ("0", 0), ("0.5s", 500_000_000),
+    ] as [(String, UInt64)])
+    func durations(_ text: String, _ nanoseconds: UInt64) throws {
+        #expect(try ValueParsing.duration(text, option: "grace") == nanoseconds)
+    }
+
+    @Test("bad durations name the option and show good ones", arguments: ["", "abc", "-1s", "1e400", "ms", "1 s", "1h", "nan", "inf", "5e10m"])
+    func badDurations(_ text: String) {
+        do {
+            let value = try ValueParsing.duration(text, option: "grace")
+            Issue.record("'\(text)' parsed as \(value)")
+        } catch {
+            #expect(error.message == "'--grace' needs a duration like 500ms, 1s or 1.5s; got '\(text)'")
+        }
+    }
+
+    @Test("moments: a sequence number or a time")
+    func moments() throws {
+        #expect(try ValueParsing.moment("120", option: "at") == .seq(120))
+        #expect(try ValueParsing.moment("0", option: "at") == .seq(0))
+        #expect(try ValueParsing.moment("1.5s", option: "at") == .time(1_500_000_000))
+        #expect(try ValueParsing.moment("800ms", option: "at") == .time(800_000_000))
+        #expect(try ValueParsing.moment("2m", option: "at") == .time(120_000_000_000))
+        for bad in ["1.5", "-3", "soon", "", "12xs", "1e3"] {
+            #expect(throws: UsageError.self, "'\(bad)'") { try ValueParsing.moment(bad, option: "at") }
+        }
+    }
+
+    // MARK: - AllowList
+
+    static func finding(_ rule: Finding.Rule, _ type: String, label: String? = nil) -> Finding {
+        Finding(rule: rule, subject: label == nil ? .router : .task, type: type, id: 4, label: label, seqs: [1], time: 0, message: "m")
+    }
+
+    @Test("entries: RULE [TYPE [LABEL]], comments, blank lines, tabs and CRLF")
+    func allowListEntries() throws {
+        var list = try AllowList(path: "allow", contents: """
+            # known issues
+            not-deallocated\tOrderRouter  # retain cycle\r
+            orphaned-task PitBoardInteractor pit-poller
+
+            duplicate-child
+            """)
+        #expect(list.entries.map(\.rule) == ["not-deallocated", "orphaned-task", "duplicate-child"])
+        #expect(list.entries.map(\.type) == ["OrderRouter", "PitBoardInteractor", "*"])
+        #expect(list.entries.map(\.label) == ["*", "pit-poller", "*"])
+        #expect(list.entries.map(\.line) == [2, 3, 5])
+        var allowed: Bool
+
+        allowed = list.allows(Self.finding(.notDeallocated, "OrderRouter"))
+        #expect(allowed == true)
+        allowed = list.allows(Self.finding(.notDeallocated, "MenuRouter"))
+        #expect(allowed == false)
+        allowed = list.allows(Self.finding(.orphanedTask, "PitBoardInteractor", label: "pit-poller"))
+        #expect(allowed == true)
+        allowed = list.allows(Self.finding(.orphanedTask, "PitBoardInteractor", label: "other"))
+        #expect(allowed == false)
+        allowed = list.allows(Self.finding(.orphanedTask, "PitBoardInteractor"))
+        #expect(allowed == false, "a label entry does not match a finding without a label")
+        #expect(list.unused.map(\.line) == [5])
+        allowed = list.allows(Self.finding(.duplicateChild, "AnyRouter"))
+        #expect(allowed == true)
+        #expect(list.unused.isEmpty)
+    }
+
+    @Test("wildcards")
+    func allowListWildcards() throws {
+        var allowed: Bool
+        var everything = try AllowList(path: "allow", contents: "*\n")
+        allowed = everything.allows(Self.finding(.eventsDropped, "trace"))
+        #expect(allowed == true)
+        var anyRule = try AllowList(path: "allow", contents: "* LegacyRouter\n")
+        allowed = anyRule.allows(Self.finding(.doubleAttach, "LegacyRouter"))
+        #expect(allowed == true)
+        allowed = anyRule.allows(Self.finding(.doubleAttach, "NewRouter"))
+        #expect(allowed == false)
+        var anyType = try AllowList(path: "allow", contents: "orphaned-task * poller\n")
+        allowed = anyType.allows(Self.finding(.orphanedTask, "A", label: "poller"))
+        #expect(allowed == true)
+        allowed = anyType.allows(Self.finding(.orphanedTask, "A", label: "feed"))
+        #expect(allowed == false)
+    }
+
+    @Test("bad entries: file:line and what is wrong")
+    func allowListErrors() {
+        do {
+            _ = try AllowList(path: "ci/allow.txt", contents: "# ok\nnot-deallocated A\nnot-a-rule B\n")
+            Issue.record("an unknown rule was accepted")
+        } catch {
+            #expect(error.message.hasPrefix("ci/allow.txt:3: unknown rule 'not-a-rule'; the rules are undetached-child, not-deallocated,"))
+        }
+        do {
+            _ = try AllowList(path: "allow", contents: "orphaned-task A b c\n")
+            Issue.record("four words were accepted")
+        } catch {
+            #expect(error.message == "allow:1: too many words; an entry is RULE [TYPE [LABEL]]")
+        }
+    }
+
+    @Test("an empty or comment-only list allows nothing")
+    func allowListEmpty() throws {
+        var list = try AllowList(path: "allow", contents: "# nothing yet\n\n   \n")
+        #expect(list.entries.isEmpty)
+        var allowed: Bool
+        allowed = list.allows(Self.finding(.notDeallocated, "OrderRouter"))
+        #expect(allowed == false)
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// `napkin-inspect check -- COMMAND`: runs the built `rib-house` (or another
+/// program) with tracing on and checks what it wrote.
+@Suite("napkin-inspect check -- COMMAND")
+struct CheckRunCommandTests {
+    static var ribHouse: String { CLIHarness.ribHousePath }
+
+    @Test("a leaking rib-house (--bug retain-cycle): exit 1, not-deallocated for each LoggedIn router")
+    func retainCycle() async throws {
+        // The 50 ms grace matches --speed 20 (the app's README). On a loaded machine a
+        // deinit can lag by more than 50 ms and add a finding, so only the leaks the bug
+        // causes are counted; the recorded bug-retain-cycle.ndjson pins the exact set.
+        let result = try await CLIHarness.inspect(["check", "--grace", "50ms", "--", Self.ribHouse, "--speed", "20", "--quiet", "--bug", "retain-cycle"])
+        #expect(result.status == 1, "\(result)")
+        let findings = CheckCommandTests.findingLines(result.stdout)
+        let leaks = findings.filter { $0.rule == "not-deallocated" && $0.line.hasPrefix("  error[not-deallocated] LoggedInRouter#") }
+        #expect(leaks.count == 2, "one per session: \(result)")
+    }
+
+    @Test("a clean rib-house: exit 0, no findings, even expecting a full teardown")
+    func clean() async throws {
+        // The default grace (1 s): a slow deinit on a loaded machine is not a leak.
+        let result = try await CLIHarness.inspect(["check", "--expect-teardown", "--", Self.ribHouse, "--speed", "20", "--quiet"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines.count == 1, "\(result)")
+        #expect(result.stdout.contains(": no findings ("))
+        #expect(result.stdout.contains("ended cleanly"))
+    }
+
+    @Test("--format json with a command: one trace, from rib-house")
+    func jsonWithCommand() async throws {
+        let result = try await CLIHarness.inspect(["check", "--format", "json", "--", Self.ribHouse, "--speed", "20", "--quiet", "--bug", "forgotten-detach"])
+        #expect(result.status == 1, "\(result)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let traces = try #require(report["traces"] as? [[String: Any]])
+        #expect(traces.count == 1)
+        #expect(traces.first?["app"] as? String == "rib-house")
+        let rules = (traces.first?["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
+        #expect(Set(rules) == ["duplicate-child"], "\(result)")
+    }
+
+    @Test("a command that fails and writes no trace: its exit status, and a line saying so")
+    func commandWithoutTrace() async throws {
+        let result = try await CLIHarness.inspect(["check", "--", "/bin/sh", "-c", "exit 3"])
+        #expect(result.status == 3, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderr.contains("'/bin/sh -c exit 3' wrote no trace"), "\(result)")
+        // A command that succeeds without a trace is unusable input.
+        let quiet = try await CLIHarness.inspect(["check", "--", "/bin/sh", "-c", "exit 0"])
+        #expect(quiet.status == 2, "\(quiet)")
+        #expect(quiet.stderr.contains("wrote no trace"))
+    }
+
+    @Test("the command's own failure is passed on even when its trace is clean")
+    func failingCommandStatusPassedOn() async throws {
+        let scratch = try ScratchDirectory("fail-status")
+        let script = try scratch.write("run.sh", "\"$1\" --speed 20 --quiet\nexit 7\n")
+        let result = try await CLIHarness.inspect(["check", "--", "/bin/sh", script, Self.ribHouse])
+        #expect(result.status == 7, "\(result)")
+        #expect(result.stdout.contains("no findings"), "\(result)")
+    }
+
+    @Test("--trace-dir keeps the traces, which check the same afterwards")
+    func traceDirectoryKept() async throws {
+        let scratch = try ScratchDirectory("trace-dir")
+        let directory = scratch.file("kept/traces")
+        let result = try await CLIHarness.inspect(["check", "--grace", "50ms", "--trace-dir", directory, "--",
+                                                   Self.ribHouse, "--speed", "20", "--quiet", "--bug", "retain-cycle"])
+        #expect(result.status == 1, "\(result)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".ndjson") }
+        #expect(files.count == 1, "\(files)")
+        let file = try #require(files.first)
+        #expect(result.stdout.hasPrefix("\(directory)/\(file): "), "\(result)")
+        #expect(result.stdout.contains("error[not-deallocated] LoggedInRouter#"), "\(result)")
+        let again = try await CLIHarness.inspect(["check", "--grace", "50ms", "\(directory)/\(file)"])
+        #expect(again.status == 1)
+        #expect(again.stdout == result.stdout, "the kept trace checks the same")
+    }
+
+    @Test("--trace-dir refuses a directory that already holds traces, and touches nothing")
+    func traceDirectoryInUse() async throws {
+        let scratch = try ScratchDirectory("trace-dir-used")
+        let old = try scratch.write("old.ndjson", "{\"old\":true}\n")
+        let before = try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted()
+        let result = try await CLIHarness.inspect(["check", "--trace-dir", scratch.path, "--", Self.ribHouse, "--speed", "20", "--quiet"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.count == 1, "\(result)")
+        #expect(result.stderr.contains("--trace-dir \(scratch.path): already holds .ndjson traces"), "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == before)
+        #expect(try String(contentsOfFile: old, encoding: .utf8) == "{\"old\":true}\n")
+
+        // A path that is a file is refused too.
+        let result2 = try await CLIHarness.inspect(["check", "--trace-dir", old, "--", "/bin/sh", "-c", "exit 0"])
+        #expect(result2.status == 2)
+        #expect(result2.stderr.contains("exists and is not a directory"), "\(result2)")
+    }
+
+    @Test("without --trace-dir the temporary directory is removed")
+    func temporaryDirectoryRemoved() async throws {
+        let scratch = try ScratchDirectory("tmpdir")
+        let result = try await CLIHarness.inspect(["check", "--", Self.ribHouse, "--speed", "20", "--quiet"],
+                                                  environment: ["TMPDIR": scratch.path])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.hasPrefix(scratch.path + "/napkin-check-"), "\(result)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).isEmpty)
+    }
+}
