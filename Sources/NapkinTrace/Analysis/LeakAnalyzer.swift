@@ -77,11 +77,16 @@ public struct LeakAnalyzer: Sendable {
             return
         }
         runChecks(before: event.time)
-        let before = preview(event)
-        if let misuse = state.apply(event) {
-            record(misuse: misuse, event: event, before: before)
+        switch event.kind {
+        case .detach, .deallocated:
+            let before = preview(event)
+            if let misuse = state.apply(event) { record(misuse: misuse, event: event, before: before) }
+            follow(event, before: before)
+        default:
+            // Only detach and deinit need the state as it was before the event.
+            if let misuse = state.apply(event) { record(misuse: misuse, event: event, before: Self.nothingBefore) }
+            follow(event, before: Self.nothingBefore)
         }
-        follow(event, before: before)
     }
 
     /// Lets trace time pass without an event (a live view calls this as the
@@ -115,6 +120,8 @@ public struct LeakAnalyzer: Sendable {
         var runningTasks: [NodeID] = []
     }
 
+    private static let nothingBefore = Before()
+
     private func preview(_ event: TraceEvent) -> Before {
         var before = Before()
         switch event.kind {
@@ -122,7 +129,7 @@ public struct LeakAnalyzer: Sendable {
             before.wasInLiveTree = state.table.with(child, { $0.isInLiveTree }) ?? false
             before.wasChild = state.table.with(child, { $0.parent == parent }) ?? false
         case .deallocated(let id):
-            if let node = state.table[id] {
+            state.table.with(id) { node in
                 before.wasInLiveTree = node.isInLiveTree
                 before.children = node.children
                 before.type = node.type

@@ -1,131 +1,164 @@
 /// A hash table keyed by trace ids (never 0), for the model's hot path.
 ///
-/// Swift's `Dictionary` hashes with seeded SipHash, which dominated the cost
-/// of folding a trace. Trace ids are small, mostly increasing integers, so a
-/// multiplicative hash with linear probing (and backward-shift deletion, no
-/// tombstones) is both much faster and well distributed.
-struct NodeTable<Value>: Sendable where Value: Sendable {
-    private var keys: [UInt64]
-    private var values: [Value?]
-    private(set) var count = 0
-    private var mask: Int
+/// Swift's `Dictionary` hashes with seeded SipHash and an array of optionals
+/// copies a value to read one field; both dominated the cost of folding a
+/// trace. Trace ids are small, mostly increasing integers, so this table uses
+/// a multiplicative hash with linear probing (backward-shift deletion, no
+/// tombstones) over manually managed storage, so that ``with(_:_:)`` reads
+/// and ``update(_:_:)`` mutates a value in place. Copy-on-write keeps value
+/// semantics.
+struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
+    // @unchecked Sendable: `storage` is never mutated while shared (every
+    // mutation first makes it unique, copy-on-write), so a copy sent to
+    // another thread is never written through the original.
 
-    init() {
-        keys = Array(repeating: 0, count: 16)
-        values = Array(repeating: nil, count: 16)
-        mask = 15
-    }
+    private final class Storage {
+        let capacity: Int
+        let keys: UnsafeMutablePointer<UInt64>
+        let values: UnsafeMutablePointer<Value>
+        var count = 0
 
-    @inline(__always)
-    private func slot(for key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & mask
-    }
+        init(capacity: Int) {
+            self.capacity = capacity
+            keys = .allocate(capacity: capacity)
+            keys.initialize(repeating: 0, count: capacity)
+            values = .allocate(capacity: capacity)
+        }
 
-    @inline(__always)
-    private func find(_ key: UInt64) -> Int? {
-        var i = slot(for: key)
-        while true {
-            let k = keys[i]
-            if k == key { return i }
-            if k == 0 { return nil }
-            i = (i + 1) & mask
+        func copy(capacity newCapacity: Int) -> Storage {
+            let copy = Storage(capacity: newCapacity)
+            for i in 0..<capacity where keys[i] != 0 {
+                copy.insertNew(keys[i], values[i])
+            }
+            return copy
+        }
+
+        @inline(__always)
+        func slot(for key: UInt64) -> Int {
+            Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & (capacity - 1)
+        }
+
+        @inline(__always)
+        func find(_ key: UInt64) -> Int? {
+            var i = slot(for: key)
+            while true {
+                let k = keys[i]
+                if k == key { return i }
+                if k == 0 { return nil }
+                i = (i + 1) & (capacity - 1)
+            }
+        }
+
+        /// Inserts a key known to be absent (capacity must allow it).
+        func insertNew(_ key: UInt64, _ value: Value) {
+            var i = slot(for: key)
+            while keys[i] != 0 { i = (i + 1) & (capacity - 1) }
+            keys[i] = key
+            (values + i).initialize(to: value)
+            count += 1
+        }
+
+        /// Removes slot `i` (returning its value), shifting later entries of the probe run back.
+        func remove(at i: Int) -> Value {
+            let removed = (values + i).move()
+            keys[i] = 0
+            count -= 1
+            var hole = i
+            var j = i
+            while true {
+                j = (j + 1) & (capacity - 1)
+                let k = keys[j]
+                if k == 0 { return removed }
+                let home = slot(for: k)
+                let between = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
+                if !between {
+                    keys[hole] = k
+                    (values + hole).moveInitialize(from: values + j, count: 1)
+                    keys[j] = 0
+                    hole = j
+                }
+            }
+        }
+
+        deinit {
+            for i in 0..<capacity where keys[i] != 0 {
+                (values + i).deinitialize(count: 1)
+            }
+            keys.deallocate()
+            values.deallocate()
         }
     }
 
-    /// The value for `key`; assigning `nil` removes it.
+    private var storage = Storage(capacity: 16)
+
+    init() {}
+
+    /// How many entries the table holds.
+    var count: Int { storage.count }
+
+    private mutating func makeUnique(reserving extra: Int = 0) {
+        let needed = (storage.count + extra) * 4 > storage.capacity * 3
+        if !isKnownUniquelyReferenced(&storage) || needed {
+            storage = storage.copy(capacity: needed ? storage.capacity * 2 : storage.capacity)
+        }
+    }
+
+    /// The value for `key` (a copy); assigning `nil` removes it.
     subscript(key: UInt64) -> Value? {
-        @inline(__always) get {
-            guard key != 0, let i = find(key) else { return nil }
-            return values[i]
+        get {
+            guard key != 0, let i = storage.find(key) else { return nil }
+            return storage.values[i]
         }
         set {
             // Id 0 is never a node; an event that names it is ignored.
             guard key != 0 else { return }
-            if let i = find(key) {
-                if let newValue { values[i] = newValue } else { removeSlot(i) }
-            } else if let newValue {
-                insert(key, newValue)
+            if let newValue {
+                makeUnique(reserving: 1)
+                if let i = storage.find(key) {
+                    storage.values[i] = newValue
+                } else {
+                    storage.insertNew(key, newValue)
+                }
+            } else {
+                removeValue(forKey: key)
             }
         }
     }
 
-    /// Mutates the value for `key` in place, if present (no copy of the value,
-    /// no coroutine frame). Returns whether it was present.
+    /// Mutates the value for `key` in place, if present. Returns whether it was present.
     @inline(__always) @discardableResult
     mutating func update(_ key: UInt64, _ body: (inout Value) -> Void) -> Bool {
-        guard key != 0, let i = find(key) else { return false }
-        body(&values[i]!)
+        guard key != 0, storage.find(key) != nil else { return false }
+        makeUnique()
+        body(&storage.values[storage.find(key)!])
         return true
     }
 
-    /// Reads part of the value for `key` without copying the whole value.
+    /// Reads part of the value for `key` without copying the value.
     @inline(__always)
-    func with<R>(_ key: UInt64, _ body: (Value) -> R) -> R? {
-        guard key != 0, let i = find(key) else { return nil }
-        return body(values[i]!)
+    func with<R>(_ key: UInt64, _ body: (borrowing Value) -> R) -> R? {
+        guard key != 0, let i = storage.find(key) else { return nil }
+        return body(storage.values[i])
     }
 
-    func contains(_ key: UInt64) -> Bool { key != 0 && find(key) != nil }
+    /// Whether `key` has a value.
+    func contains(_ key: UInt64) -> Bool { key != 0 && storage.find(key) != nil }
 
+    /// Removes and returns the value for `key` (moved out, not copied).
     @discardableResult
     mutating func removeValue(forKey key: UInt64) -> Value? {
-        guard key != 0, let i = find(key) else { return nil }
-        let value = values[i]
-        removeSlot(i)
-        return value
+        guard key != 0, storage.find(key) != nil else { return nil }
+        makeUnique()
+        return storage.remove(at: storage.find(key)!)
     }
 
     /// Every key and value, in no particular order.
     var entries: [(key: UInt64, value: Value)] {
         var result: [(UInt64, Value)] = []
-        result.reserveCapacity(count)
-        for i in 0..<keys.count where keys[i] != 0 {
-            result.append((keys[i], values[i]!))
+        result.reserveCapacity(storage.count)
+        for i in 0..<storage.capacity where storage.keys[i] != 0 {
+            result.append((storage.keys[i], storage.values[i]))
         }
         return result
-    }
-
-    private mutating func insert(_ key: UInt64, _ value: Value) {
-        if (count + 1) * 4 > keys.count * 3 { grow() }
-        var i = slot(for: key)
-        while keys[i] != 0 { i = (i + 1) & mask }
-        keys[i] = key
-        values[i] = value
-        count += 1
-    }
-
-    /// Removes slot `i`, shifting later entries of the probe run back.
-    private mutating func removeSlot(_ i: Int) {
-        var hole = i
-        var j = i
-        keys[hole] = 0
-        values[hole] = nil
-        count -= 1
-        while true {
-            j = (j + 1) & mask
-            let k = keys[j]
-            if k == 0 { return }
-            let home = slot(for: k)
-            // Move k back into the hole if its home is not in (hole, j].
-            let between = hole <= j ? (home > hole && home <= j) : (home > hole || home <= j)
-            if !between {
-                keys[hole] = k
-                values[hole] = values[j].take()
-                keys[j] = 0
-                hole = j
-            }
-        }
-    }
-
-    private mutating func grow() {
-        let oldKeys = keys
-        var oldValues = values
-        keys = Array(repeating: 0, count: oldKeys.count * 2)
-        values = Array(repeating: nil, count: oldKeys.count * 2)
-        mask = keys.count - 1
-        count = 0
-        for i in 0..<oldKeys.count where oldKeys[i] != 0 {
-            insert(oldKeys[i], oldValues[i].take()!)
-        }
     }
 }

@@ -161,7 +161,8 @@ public struct TraceState: Sendable {
             }
             return nil
         case .deallocated(let id):
-            guard let node = table[id] else { return missing(id) }
+            // Moved out of the table, not copied.
+            guard let node = table.removeValue(forKey: id) else { return missing(id) }
             deallocate(node, seq: seq, time: t)
             return nil
         case .mark(let text):
@@ -253,8 +254,10 @@ public struct TraceState: Sendable {
         if node.kind == .router {
             if let parent = node.parent { table.update(parent) { $0.children.removeAll { $0 == node.id } } }
             for child in node.children where table.contains(child) {
-                table.update(child) { $0.parent = nil }
-                table.update(child) { $0.orphanedFrom = (node.id, node.type, seq) }
+                table.update(child) {
+                    $0.parent = nil
+                    $0.orphanedFrom = (node.id, node.type, seq)
+                }
                 if table.with(child, { $0.isInLiveTree }) == true { setLive(false, from: child, seq: seq, time: time) }
             }
             if node.isLaunched { roots.removeAll { $0 == node.id } }
@@ -262,9 +265,8 @@ public struct TraceState: Sendable {
                 table.update(interactor) { $0.router = nil }
             }
         } else {
-            for task in node.runningTasks { taskTable[task]?.ownerGone = true }
+            for task in node.runningTasks { taskTable.update(task) { $0.ownerGone = true } }
         }
-        table.removeValue(forKey: node.id)
     }
 
     /// Marks `id` and its attached descendants as in (or out of) the live tree.
