@@ -10,7 +10,7 @@ mkdir -p "$out/corpus" "$out/crashes"
 swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name NapkinTrace -package-name fuzz -swift-version 6 \
   $(find Sources/NapkinTrace -name '*.swift') Fuzz/TraceFuzzer.swift -o "$out/trace-fuzzer"
 # Seed: whole traces and single lines.
-for f in Examples/traces/*.ndjson Tests/Fixtures/traces/*.ndjson; do
+for f in Examples/traces/*.ndjson Tests/Fixtures/traces/*.ndjson Tests/Fixtures/fuzz/*.ndjson; do
   [ -f "$f" ] || continue
   cp "$f" "$out/corpus/$(basename "$f")"
   split -l 1 -a 4 "$f" "$out/corpus/$(basename "$f" .ndjson)-line-"

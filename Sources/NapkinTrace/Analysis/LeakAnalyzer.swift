@@ -213,6 +213,12 @@ public struct LeakAnalyzer: Sendable {
                            seqs: [event.seq], time: event.time,
                            message: "\(name) was attached while already attached to \(parent)"),
                    key: "\(event.seq)")
+        case .attachUnderDescendant:
+            let parent = misuse.other.flatMap { state[$0]?.name } ?? "its descendant"
+            report(Finding(rule: .doubleAttach, subject: .router, type: node?.type ?? "?", id: misuse.node,
+                           seqs: [event.seq], time: event.time,
+                           message: "\(name) was attached under \(parent), which is itself or one of its descendants (a cycle); the link is ignored"),
+                   key: "\(event.seq)")
         case .detachNonChild:
             let parent = misuse.other.flatMap { state[$0]?.name } ?? "that parent"
             report(Finding(rule: .detachNonChild, subject: .router, type: node?.type ?? "?", id: misuse.node,

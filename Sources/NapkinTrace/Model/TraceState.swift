@@ -61,6 +61,8 @@ public struct TraceState: Sendable {
         public enum Kind: String, Sendable, Hashable {
             /// A router attached while already attached.
             case doubleAttach = "double-attach"
+            /// A router attached under itself or one of its own descendants (the link is ignored).
+            case attachUnderDescendant = "attach-under-descendant"
             /// A detach of a router that is not a child of that parent.
             case detachNonChild = "detach-non-child"
             /// An event about a node after its deinit.
@@ -185,9 +187,24 @@ public struct TraceState: Sendable {
     }
 
     private mutating func createNode(_ node: TraceNode) {
-        if table[node.id] == nil { createdCount += 1 }
+        // A second creation record for a live id belongs to a corrupt or
+        // spliced trace: the node we know is kept, so links stay consistent.
+        guard !table.contains(node.id) else { return }
+        createdCount += 1
         table[node.id] = node
         if node.id > maxNodeID { maxNodeID = node.id }
+    }
+
+    /// Whether `ancestor` is `id` or above it in the tree.
+    private func isAncestor(_ ancestor: NodeID, of id: NodeID) -> Bool {
+        var cursor: NodeID? = id
+        var steps = 0
+        while let current = cursor, steps <= table.count {
+            if current == ancestor { return true }
+            cursor = table.with(current, { $0.parent }) ?? nil
+            steps += 1
+        }
+        return false
     }
 
     private func missing(_ id: NodeID) -> Misuse {
@@ -197,6 +214,12 @@ public struct TraceState: Sendable {
     private mutating func attach(parent: NodeID, child: NodeID, seq: UInt64, time: UInt64) -> Misuse? {
         guard table.contains(parent) else { return missing(parent) }
         guard table.contains(child) else { return missing(child) }
+        // A router attached under itself or its own descendant would make a
+        // cycle; the model stays a forest and ignores the link.
+        // (A leaf can only make a cycle with itself; the walk up is for subtrees.)
+        if child == parent || (table.with(child, { !$0.children.isEmpty }) == true && isAncestor(child, of: parent)) {
+            return Misuse(kind: .attachUnderDescendant, node: child, other: parent)
+        }
         if let current = table.with(child, { $0.parent }) ?? nil {
             if current == parent { return Misuse(kind: .doubleAttach, node: child, other: parent) }
             // Attached to a second parent: the tree keeps the newest link.
@@ -310,10 +333,14 @@ public struct TraceState: Sendable {
         return result
     }
 
-    private func walk(_ id: NodeID, depth: Int, into result: inout [(TraceNode, Int)]) {
-        guard let node = table[id], depth < 10_000 else { return }
-        result.append((node, depth))
-        for child in node.children { walk(child, depth: depth + 1, into: &result) }
+    /// Pre-order, without recursion (a trace may describe a very deep tree).
+    private func walk(_ root: NodeID, depth: Int, into result: inout [(TraceNode, Int)]) {
+        var stack: [(NodeID, Int)] = [(root, depth)]
+        while let (id, level) = stack.popLast() {
+            guard let node = table[id] else { continue }
+            result.append((node, level))
+            for child in node.children.reversed() { stack.append((child, level + 1)) }
+        }
     }
 
     /// The interactors of router `root` and its attached descendants.

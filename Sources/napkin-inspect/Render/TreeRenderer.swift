@@ -80,15 +80,19 @@ struct TreeRenderer {
         return rows
     }
 
+    /// Appends `id` and its attached descendants, pre-order, with box-drawing
+    /// prefixes. Iterative: a trace may describe a very deep tree.
     private func collect(_ state: TraceState, _ id: NodeID, prefix: String, childPrefix: String,
                          into entries: inout [(prefix: String, node: TraceNode, note: String?)], note: String?) {
-        guard let node = state[id] else { return }
-        entries.append((prefix, node, note))
-        let children = node.children.filter { state[$0] != nil }
-        for (i, child) in children.enumerated() {
-            let last = i == children.count - 1
-            collect(state, child, prefix: childPrefix + (last ? "└─ " : "├─ "),
-                    childPrefix: childPrefix + (last ? "   " : "│  "), into: &entries, note: nil)
+        var stack: [(id: NodeID, prefix: String, childPrefix: String, note: String?)] = [(id, prefix, childPrefix, note)]
+        while let (current, linePrefix, nextPrefix, lineNote) = stack.popLast() {
+            guard let node = state[current] else { continue }
+            entries.append((linePrefix, node, lineNote))
+            let children = node.children.filter { state[$0] != nil }
+            for (i, child) in children.enumerated().reversed() {
+                let last = i == children.count - 1
+                stack.append((child, nextPrefix + (last ? "└─ " : "├─ "), nextPrefix + (last ? "   " : "│  "), nil))
+            }
         }
     }
 
