@@ -1,6 +1,7 @@
 // napkin-bench: the project's benchmarks. Run in release:
 //   swift run -c release napkin-bench reader      (reader + analysis vs jq)
-//   swift run -c release napkin-bench framework   (tracing off / on vs hooks removed)
+//   swift run -c release napkin-bench framework   (tracing off vs on; Benchmarks/framework.sh adds hooks removed)
+//   napkin-bench feed --rate 200000 | napkin-inspect live   (does the live view keep pace?)
 // Numbers are ratios of contenders measured in the same run.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -20,8 +21,10 @@ case "profile-analysis":
     print("analysis \(t)s, \(alive) live, \(found) findings")
 case "framework":
     await FrameworkBenchmark.run(cycles: option("--cycles", 20_000), rounds: option("--rounds", 5))
+case "feed":
+    FeedBenchmark.run(rate: option("--rate", 200_000), seconds: option("--seconds", 5))
 case "all":
     ReaderBenchmark.run(cycles: option("--cycles", 80_000), keep: false)
 default:
-    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N]")
+    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] | feed [--rate N] [--seconds N]")
 }

@@ -60,7 +60,12 @@ enum CheckCommand {
         var unusable = false
         for path in paths {
             do {
-                checked.append(try analyze(path, grace: grace, expectTeardown: expectTeardown, allowList: &allowList))
+                var result = try analyze(path, grace: grace, expectTeardown: expectTeardown, allowList: &allowList)
+                if temporaryDirectory != nil, let session = result.session {
+                    // The file is about to be deleted: name the process instead.
+                    result.path = "\(session.app) (pid \(session.pid))"
+                }
+                checked.append(result)
             } catch {
                 Output.error(error.message)
                 unusable = true

@@ -92,6 +92,7 @@ enum LiveCommand {
             view.drainRest(queue: queue, into: &outcome, reader: reader)
         }
         reader.stop()
+        queue.cancel()
         if outcome.rejection == nil { outcome.analyzer.finish() }
         if let pane {
             // The command's output was shown in the live view; show it again now that the screen is back.
@@ -130,6 +131,7 @@ struct LiveView {
             let (diagnostics, finished, rejection) = queue.drain(into: &batch)
             for event in batch { analyzer.consume(event) }
             count += batch.count
+            let idle = batch.isEmpty
             batch.removeAll(keepingCapacity: true)
             for diagnostic in diagnostics where shownDiagnostics < 10 {
                 shownDiagnostics += 1
@@ -141,7 +143,7 @@ struct LiveView {
                 }
                 return Outcome(analyzer: analyzer, events: count, rejection: rejection)
             }
-            usleep(20_000)
+            if idle { usleep(5_000) }
         }
     }
 
@@ -222,6 +224,7 @@ struct LiveView {
             usleep(20_000)
         }
         reader.stop()
+        queue.cancel()
     }
 
     /// One screen: header, tree (cut to fit), findings, the command's output, help line.

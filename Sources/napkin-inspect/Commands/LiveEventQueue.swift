@@ -3,40 +3,60 @@ import NapkinTrace
 import Synchronization
 
 /// Hands events from the reader thread to the live view's loop.
-final class LiveEventQueue: Sendable {
-    private struct State {
-        var events: [TraceEvent] = []
-        var diagnostics: [TraceDiagnostic] = []
-        var finished = false
-        var rejection: TraceReadError?
-    }
-    private let state = Mutex(State())
+///
+/// Bounded: when the view falls behind, the reader thread waits (and, for a
+/// pipe, so does the app's trace writer, which then drops and counts events
+/// rather than block the app), so memory never grows with the trace's length.
+///
+/// `@unchecked Sendable`: every stored property is read and written only
+/// with `condition` locked.
+final class LiveEventQueue: @unchecked Sendable {
+    /// How many events may wait for the view.
+    static let capacity = 65_536
+
+    private let condition = NSCondition()
+    private var events: [TraceEvent] = []
+    private var diagnostics: [TraceDiagnostic] = []
+    private var finished = false
+    private var rejection: TraceReadError?
+    private var cancelled = false
 
     func push(_ item: TraceReader.Item) {
-        state.withLock { s in
-            switch item {
-            case .event(let event): s.events.append(event)
-            case .diagnostic(let diagnostic):
-                if s.diagnostics.count < 1000 { s.diagnostics.append(diagnostic) }
-            }
+        condition.lock()
+        defer { condition.unlock() }
+        switch item {
+        case .event(let event):
+            while events.count >= Self.capacity && !cancelled { condition.wait() }
+            if !cancelled { events.append(event) }
+        case .diagnostic(let diagnostic):
+            if diagnostics.count < 1000 { diagnostics.append(diagnostic) }
         }
     }
 
     func finish(rejection: TraceReadError?) {
-        state.withLock { s in
-            s.finished = true
-            s.rejection = rejection
-        }
+        condition.lock()
+        finished = true
+        self.rejection = rejection
+        condition.unlock()
+    }
+
+    /// Stops waiting for room (the view is closing); later events are dropped.
+    func cancel() {
+        condition.lock()
+        cancelled = true
+        condition.broadcast()
+        condition.unlock()
     }
 
     /// Takes everything queued so far.
-    func drain(into events: inout [TraceEvent]) -> (diagnostics: [TraceDiagnostic], finished: Bool, rejection: TraceReadError?) {
-        state.withLock { s in
-            swap(&events, &s.events)
-            let diagnostics = s.diagnostics
-            s.diagnostics.removeAll()
-            return (diagnostics, s.finished, s.rejection)
-        }
+    func drain(into taken: inout [TraceEvent]) -> (diagnostics: [TraceDiagnostic], finished: Bool, rejection: TraceReadError?) {
+        condition.lock()
+        defer { condition.unlock() }
+        swap(&taken, &events)
+        let pending = diagnostics
+        diagnostics.removeAll()
+        condition.broadcast()
+        return (pending, finished, rejection)
     }
 
     /// Reads `reader` to its end on a new thread.
