@@ -45,6 +45,14 @@ struct TraceBrokenDestinationTests {
         #expect(trace.badLines.isEmpty)
     }
 
+    @Test("the reader of fd 3 stops reading but keeps the pipe open: the app still exits")
+    func stalledPipeOnFD3() async throws {
+        let run = try await Probe.run(["churn", cycles], environment: ["NAPKIN_TRACE": "fd:3"],
+                                      pipeOnFD3: true, stallFD3After: 8192, timeout: .seconds(120))
+        // Tracing gives up on the reader at exit (after a couple of seconds), so the app exits.
+        expectSurvived(run, saying: ["tracing stopped", "fd 3", "took no data"])
+    }
+
     @Test("the reader of standard output quits mid-run")
     func closedStdout() async throws {
         let run = try await Probe.run(["churn", cycles], environment: ["NAPKIN_TRACE": "stdout"],

@@ -72,7 +72,8 @@ enum Probe {
     ///   - closedFDs: descriptors guaranteed closed in the child.
     ///   - timeout: the child is killed after this long; the result says so.
     static func run(_ arguments: [String], environment: [String: String] = [:],
-                    pipeOnFD3: Bool = false, closeFD3After: Int? = nil, closeStdoutAfter: Int? = nil,
+                    pipeOnFD3: Bool = false, closeFD3After: Int? = nil, stallFD3After: Int? = nil,
+                    closeStdoutAfter: Int? = nil,
                     readAlong: Int32? = nil, closedFDs: [Int32] = [], timeout: Duration = .seconds(60)) async throws -> ProbeResult {
         let path = try requireExecutable()
         var env = ProcessInfo.processInfo.environment
@@ -81,7 +82,7 @@ enum Probe {
         for (key, value) in environment { env[key] = value }
         let request = SpawnRequest(path: path, arguments: [path] + arguments,
                                    environment: env.map { "\($0.key)=\($0.value)" },
-                                   pipeOnFD3: pipeOnFD3, closeFD3After: closeFD3After,
+                                   pipeOnFD3: pipeOnFD3, closeFD3After: closeFD3After, stallFD3After: stallFD3After,
                                    closeStdoutAfter: closeStdoutAfter, readAlong: readAlong, closedFDs: closedFDs,
                                    timeout: timeout)
         // A dedicated thread waits for the child, so the test does not block a
@@ -113,6 +114,8 @@ private struct SpawnRequest: Sendable {
     var environment: [String]
     var pipeOnFD3: Bool
     var closeFD3After: Int?
+    /// Stop reading fd 3 after this many bytes but keep it open (a reader that hangs).
+    var stallFD3After: Int?
     var closeStdoutAfter: Int?
     var readAlong: Int32?
     var closedFDs: [Int32]
@@ -202,6 +205,14 @@ private struct SpawnRequest: Sendable {
                 open.remove(at: index)
             }
         }
+        var stalled: [Int32] = []
+        defer { for fd in stalled { close(fd) } }
+        func stallStream(_ stream: Int) {
+            if let index = open.firstIndex(where: { $0.stream == stream }) {
+                stalled.append(open[index].fd)
+                open.remove(at: index)
+            }
+        }
 
         while !open.isEmpty || !exited {
             if !exited {
@@ -243,6 +254,7 @@ private struct SpawnRequest: Sendable {
                 default:
                     result.fd3.append(contentsOf: buffer[0..<n])
                     if let limit = closeFD3After, result.fd3.count >= limit { closeStream(3) }
+                    if let limit = stallFD3After, result.fd3.count >= limit { stallStream(3) }
                 }
             }
         }

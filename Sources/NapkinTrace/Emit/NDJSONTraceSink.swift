@@ -18,6 +18,8 @@ import Synchronization
 /// the tracer then reports once on standard error and turns tracing off.
 public final class NDJSONTraceSink: TraceSink {
     private let fd: Int32
+    /// Regular files never block a write; pipes, sockets and terminals can.
+    private let isRegularFile: Bool
     private let closeWhenDone: Bool
     private let label: String
     /// The encode buffer, reused for every batch; the mutex guards it and
@@ -36,6 +38,7 @@ public final class NDJSONTraceSink: TraceSink {
     ///   - closeWhenDone: close the descriptor when the session ends.
     public init(fileDescriptor: Int32, closeWhenDone: Bool = false) {
         self.fd = fileDescriptor
+        self.isRegularFile = NDJSONTraceSink.isRegularFile(fileDescriptor)
         self.closeWhenDone = closeWhenDone
         self.label = "fd \(fileDescriptor)"
     }
@@ -55,6 +58,7 @@ public final class NDJSONTraceSink: TraceSink {
             throw TraceSinkError("cannot open \(path) for writing: \(TraceDiagnostics.describe(errno: errno))")
         }
         self.fd = fd
+        self.isRegularFile = NDJSONTraceSink.isRegularFile(fd)
         self.closeWhenDone = true
         self.label = path
     }
@@ -78,12 +82,37 @@ public final class NDJSONTraceSink: TraceSink {
     }
 
     /// Writes all of `bytes`; returns a description of the failure, if any.
+    /// Writes all of `bytes`; returns a description of the failure, if any.
+    ///
+    /// The writer thread may wait as long as a slow reader needs (the app's
+    /// actors never wait for it), but once the process is exiting a reader
+    /// that takes no data for ``exitTimeoutMS`` is treated as gone: the
+    /// process must be able to exit even if the other end of a pipe stopped
+    /// reading without closing it. So writes to pipes and sockets wait for
+    /// room with `poll` in short slices and write at most `PIPE_BUF` bytes at
+    /// a time (which then cannot block); regular files are written directly.
     private func writeAll(_ bytes: [UInt8]) -> String? {
         TraceDiagnostics.withBrokenPipeIgnored {
             bytes.withUnsafeBytes { raw -> String? in
                 var offset = 0
+                var stalledMS: Int32 = 0
                 while offset < raw.count {
-                    let n = Glibc_write(fd, raw.baseAddress! + offset, raw.count - offset)
+                    var chunk = raw.count - offset
+                    if !isRegularFile {
+                        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+                        let ready = poll(&p, 1, 100)
+                        if ready < 0 && errno == EINTR { continue }
+                        if ready == 0 {
+                            stalledMS += 100
+                            if exiting.load(ordering: .relaxed) && stalledMS >= NDJSONTraceSink.exitTimeoutMS {
+                                return "the reader took no data for \(stalledMS / 1000) s while the process exits"
+                            }
+                            continue
+                        }
+                        stalledMS = 0
+                        chunk = min(chunk, Int(PIPE_BUF))
+                    }
+                    let n = Glibc_write(fd, raw.baseAddress! + offset, chunk)
                     if n > 0 {
                         offset += n
                     } else if n < 0 && errno == EINTR {
@@ -98,6 +127,20 @@ public final class NDJSONTraceSink: TraceSink {
                 return nil
             }
         }
+    }
+
+    private static func isRegularFile(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    /// How long a reader may take no data once the process exits.
+    static let exitTimeoutMS: Int32 = 2_000
+    private let exiting = Atomic<Bool>(false)
+
+    /// Tells the sink the process is exiting (see ``writeAll(_:)``).
+    package func processWillExit() {
+        exiting.store(true, ordering: .relaxed)
     }
 
     /// The first bytes of the regular file at `path`; `nil` for anything else.

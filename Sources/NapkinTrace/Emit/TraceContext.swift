@@ -133,7 +133,9 @@ enum ExitFlush {
     static func register() {
         guard !registered.exchange(true, ordering: .acquiringAndReleasing) else { return }
         atexit {
-            TraceContext.globalTracer?.shutdown(reason: "exit")
+            guard let tracer = TraceContext.globalTracer else { return }
+            (tracer.sink as? NDJSONTraceSink)?.processWillExit()
+            tracer.shutdown(reason: "exit")
         }
     }
 }
