@@ -155,24 +155,6 @@ extension TraceEvent.Kind {
     }
 
     /// The value of the `ev` field for this kind.
-    public var wireName: String {
-        switch self {
-        case .sessionStart: "session"
-        case .interactorCreated: "interactor"
-        case .routerCreated: "router"
-        case .attach: "attach"
-        case .detach: "detach"
-        case .activate: "activate"
-        case .deactivate: "deactivate"
-        case .load: "load"
-        case .launch: "launch"
-        case .taskStart: "task_start"
-        case .taskCancel: "task_cancel"
-        case .taskEnd: "task_end"
-        case .deallocated: "deinit"
-        case .mark: "mark"
-        case .dropped: "dropped"
-        case .sessionEnd: "end"
-        }
-    }
+    public var wireName: String { TraceFormat.kindNames[ordinal] }
+
 }

@@ -37,12 +37,10 @@ public struct TraceState: Sendable {
     /// Events applied, by kind (`ev` value).
     public var eventCounts: [String: Int] {
         var result: [String: Int] = [:]
-        for (i, count) in kindCounts.enumerated() where count > 0 { result[TraceState.kindNames[i]] = count }
+        for (i, count) in kindCounts.enumerated() where count > 0 { result[TraceFormat.kindNames[i]] = count }
         return result
     }
-    private var kindCounts = [Int](repeating: 0, count: 16)
-    private static let kindNames = ["session", "interactor", "router", "attach", "detach", "activate", "deactivate", "load",
-                                    "launch", "task_start", "task_cancel", "task_end", "deinit", "mark", "dropped", "end"]
+    private var kindCounts = [Int](repeating: 0, count: TraceFormat.kindNames.count)
     /// Events the app dropped (from `dropped` records).
     public private(set) var droppedEvents: UInt64 = 0
     /// Marks written by the app, most recent last (the last 100).

@@ -145,31 +145,12 @@ struct Fields {
     struct Failure: Error { var message: String }
 }
 
-/// The `ev` values of format v1.
-enum KindName {
+/// The `ev` values of format v1, in the order of ``TraceFormat/kindNames``.
+enum KindName: Int {
     case session, interactor, router, attach, detach, activate, deactivate, load, launch
     case taskStart, taskCancel, taskEnd, deallocated, mark, dropped, end
 
-    var wire: String {
-        switch self {
-        case .session: "session"
-        case .interactor: "interactor"
-        case .router: "router"
-        case .attach: "attach"
-        case .detach: "detach"
-        case .activate: "activate"
-        case .deactivate: "deactivate"
-        case .load: "load"
-        case .launch: "launch"
-        case .taskStart: "task_start"
-        case .taskCancel: "task_cancel"
-        case .taskEnd: "task_end"
-        case .deallocated: "deinit"
-        case .mark: "mark"
-        case .dropped: "dropped"
-        case .end: "end"
-        }
-    }
+    var wire: String { TraceFormat.kindNames[rawValue] }
 }
 
 // MARK: - Scanner
