@@ -23,7 +23,8 @@ import Synchronization
 ///   yields `false` to every `isActiveStream`, then cancels the bound tasks.
 /// - Deinit cancels the remaining bound tasks and finishes every stream.
 ///
-/// All state is guarded by one `Mutex`, so every member is safe to call from
+/// All state is guarded by one `Mutex` (the "creation record written" flag
+/// is an atomic), so every member is safe to call from
 /// any actor or thread.
 public final class InteractorLifecycle: Sendable {
     private enum Phase: Sendable { case inactive, activating, active, deactivating }
@@ -37,7 +38,6 @@ public final class InteractorLifecycle: Sendable {
         var phase: Phase = .inactive
         var desired = false
         var running = false
-        var announced = false
         var tasks: [UInt64: BoundTask] = [:]
         var nextTaskKey: UInt64 = 0
         /// Tasks that finished before their handle was stored.
@@ -49,6 +49,8 @@ public final class InteractorLifecycle: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether the interactor's creation record has been written.
+    private let announced = Atomic<Bool>(false)
     /// Where this interactor's transitions are traced; `nil` when tracing was off at creation.
     package var tracer: Tracer? { traced(storedTracer) }
     private let storedTracer: Tracer?
@@ -204,12 +206,9 @@ public final class InteractorLifecycle: Sendable {
     /// Writes the interactor's creation record, once, before its first other event.
     package func announce(_ ownerType: Any.Type?) {
         guard let tracer else { return }
-        let first = state.withLock { s -> Bool in
-            if s.announced { return false }
-            s.announced = true
-            return true
-        }
-        if first {
+        // After the first call this is one atomic load, not a lock.
+        if announced.load(ordering: .relaxed) { return }
+        if !announced.exchange(true, ordering: .acquiringAndReleasing) {
             tracer.emit(.interactorCreated(id: traceID, type: ownerType.map { String(describing: $0) } ?? "Interactor"))
         }
     }
@@ -230,8 +229,9 @@ public final class InteractorLifecycle: Sendable {
     }
 
     deinit {
-        let (tasks, streams, announced) = state.withLock { s in
-            let result = (Array(s.tasks.values), Array(s.streams.values), s.announced)
+        let announced = self.announced.load(ordering: .acquiring)
+        let (tasks, streams) = state.withLock { s in
+            let result = (Array(s.tasks.values), Array(s.streams.values))
             s.tasks.removeAll()
             s.streams.removeAll()
             s.phase = .inactive

@@ -206,33 +206,31 @@ public struct LeakAnalyzer: Sendable {
     private mutating func record(misuse: TraceState.Misuse, event: TraceEvent, before: Before) {
         let node = state[misuse.node]
         let name = node?.name ?? "#\(misuse.node)"
+        let other = misuse.other.flatMap { state[$0]?.name }
+        let rule: Finding.Rule
+        let message: String
         switch misuse.kind {
         case .doubleAttach:
-            let parent = misuse.other.flatMap { state[$0]?.name } ?? "its parent"
-            report(Finding(rule: .doubleAttach, subject: .router, type: node?.type ?? "?", id: misuse.node,
-                           seqs: [event.seq], time: event.time,
-                           message: "\(name) was attached while already attached to \(parent)"),
-                   key: "\(event.seq)")
+            rule = .doubleAttach
+            message = "\(name) was attached while already attached to \(other ?? "its parent")"
         case .attachUnderDescendant:
-            let parent = misuse.other.flatMap { state[$0]?.name } ?? "its descendant"
-            report(Finding(rule: .doubleAttach, subject: .router, type: node?.type ?? "?", id: misuse.node,
-                           seqs: [event.seq], time: event.time,
-                           message: "\(name) was attached under \(parent), which is itself or one of its descendants (a cycle); the link is ignored"),
-                   key: "\(event.seq)")
+            rule = .doubleAttach
+            message = "\(name) was attached under \(other ?? "its descendant"), which is itself or one of its descendants (a cycle); the link is ignored"
         case .detachNonChild:
-            let parent = misuse.other.flatMap { state[$0]?.name } ?? "that parent"
-            report(Finding(rule: .detachNonChild, subject: .router, type: node?.type ?? "?", id: misuse.node,
-                           seqs: [event.seq], time: event.time,
-                           message: "\(parent) detached \(name), which is not its child"),
-                   key: "\(event.seq)")
+            rule = .detachNonChild
+            message = "\(other ?? "that parent") detached \(name), which is not its child"
         case .eventAfterDeinit:
             report(Finding(rule: .eventAfterDeinit, subject: .trace, type: "#\(misuse.node)", id: misuse.node,
                            seqs: [event.seq], time: event.time,
                            message: "\(event.kind.wireName) refers to #\(misuse.node), which was already deallocated"),
                    key: "\(event.seq)")
+            return
         case .unknownNode:
-            break // a partial trace; the reader's diagnostics cover it
+            return // a partial trace; the reader's diagnostics cover it
         }
+        report(Finding(rule: rule, subject: .router, type: node?.type ?? "?", id: misuse.node,
+                       seqs: [event.seq], time: event.time, message: message),
+               key: "\(event.seq)")
     }
 
     // MARK: - Checks
