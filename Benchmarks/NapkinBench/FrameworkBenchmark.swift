@@ -41,7 +41,7 @@ enum FrameworkBenchmark {
     }
 
     @MainActor
-    static func run(cycles count: Int, rounds: Int) async {
+    static func run(cycles count: Int, rounds: Int, offOnly: Bool = false) async {
         #if NAPKIN_NO_TRACE_HOOKS
         let variant = "hooks removed"
         #else
@@ -58,6 +58,7 @@ enum FrameworkBenchmark {
         for _ in 0..<rounds {
             off.append(await cycles(count, root: root))
             #if !NAPKIN_NO_TRACE_HOOKS
+            if offOnly { continue }
             TraceContext.beginRecording()
             let traced = await TraceContext.$recording.withValue(tracer) {
                 await cycles(count, root: root)

@@ -20,11 +20,12 @@ case "profile-analysis":
     let (t, alive, found) = ReaderBenchmark.readAndAnalyze(path)
     print("analysis \(t)s, \(alive) live, \(found) findings")
 case "framework":
-    await FrameworkBenchmark.run(cycles: option("--cycles", 20_000), rounds: option("--rounds", 5))
+    await FrameworkBenchmark.run(cycles: option("--cycles", 20_000), rounds: option("--rounds", 5),
+                                 offOnly: arguments.contains("--off-only"))
 case "feed":
     FeedBenchmark.run(rate: option("--rate", 200_000), seconds: option("--seconds", 5))
 case "all":
     ReaderBenchmark.run(cycles: option("--cycles", 80_000), keep: false)
 default:
-    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] | feed [--rate N] [--seconds N]")
+    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] | feed [--rate N] [--seconds N]")
 }

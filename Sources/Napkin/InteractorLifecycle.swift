@@ -23,7 +23,7 @@ import Synchronization
 ///   yields `false` to every `isActiveStream`, then cancels the bound tasks.
 /// - Deinit cancels the remaining bound tasks and finishes every stream.
 ///
-/// All state is guarded by one `Mutex` (the "creation record written" flag
+/// All state is guarded by one lock (a pthread mutex, see `Locked`) (the "creation record written" flag
 /// is an atomic), so every member is safe to call from
 /// any actor or thread.
 public final class InteractorLifecycle: Sendable {
@@ -48,7 +48,7 @@ public final class InteractorLifecycle: Sendable {
         var nextStreamKey: UInt64 = 0
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Whether the interactor's creation record has been written.
     private let announced = Atomic<Bool>(false)
     /// Where this interactor's transitions are traced; `nil` when tracing was off at creation.
@@ -209,7 +209,7 @@ public final class InteractorLifecycle: Sendable {
         // After the first call this is one atomic load, not a lock.
         if announced.load(ordering: .relaxed) { return }
         if !announced.exchange(true, ordering: .acquiringAndReleasing) {
-            tracer.emit(.interactorCreated(id: traceID, type: ownerType.map { String(describing: $0) } ?? "Interactor"))
+            tracer.emit(.interactorCreated(id: traceID, type: ownerType.map(traceName(of:)) ?? "Interactor"))
         }
     }
 

@@ -67,9 +67,9 @@ open class Router<InteractorType>: Routing {
             let lifecycle = interactable.lifecycle
             let interactorType = type(of: interactable)
             lifecycle.announce(interactorType)
-            tracer.emit(.routerCreated(id: traceID, type: String(describing: type(of: self)),
+            tracer.emit(.routerCreated(id: traceID, type: traceName(of: type(of: self)),
                                        interactor: lifecycle.traceID,
-                                       interactorType: String(describing: interactorType)))
+                                       interactorType: traceName(of: interactorType)))
         }
     }
 

@@ -25,3 +25,16 @@ func traced(_ stored: Tracer?) -> Tracer? {
     return stored
     #endif
 }
+
+/// The name the trace gives `type`, computed once per type: a router and its
+/// interactor name their types every time one is created.
+func traceName(of type: Any.Type) -> String {
+    let key = ObjectIdentifier(type)
+    if let name = typeNames.withLock({ $0[key] }) { return name }
+    let name = String(describing: type)
+    typeNames.withLock { $0[key] = name }
+    return name
+}
+
+/// Type names already computed; only used while tracing is on.
+private let typeNames = Locked<[ObjectIdentifier: String]>([:])

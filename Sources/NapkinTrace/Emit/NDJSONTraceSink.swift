@@ -24,7 +24,7 @@ public final class NDJSONTraceSink: TraceSink {
     private let label: String
     /// The encode buffer, reused for every batch; the mutex guards it and
     /// serialises writes to `fd`.
-    private let buffer = Mutex<[UInt8]>([])
+    private let buffer = Locked<[UInt8]>([])
 
     /// A sink writing to the process's standard output.
     public static var standardOutput: NDJSONTraceSink { NDJSONTraceSink(fileDescriptor: 1, closeWhenDone: false) }

@@ -17,7 +17,7 @@ package enum TraceContext {
     private static let resolvedBit: UInt = 1
     private static let recordingBit: UInt = 2
     /// Guards the slow paths (resolution, bootstrap, recorder scopes).
-    private static let slow = Mutex<SlowState>(SlowState())
+    private static let slow = Locked<SlowState>(SlowState())
 
     private struct SlowState {
         var activeRecordings = 0

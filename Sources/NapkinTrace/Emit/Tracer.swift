@@ -20,9 +20,9 @@ package final class Tracer: Sendable {
     let capacity: Int
     let sink: (any TraceSink)?
     let ids = Atomic<UInt64>(0)
-    let queue: Mutex<Queue>
+    let queue: Locked<Queue>
     /// Serialises every call into the sink and owns the writer's spare buffer.
-    let writer = Mutex<[TraceEvent]>([])
+    let writer = Locked<[TraceEvent]>([])
     let wake = DispatchSemaphore(value: 0)
 
     struct Queue {
@@ -57,7 +57,7 @@ package final class Tracer: Sendable {
         if sink != nil { q.events.reserveCapacity(min(self.capacity, 4096)) }
         q.seq = 1
         q.events.append(TraceEvent(seq: 1, time: 0, kind: .sessionStart(info)))
-        self.queue = Mutex(q)
+        self.queue = Locked(q)
         if sink != nil && startWriter {
             let thread = Thread { [self] in self.writerLoop() }
             thread.name = "napkin-trace-writer"
