@@ -22,7 +22,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = write(fd, data, size)
     close(fd)
     guard let reader = try? TraceReader(path: scratchPath, options: .init(maxLineLength: 256)) else { return 0 }
-    var analyzer = LeakAnalyzer(options: .init(grace: 1_000, expectTeardown: size % 2 == 0))
+    var analyzer = TraceAnalyzer(options: .init(grace: 1_000, expectTeardown: size % 2 == 0))
     var history = TraceHistory()
     var lastEvents = 0
     while let item = reader.next() {

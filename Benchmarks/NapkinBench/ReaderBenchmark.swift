@@ -65,12 +65,12 @@ enum ReaderBenchmark {
     static func readAndAnalyze(_ path: String) -> (Double, Int, Int) {
         let start = now()
         let reader = try! TraceReader(path: path)
-        var analyzer = LeakAnalyzer()
+        var analyzer = TraceAnalyzer()
         while let item = reader.next() {
             if case .event(let event) = item { analyzer.consume(event) }
         }
         analyzer.finish()
-        return (Double(now() - start) / 1e9, analyzer.state.nodes.count, analyzer.findings.count)
+        return (Double(now() - start) / 1e9, analyzer.state.nodeCount, analyzer.findings.count)
     }
 
     static func jqTime(_ path: String) -> Double? {

@@ -43,8 +43,8 @@ struct RenderFixture {
     }
 
     /// The analyzer after the whole trace (finished), with a short grace period.
-    func analyzer(grace: UInt64 = 20_000_000) -> LeakAnalyzer {
-        var analyzer = LeakAnalyzer(options: .init(grace: grace))
+    func analyzer(grace: UInt64 = 20_000_000) -> TraceAnalyzer {
+        var analyzer = TraceAnalyzer(options: .init(grace: grace))
         for event in events { analyzer.consume(event) }
         analyzer.finish()
         return analyzer

@@ -83,11 +83,11 @@ struct TreeRendererSnapshotTests {
     }
 
     /// The analyzer after reading the whole trace.
-    static func analyzer() throws -> LeakAnalyzer {
+    static func analyzer() throws -> TraceAnalyzer {
         let scratch = try ScratchDirectory("snapshot-unit")
         let path = try scratch.write("snapshot.ndjson", trace)
         let reader = try TraceReader(path: path)
-        var analyzer = LeakAnalyzer(options: .init(grace: 1_000_000_000))
+        var analyzer = TraceAnalyzer(options: .init(grace: 1_000_000_000))
         while let item = reader.next() {
             if case .event(let event) = item { analyzer.consume(event) }
         }

@@ -405,7 +405,7 @@ struct AnalysisRecordedTests {
             return nil
         }
         #expect(events == recorder.events, sourceLocation: sourceLocation)
-        #expect(LeakAnalyzer.analyze(events, options: .init(grace: 30_000_000_000, expectTeardown: true)).isClean, sourceLocation: sourceLocation)
+        #expect(TraceAnalyzer.analyze(events, options: .init(grace: 30_000_000_000, expectTeardown: true)).isClean, sourceLocation: sourceLocation)
     }
 
     /// Polls `condition` until it holds or `timeout` passes; returns whether it held.

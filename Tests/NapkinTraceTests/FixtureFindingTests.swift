@@ -171,7 +171,7 @@ struct FixtureFindingTests {
                     let misuse = state.apply(event)
                     #expect(misuse == nil, "\(name): \(String(describing: misuse)) at seq \(event.seq)")
                 }
-                #expect(state.nodes.isEmpty, "\(name) does not tear everything down")
+                #expect(state.nodeCount == 0, "\(name) does not tear everything down")
             }
         }
     }
@@ -183,22 +183,22 @@ struct FixtureFindingTests {
         for event in result.events { TraceEncoder.append(event, to: &bytes) }
         let (again, _) = try readAll(bytes: bytes)
         #expect(again.events == result.events)
-        let options = LeakAnalyzer.Options(expectTeardown: c.expectTeardown)
-        #expect(LeakAnalyzer.analyze(again.events, options: options).findings
-                == LeakAnalyzer.analyze(result.events, options: options).findings)
+        let options = TraceAnalyzer.Options(expectTeardown: c.expectTeardown)
+        #expect(TraceAnalyzer.analyze(again.events, options: options).findings
+                == TraceAnalyzer.analyze(result.events, options: options).findings)
     }
 
     @Test("the analysis is the same when fed event by event with the live clock advancing in between")
     func incremental() throws {
         for c in Self.cases {
             let (result, _) = try readAll(path: Fixtures.path(c.name))
-            var analyzer = LeakAnalyzer(options: .init(expectTeardown: c.expectTeardown))
+            var analyzer = TraceAnalyzer(options: .init(expectTeardown: c.expectTeardown))
             for event in result.events {
                 analyzer.advance(to: event.time)   // a live view's clock never runs ahead of the events here
                 analyzer.consume(event)
             }
             analyzer.finish()
-            let batch = LeakAnalyzer.analyze(result.events, options: .init(expectTeardown: c.expectTeardown))
+            let batch = TraceAnalyzer.analyze(result.events, options: .init(expectTeardown: c.expectTeardown))
             #expect(analyzer.findings == batch.findings, "\(c.name)")
             #expect(analyzer.undecided == batch.undecided, "\(c.name)")
         }

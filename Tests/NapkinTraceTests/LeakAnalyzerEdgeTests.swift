@@ -5,7 +5,7 @@ import Testing
 /// checks decided by a live clock, re-attachment, sessions, and shapes the
 /// fixtures do not cover.
 @Suite("Leak analyzer edge cases")
-struct LeakAnalyzerEdgeTests {
+struct TraceAnalyzerEdgeTests {
     private static let second: UInt64 = 1_000_000_000
 
     /// root #2 (interactor #1) with Home #4 (interactor #3) attached, at t ≈ 0.
@@ -25,10 +25,10 @@ struct LeakAnalyzerEdgeTests {
     func graceOption() throws {
         let events = try readAll(path: Fixtures.path("not-deallocated")).0.events
         // Detach at 0.6 s, end at 2.6 s.
-        let long = LeakAnalyzer.analyze(events, options: .init(grace: 5 * Self.second))
+        let long = TraceAnalyzer.analyze(events, options: .init(grace: 5 * Self.second))
         #expect(long.isClean)
         #expect(long.undecided == 1)
-        let short = LeakAnalyzer.analyze(events, options: .init(grace: 100_000_000))
+        let short = TraceAnalyzer.analyze(events, options: .init(grace: 100_000_000))
         #expect(rules(short) == ["not-deallocated OrderRouter#4"])
         #expect(short.findings.first?.message.contains("100ms") == true)
     }
@@ -41,21 +41,21 @@ struct LeakAnalyzerEdgeTests {
         b.add(.deallocated(id: 4), at: detach + Self.second - 1)
         b.add(.deallocated(id: 3), at: detach + Self.second)
         b.add(.sessionEnd(reason: "exit"), at: detach + 3 * Self.second)
-        #expect(LeakAnalyzer.analyze(b.events).isClean)
+        #expect(TraceAnalyzer.analyze(b.events).isClean)
 
         var late = homeTree()
         late.detach(4, from: 2)
         late.add(.deallocated(id: 4), at: detach + Self.second + 1)
         late.add(.deallocated(id: 3), at: detach + Self.second + 2)
         late.add(.sessionEnd(reason: "exit"), at: detach + 3 * Self.second)
-        #expect(rules(LeakAnalyzer.analyze(late.events)) == ["not-deallocated HomeRouter#4"])
+        #expect(rules(TraceAnalyzer.analyze(late.events)) == ["not-deallocated HomeRouter#4"])
     }
 
     @Test("a live view: advance(to:) decides a due check without any further event")
     func advanceDecidesChecks() {
         var b = homeTree()
         b.detach(4, from: 2)
-        var analyzer = LeakAnalyzer()
+        var analyzer = TraceAnalyzer()
         for event in b.events { analyzer.consume(event) }
         #expect(analyzer.findings.isEmpty)
         #expect(analyzer.pendingChecks > 0)
@@ -76,7 +76,7 @@ struct LeakAnalyzerEdgeTests {
         quick.wait(Self.second / 2)
         quick.attach(4, to: 2)
         quick.add(.mark(text: "idle"), at: quick.time + 5 * Self.second)
-        #expect(LeakAnalyzer.analyze(quick.events).isClean)
+        #expect(TraceAnalyzer.analyze(quick.events).isClean)
 
         // Keeping a detached router around to re-attach it later is reported: it
         // left the tree and was not deallocated within the grace period.
@@ -85,7 +85,7 @@ struct LeakAnalyzerEdgeTests {
         slow.wait(3 * Self.second)
         slow.attach(4, to: 2)
         slow.add(.mark(text: "idle"), at: slow.time + 5 * Self.second)
-        #expect(rules(LeakAnalyzer.analyze(slow.events)) == ["not-deallocated HomeRouter#4"])
+        #expect(rules(TraceAnalyzer.analyze(slow.events)) == ["not-deallocated HomeRouter#4"])
     }
 
     @Test("a child detached from its already detached parent, then leaked, is reported")
@@ -101,7 +101,7 @@ struct LeakAnalyzerEdgeTests {
         // Home goes away; Profile never does.
         b.release(4)
         b.add(.mark(text: "idle"), at: b.time + 3 * Self.second)
-        let report = LeakAnalyzer.analyze(b.events)
+        let report = TraceAnalyzer.analyze(b.events)
         #expect(rules(report) == ["not-deallocated ProfileRouter#6"], "\(report)")
         #expect(report.findings.first?.seqs == [b.events.first { $0.kind == .detach(parent: 4, child: 6) }!.seq])
     }
@@ -116,7 +116,7 @@ struct LeakAnalyzerEdgeTests {
         b.add(.detach(parent: 2, child: 4))
         for interactor: NodeID in [3, 5, 7] { b.add(.deactivate(interactor: interactor)) }
         b.add(.mark(text: "idle"), at: b.time + 3 * Self.second)
-        #expect(rules(LeakAnalyzer.analyze(b.events)) == ["not-deallocated HomeRouter#4"])
+        #expect(rules(TraceAnalyzer.analyze(b.events)) == ["not-deallocated HomeRouter#4"])
     }
 
     @Test("a root deallocated with its tree attached is clean when the tree follows it")
@@ -130,7 +130,7 @@ struct LeakAnalyzerEdgeTests {
         b.release(4)
         b.release(6)
         b.add(.sessionEnd(reason: "exit"), at: b.time + 3 * Self.second)
-        let report = LeakAnalyzer.analyze(b.events, options: .init(expectTeardown: true))
+        let report = TraceAnalyzer.analyze(b.events, options: .init(expectTeardown: true))
         #expect(report.isClean, "\(report)")
         #expect(report.undecided == 0)
     }
@@ -143,7 +143,7 @@ struct LeakAnalyzerEdgeTests {
         b.add(.deallocated(id: 1))
         // Home (#4) is held by something else and never deactivates.
         b.add(.mark(text: "idle"), at: b.time + 3 * Self.second)
-        let report = LeakAnalyzer.analyze(b.events)
+        let report = TraceAnalyzer.analyze(b.events)
         #expect(Set(rules(report)) == ["undetached-child HomeRouter#4", "active-after-detach HomeInteractor#3"], "\(report)")
     }
 
@@ -156,12 +156,12 @@ struct LeakAnalyzerEdgeTests {
         b.wait(Self.second / 4)
         b.attach(4, to: 2)   // back within the grace period: the owner is active again
         b.add(.mark(text: "idle"), at: b.time + 3 * Self.second)
-        #expect(LeakAnalyzer.analyze(b.events).isClean)
+        #expect(TraceAnalyzer.analyze(b.events).isClean)
         // The next deactivation checks it again.
         b.detach(4, from: 2)
         b.add(.deallocated(id: 4))
         b.add(.mark(text: "idle"), at: b.time + 3 * Self.second)
-        let report = LeakAnalyzer.analyze(b.events)
+        let report = TraceAnalyzer.analyze(b.events)
         #expect(rules(report) == ["orphaned-task HomeInteractor#3 'poll'"], "\(report)")
     }
 
@@ -173,7 +173,7 @@ struct LeakAnalyzerEdgeTests {
             b.router(id, "Item")
             b.attach(id, to: 2)
         }
-        let report = LeakAnalyzer.analyze(b.events)
+        let report = TraceAnalyzer.analyze(b.events)
         #expect(rules(report) == ["duplicate-child ItemRouter#4", "duplicate-child ItemRouter#6"], "\(report)")
         // Children of different types are fine.
         var mixed = TraceBuilder()
@@ -182,7 +182,7 @@ struct LeakAnalyzerEdgeTests {
         mixed.attach(4, to: 2)
         mixed.router(6, "Menu")
         mixed.attach(6, to: 2)
-        #expect(LeakAnalyzer.analyze(mixed.events).isClean)
+        #expect(TraceAnalyzer.analyze(mixed.events).isClean)
     }
 
     @Test("several sessions in one stream: each is analysed on its own, dropped events per session")
@@ -194,7 +194,7 @@ struct LeakAnalyzerEdgeTests {
         var second = homeTree()
         second.add(.dropped(count: 1, firstSeq: 50, lastSeq: 50))
         second.add(.sessionEnd(reason: "exit"))
-        var analyzer = LeakAnalyzer()
+        var analyzer = TraceAnalyzer()
         for event in b.events + second.events { analyzer.consume(event) }
         analyzer.finish()
         #expect(analyzer.sessionCount == 2)
@@ -209,7 +209,7 @@ struct LeakAnalyzerEdgeTests {
         b.add(.activate(interactor: 91))
         b.add(.deallocated(id: 92))
         b.add(.sessionEnd(reason: "exit"), at: 5 * Self.second)
-        #expect(LeakAnalyzer.analyze(b.events, options: .init(expectTeardown: true)).isClean)
+        #expect(TraceAnalyzer.analyze(b.events, options: .init(expectTeardown: true)).isClean)
     }
 
     @Test("expect-teardown reports each alive subtree once, and an interactor whose router is gone")
@@ -218,7 +218,7 @@ struct LeakAnalyzerEdgeTests {
         b.router(6, "Profile")          // never attached: its own subtree
         b.add(.interactorCreated(id: 7, type: "LoneInteractor"))
         b.add(.sessionEnd(reason: "exit"))
-        let report = LeakAnalyzer.analyze(b.events, options: .init(expectTeardown: true))
+        let report = TraceAnalyzer.analyze(b.events, options: .init(expectTeardown: true))
         #expect(rules(report) == ["alive-at-end RootRouter#2", "alive-at-end ProfileRouter#6", "alive-at-end LoneInteractor#7"], "\(report)")
         #expect(report.findings.allSatisfy { $0.severity == .error })
     }

@@ -32,7 +32,7 @@ struct RobustnessTests {
     @Test("a tree 50,000 routers deep folds, walks and analyses without recursion")
     func veryDeepTree() {
         let depth = 50_000
-        var analyzer = LeakAnalyzer()
+        var analyzer = TraceAnalyzer()
         for event in Self.chain(depth: depth) { analyzer.consume(event) }
         analyzer.finish()
         let tree = analyzer.state.liveTree()
@@ -46,7 +46,7 @@ struct RobustnessTests {
         let depth = 10
         let bottom = UInt64(2 * depth)
         let events = Self.chain(depth: depth, then: [.attach(parent: bottom, child: 4), .attach(parent: 6, child: 6)])
-        var analyzer = LeakAnalyzer()
+        var analyzer = TraceAnalyzer()
         for event in events { analyzer.consume(event) }
         analyzer.finish()
         let cycles = analyzer.findings.filter { $0.message.contains("a cycle") }
@@ -72,7 +72,7 @@ struct RobustnessTests {
         .contentsOfDirectory(atPath: RobustnessTests.fixtures.path).filter { $0.hasSuffix(".ndjson") })
     func fuzzRegression(_ name: String) throws {
         let reader = try TraceReader(path: Self.fixtures.appendingPathComponent(name).path)
-        var analyzer = LeakAnalyzer(options: .init(grace: 1_000, expectTeardown: true))
+        var analyzer = TraceAnalyzer(options: .init(grace: 1_000, expectTeardown: true))
         var history = TraceHistory()
         var events = 0
         while let item = reader.next() {

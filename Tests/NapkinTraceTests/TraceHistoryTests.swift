@@ -40,20 +40,20 @@ struct TraceHistoryTests {
         let h = history(b.events)
 
         let root = try #require(h.life(of: 2))
-        #expect(spans(root.attached) == ["30-… (4-…)"])
-        #expect(root.parents == [0])
+        #expect(spans(root.attached.map(\.span)) == ["30-… (4-…)"])
+        #expect(root.attached.map(\.parent) == [nil])
 
         let home = try #require(h.life(of: 4))
         #expect(home.name == "HomeRouter#4")
         #expect(home.kind == .router)
         #expect(home.interactor == 3)
-        #expect(spans(home.attached) == ["100-200 (\(attach1.seq)-\(detach1.seq))", "300-… (\(attach2.seq)-…)"])
-        #expect(home.parents == [2, 2])
+        #expect(spans(home.attached.map(\.span)) == ["100-200 (\(attach1.seq)-\(detach1.seq))", "300-… (\(attach2.seq)-…)"])
+        #expect(home.attached.map(\.parent) == [2, 2])
         #expect(spans(home.active) == ["110-210 (10-\(deactivate1.seq))", "310-… (\(activate2.seq)-…)"])
         #expect(home.loaded == 120)
         #expect(home.deallocated == nil)
         #expect(h.endTime == 310)
-        #expect(h.links.map(\.attach) == [true, false, true])
+        #expect(h.links.map(\.isAttach) == [true, false, true])
         #expect(h.links.map(\.child) == [4, 4, 4])
     }
 
@@ -70,7 +70,7 @@ struct TraceHistoryTests {
         b.add(.load(router: 4), at: 140)
         b.add(.load(router: 4), at: 150)
         let home = try #require(history(b.events).life(of: 4))
-        #expect(spans(home.attached) == ["100-… (9-…)"])
+        #expect(spans(home.attached.map(\.span)) == ["100-… (9-…)"])
         #expect(spans(home.active) == ["120-… (11-…)"])
         #expect(home.loaded == 140)
     }
@@ -91,17 +91,17 @@ struct TraceHistoryTests {
 
         let home = try #require(h.life(of: 4))
         #expect(home.deallocated == 300)
-        #expect(home.attached.map(\.end) == [200])
+        #expect(home.attached.map(\.span.end) == [200])
         let profile = try #require(h.life(of: 6))
         #expect(profile.deallocated == nil)
-        #expect(spans(profile.attached) == ["130-300 (\(attach6.seq)-\(deinit4.seq))"])
+        #expect(spans(profile.attached.map(\.span)) == ["130-300 (\(attach6.seq)-\(deinit4.seq))"])
         #expect(h.deinits.map(\.id) == [4])   // routers only
-        #expect(h.deinits.first?.time == 300)
+        #expect(h.deinits.first?.at.time == 300)
 
         // A router deallocated while attached (a root going away) closes its own span.
         b.add(.deallocated(id: 2), at: 400)
         let root = try #require(history(b.events).life(of: 2))
-        #expect(root.attached.last?.end == 400)
+        #expect(root.attached.last?.span.end == 400)
         #expect(root.deallocated == 400)
     }
 
@@ -176,14 +176,14 @@ struct TraceHistoryTests {
             let h = history(result.events)
             #expect(!h.nodes.isEmpty, "\(name)")
             for life in h.nodes {
-                for interval in life.attached + life.active {
+                for interval in life.attached.map(\.span) + life.active {
                     if let end = interval.end, let endSeq = interval.endSeq {
                         #expect(interval.start <= end, "\(name) \(life.name)")
                         #expect(interval.startSeq < endSeq, "\(name) \(life.name)")
                     }
                 }
                 if let deallocated = life.deallocated {
-                    #expect(life.attached.allSatisfy { $0.end != nil && $0.end! <= deallocated }, "\(name) \(life.name)")
+                    #expect(life.attached.allSatisfy { $0.span.end != nil && $0.span.end! <= deallocated }, "\(name) \(life.name)")
                 }
                 for task in life.tasks {
                     #expect(task.end.map { $0 >= task.start } ?? true, "\(name) \(life.name)")

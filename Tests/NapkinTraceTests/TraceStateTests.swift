@@ -33,7 +33,7 @@ struct TraceStateTests {
         let state = tree().state()
         #expect(names(state.liveTree()) == ["RootRouter#2", "  HomeRouter#4", "    ProfileRouter#6", "  MenuRouter#8"])
         #expect(state.roots == [2])
-        #expect(state.nodes.count == 8)
+        #expect(state.nodeCount == 8)
         #expect(state.createdCount == 8)
         #expect(state.maxNodeID == 8)
         #expect(state.session?.app == "test")
@@ -59,8 +59,8 @@ struct TraceStateTests {
         #expect(!state.isActive(router: 99))
         #expect(state.detachedRouters().isEmpty)
         #expect(names(state.subtree(4)) == ["HomeRouter#4", "  ProfileRouter#6"])
-        #expect(state.eventCounts["attach"] == 3)
-        #expect(state.eventCounts["router"] == 4)
+        #expect(state.eventCount(.attach) == 3)
+        #expect(state.eventCount(.router) == 4)
     }
 
     @Test("a router's creation record creates its interactor when it was not announced")
@@ -110,11 +110,11 @@ struct TraceStateTests {
 
         let afterRelease = b.state(upTo: released)
         #expect(afterRelease[4] == nil && afterRelease[3] == nil)
-        #expect(afterRelease[6]?.orphanedFrom?.id == 4)
+        #expect(afterRelease[6]?.orphanedFrom?.parent == 4)
         #expect(afterRelease.detachedRouters().map(\.id) == [6])
 
         let end = b.state()
-        #expect(end.nodes.count == 4)
+        #expect(end.nodeCount == 4)
         #expect(end.deallocatedCount == 4)
         #expect(names(end.liveTree()) == ["RootRouter#2", "  MenuRouter#8"])
     }
@@ -156,8 +156,8 @@ struct TraceStateTests {
         var state = b.state()
         let profile = state[6]
         #expect(profile?.parent == nil)
-        #expect(profile?.orphanedFrom?.id == 4)
-        #expect(profile?.orphanedFrom?.type == "HomeRouter")
+        #expect(profile?.orphanedFrom?.parent == 4)
+        #expect(profile?.orphanedFrom?.parentType == "HomeRouter")
         #expect(profile?.orphanedFrom?.seq == deinitEvent.seq)
         #expect(state.detachedRouters().map(\.id) == [6])
         // The interactor of the deallocated router loses its router.
@@ -169,7 +169,7 @@ struct TraceStateTests {
         #expect(state.roots.isEmpty)
         #expect(state.liveTree().isEmpty)
         #expect(state[8]?.isInLiveTree == false)
-        #expect(state[8]?.orphanedFrom?.id == 2)
+        #expect(state[8]?.orphanedFrom?.parent == 2)
         #expect(state[8]?.leftTreeAt?.seq == b.seq)
 
         // Re-attaching an orphan clears its orphaned mark.
@@ -186,31 +186,31 @@ struct TraceStateTests {
         b.add(.taskStart(task: 20, owner: 3, label: "poll"))
         b.add(.taskStart(task: 21, owner: 3, label: nil))
         var state = b.state()
-        #expect(state.tasks.count == 2)
+        #expect(state.taskCount == 2)
         #expect(state[3]?.runningTasks == [20, 21])
         #expect(state.runningTaskCount(router: 4) == 2)
-        #expect(state.tasks[20]?.label == "poll")
-        #expect(state.tasks[20]?.displayName == "'poll'")
-        #expect(state.tasks[21]?.displayName == "task")
-        #expect(state.tasks[20]?.startedWhileInactive == false)
+        #expect(state.task(20)?.label == "poll")
+        #expect(state.task(20)?.displayName == "'poll'")
+        #expect(state.task(21)?.displayName == "task")
+        #expect(state.task(20)?.startedWhileInactive == false)
 
         b.detach(4, from: 2)
         let cancel = b.add(.taskCancel(task: 20))
         b.add(.taskCancel(task: 20))     // a second request keeps the first one's seq
         b.add(.taskEnd(task: 21, outcome: .completed))
         state = b.state()
-        #expect(state.tasks[20]?.cancelRequested == cancel.seq)
+        #expect(state.task(20)?.cancelRequested == cancel.seq)
         #expect(state[3]?.runningTasks == [20])
         #expect(state.tasksEnded == 1)
 
         // The owner goes away while its task runs.
         b.release(4)
         state = b.state()
-        #expect(state.tasks[20]?.ownerGone == true)
+        #expect(state.task(20)?.ownerGone == true)
         b.add(.taskEnd(task: 20, outcome: .cancelled))
         b.add(.taskEnd(task: 99, outcome: .cancelled))   // unknown task: ignored
         state = b.state()
-        #expect(state.tasks.isEmpty)
+        #expect(state.taskCount == 0)
         #expect(state.tasksStarted == 2 && state.tasksEnded == 2)
 
         // A task started while its owner is inactive says so.
@@ -218,8 +218,8 @@ struct TraceStateTests {
         b.add(.deactivate(interactor: 7))
         b.add(.taskStart(task: 31, owner: 7, label: nil))
         state = b.state()
-        #expect(state.tasks[30]?.startedWhileInactive == false)
-        #expect(state.tasks[31]?.startedWhileInactive == true)
+        #expect(state.task(30)?.startedWhileInactive == false)
+        #expect(state.task(31)?.startedWhileInactive == true)
     }
 
     @Test("misuse: double attach, detach of a non-child, events after deinit, unknown nodes")
@@ -255,7 +255,7 @@ struct TraceStateTests {
             #expect(misuse?.node == 12 || misuse?.node == 11, "\(kind)")
         }
         // A task started for a deallocated owner is known, and its owner gone.
-        #expect(state.tasks[40]?.ownerGone == true)
+        #expect(state.task(40)?.ownerGone == true)
 
         // Ids the trace never created (a partial trace).
         #expect(state.apply(b.add(.activate(interactor: 500)))?.kind == .unknownNode)
@@ -276,7 +276,7 @@ struct TraceStateTests {
         #expect(state.recentMarks.last?.text == "m149")
         #expect(state.droppedEvents == 7)
         #expect(!state.ended)
-        #expect(state.eventCounts["mark"] == 150)
+        #expect(state.eventCount(.mark) == 150)
         b.add(.sessionEnd(reason: "exit"))
         state = b.state()
         #expect(state.ended)
@@ -288,9 +288,9 @@ struct TraceStateTests {
         #expect(state.recentMarks.isEmpty)
         #expect(state.droppedEvents == 0)
         #expect(!state.ended)
-        #expect(state.nodes.count == 2)
-        #expect(state.eventCounts["session"] == 1)
-        #expect(state.eventCounts["mark"] == nil)
+        #expect(state.nodeCount == 2)
+        #expect(state.eventCount(.session) == 1)
+        #expect(state.eventCount(.mark) == 0)
     }
 
     @Test("memory follows the live nodes: 20,000 create/attach/task/detach/deinit cycles leave a small state")
@@ -320,7 +320,7 @@ struct TraceStateTests {
             apply(.activate(interactor: interactor))
             apply(.taskStart(task: task, owner: interactor, label: "poll"))
             apply(.load(router: router))
-            if cycle % 5000 == 0 { peak = max(peak, state.nodes.count) }
+            if cycle % 5000 == 0 { peak = max(peak, state.nodeCount) }
             if cycle % 1000 == 0 { apply(.mark(text: "cycle \(cycle)")) }
             apply(.detach(parent: 2, child: router))
             apply(.deactivate(interactor: interactor))
@@ -330,8 +330,8 @@ struct TraceStateTests {
             apply(.deallocated(id: interactor))
         }
         #expect(misuses == 0)
-        #expect(state.nodes.count == 2)
-        #expect(state.tasks.isEmpty)
+        #expect(state.nodeCount == 2)
+        #expect(state.taskCount == 0)
         #expect(state.roots == [2])
         #expect(state[2]?.children == [])
         #expect(state.recentMarks.count == 20)

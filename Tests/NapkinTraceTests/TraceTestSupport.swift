@@ -86,11 +86,11 @@ func readAll(bytes: [UInt8], options: TraceReader.Options = .init()) throws -> (
 }
 
 /// Analyses the events of fixture `name` (read with the library's reader).
-func analyzeFixture(_ name: String, options: LeakAnalyzer.Options = .init()) throws -> AnalysisReport {
+func analyzeFixture(_ name: String, options: TraceAnalyzer.Options = .init()) throws -> AnalysisReport {
     let (result, reader) = try readAll(path: Fixtures.path(name))
     #expect(reader.rejection == nil, "\(name): \(reader.rejection.map { "\($0)" } ?? "")")
     #expect(result.diagnostics.isEmpty, "\(name): \(result.diagnostics)")
-    return LeakAnalyzer.analyze(result.events, options: options)
+    return TraceAnalyzer.analyze(result.events, options: options)
 }
 
 // MARK: - Temporary files

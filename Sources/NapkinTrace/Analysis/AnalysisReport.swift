@@ -32,7 +32,7 @@ public struct AnalysisReport: Sendable, CustomStringConvertible {
     }
 }
 
-extension LeakAnalyzer {
+extension TraceAnalyzer {
     /// The report so far (call ``finish()`` first for the final one).
     public var report: AnalysisReport {
         AnalysisReport(findings: findings, undecided: undecided, endedCleanly: state.ended,
@@ -41,7 +41,7 @@ extension LeakAnalyzer {
 
     /// Analyses a complete sequence of events.
     public static func analyze(_ events: some Sequence<TraceEvent>, options: Options = Options()) -> AnalysisReport {
-        var analyzer = LeakAnalyzer(options: options)
+        var analyzer = TraceAnalyzer(options: options)
         for event in events { analyzer.consume(event) }
         analyzer.finish()
         return analyzer.report
@@ -63,7 +63,7 @@ extension TraceRecorder {
     public func analyze(grace: Duration = .seconds(1), expectTeardown: Bool = false) -> AnalysisReport {
         let (seconds, attoseconds) = grace.components
         let graceNS = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-        var analyzer = LeakAnalyzer(options: .init(grace: graceNS, expectTeardown: expectTeardown))
+        var analyzer = TraceAnalyzer(options: .init(grace: graceNS, expectTeardown: expectTeardown))
         for event in events { analyzer.consume(event) }
         analyzer.advance(to: MonotonicClock.now() &- tracer.origin)
         analyzer.finish()

@@ -4,60 +4,47 @@
 /// `docs/findings.md`), a severity, the node it is about (type name and id),
 /// the sequence numbers of the events that show it, and a one-line explanation.
 public struct Finding: Sendable, Hashable, CustomStringConvertible {
-    /// The kinds of findings, with their stable identifiers.
-    public enum Rule: String, Sendable, Hashable, CaseIterable {
-        /// A router still attached to a parent that left the tree and was
-        /// deallocated, and that did not deallocate with it.
-        case undetachedChild = "undetached-child"
-        /// A router or interactor that left the tree and was not deallocated
-        /// within the grace period: something retains it (a retain cycle?).
-        case notDeallocated = "not-deallocated"
-        /// A bound task still running a grace period after its owner
-        /// deactivated or went away, or at the end of the trace while its owner
-        /// is inactive or gone: it ignores cancellation.
-        case orphanedTask = "orphaned-task"
-        /// A task started while its owner was inactive.
-        case taskStartedInactive = "task-started-inactive"
-        /// An interactor still active a grace period after its router left the tree.
-        case activeAfterDetach = "active-after-detach"
-        /// A parent with two attached children of the same type at once: the
-        /// older one was probably never detached (back navigation).
-        case duplicateChild = "duplicate-child"
-        /// A router attached while it was already attached.
-        case doubleAttach = "double-attach"
-        /// A detach of a router that was not a child of that parent.
-        case detachNonChild = "detach-non-child"
-        /// An event about a router or interactor after its deinit.
-        case eventAfterDeinit = "event-after-deinit"
-        /// The app dropped events: the trace is incomplete and may hide findings.
-        case eventsDropped = "events-dropped"
-        /// With `expectTeardown`: something still alive at the end of the trace.
-        case aliveAtEnd = "alive-at-end"
-
+    /// A kind of finding: its stable identifier (documented in
+    /// `docs/findings.md` under the same anchor), its severity and title.
+    ///
+    /// Each rule's value is declared next to its logic, in
+    /// `Sources/NapkinTrace/Analysis/Rules/`; ``allCases`` lists them in the
+    /// order the analyzer runs them.
+    public struct Rule: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+        /// The stable identifier, e.g. `not-deallocated`.
+        public let rawValue: String
         /// The severity findings of this rule have.
-        public var severity: Severity {
-            switch self {
-            case .undetachedChild, .notDeallocated, .orphanedTask, .activeAfterDetach, .aliveAtEnd: .error
-            case .taskStartedInactive, .duplicateChild, .doubleAttach, .detachNonChild, .eventAfterDeinit, .eventsDropped: .warning
-            }
+        public let severity: Severity
+        /// A short title for reports, e.g. "not deallocated".
+        public let title: String
+        /// What the rule finds, in one line (the table of `docs/findings.md`).
+        public let summary: String
+
+        /// Declares a rule.
+        init(_ id: String, _ severity: Severity, title: String, summary: String) {
+            self.rawValue = id
+            self.severity = severity
+            self.title = title
+            self.summary = summary
         }
 
-        /// A short title for reports.
-        public var title: String {
-            switch self {
-            case .undetachedChild: "un-detached child"
-            case .notDeallocated: "not deallocated"
-            case .orphanedTask: "orphaned task"
-            case .taskStartedInactive: "task started while inactive"
-            case .activeAfterDetach: "active after detach"
-            case .duplicateChild: "duplicate child"
-            case .doubleAttach: "double attach"
-            case .detachNonChild: "detach of a non-child"
-            case .eventAfterDeinit: "event after deinit"
-            case .eventsDropped: "events dropped"
-            case .aliveAtEnd: "alive at end"
-            }
+        /// The rule with this identifier, if there is one.
+        public init?(rawValue: String) {
+            guard let rule = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+            self = rule
         }
+
+        /// Every rule, in the order the analyzer runs them.
+        public static var allCases: [Rule] { FindingRules.all }
+
+        /// The rule's section of `docs/findings.md`, relative to the repository root.
+        public var documentation: String { "docs/findings.md#\(rawValue)" }
+
+        /// The identifier.
+        public var description: String { rawValue }
+
+        public static func == (a: Rule, b: Rule) -> Bool { a.rawValue == b.rawValue }
+        public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
     }
 
     /// How bad a finding is.
@@ -124,4 +111,35 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         let seqText = seqs.isEmpty ? "" : " (seq \(seqs.map(String.init).joined(separator: ", ")))"
         return "\(severity.rawValue)[\(rule.rawValue)] \(subjectName): \(message)\(seqText)"
     }
+}
+
+// Temporary home of the rule declarations (they move next to their logic).
+extension Finding.Rule {
+    public static let undetachedChild = Finding.Rule("undetached-child", .error, title: "un-detached child",
+        summary: "a router still attached to a parent that was deallocated, and still alive")
+    public static let notDeallocated = Finding.Rule("not-deallocated", .error, title: "not deallocated",
+        summary: "a router (or interactor) that left the tree and was not deallocated: a leak")
+    public static let orphanedTask = Finding.Rule("orphaned-task", .error, title: "orphaned task",
+        summary: "a bound task that keeps running after its interactor deactivated or went away")
+    public static let taskStartedInactive = Finding.Rule("task-started-inactive", .warning, title: "task started while inactive",
+        summary: "a bound task started while its interactor was inactive")
+    public static let activeAfterDetach = Finding.Rule("active-after-detach", .error, title: "active after detach",
+        summary: "an interactor still active after its router left the tree")
+    public static let duplicateChild = Finding.Rule("duplicate-child", .warning, title: "duplicate child",
+        summary: "a parent with two attached children of the same type")
+    public static let doubleAttach = Finding.Rule("double-attach", .warning, title: "double attach",
+        summary: "a router attached while already attached")
+    public static let detachNonChild = Finding.Rule("detach-non-child", .warning, title: "detach of a non-child",
+        summary: "a detach of a router that is not the parent's child")
+    public static let eventAfterDeinit = Finding.Rule("event-after-deinit", .warning, title: "event after deinit",
+        summary: "an event about a router or interactor after its deinit")
+    public static let eventsDropped = Finding.Rule("events-dropped", .warning, title: "events dropped",
+        summary: "the app dropped trace events; the trace is incomplete")
+    public static let aliveAtEnd = Finding.Rule("alive-at-end", .error, title: "alive at end",
+        summary: "with --expect-teardown: something still alive at the end")
+}
+
+enum FindingRules {
+    static let all: [Finding.Rule] = [.undetachedChild, .notDeallocated, .orphanedTask, .taskStartedInactive, .activeAfterDetach,
+                                      .duplicateChild, .doubleAttach, .detachNonChild, .eventAfterDeinit, .eventsDropped, .aliveAtEnd]
 }

@@ -99,10 +99,4 @@ public struct SessionInfo: Sendable, Hashable {
 public enum TraceFormat {
     /// The format version this module writes, and the highest it reads.
     public static let version = 1
-
-    /// The `ev` value of every event kind, indexed by the kind's position in
-    /// ``TraceEvent/Kind`` (session first, end last): the one place the names live.
-    public static let kindNames = ["session", "interactor", "router", "attach", "detach", "activate", "deactivate",
-                                   "load", "launch", "task_start", "task_cancel", "task_end", "deinit", "mark",
-                                   "dropped", "end"]
 }

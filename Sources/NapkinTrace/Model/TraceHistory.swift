@@ -32,6 +32,34 @@ public struct TraceHistory: Sendable {
         public var outcome: TaskOutcome?
     }
 
+    /// A span during which a router was attached to a parent (or launched).
+    public struct Attachment: Sendable, Hashable {
+        /// The parent, or nil for a launch (the router was a root).
+        public var parent: NodeID?
+        /// When it started and ended.
+        public var span: Interval
+    }
+
+    /// An attach or a detach, for sequence diagrams.
+    public struct Link: Sendable, Hashable {
+        /// When it happened.
+        public var at: TraceMoment
+        /// An attach (true) or a detach (false).
+        public var isAttach: Bool
+        /// The parent router.
+        public var parent: NodeID
+        /// The child router.
+        public var child: NodeID
+    }
+
+    /// A router's deallocation.
+    public struct Deallocation: Sendable, Hashable {
+        /// The router.
+        public var id: NodeID
+        /// When its `deinit` was written.
+        public var at: TraceMoment
+    }
+
     /// The life of one router (with its interactor's states) or lone interactor.
     public struct NodeLife: Sendable, Hashable {
         /// The node's id.
@@ -48,10 +76,8 @@ public struct TraceHistory: Sendable {
         public var createdSeq: UInt64
         /// Deallocation time, if it happened.
         public var deallocated: UInt64?
-        /// Routers: spans attached to a parent (or launched as a root), with the parent's id (0 for a root).
-        public var attached: [Interval] = []
-        /// The parent of each `attached` span (0 for a launch).
-        public var parents: [NodeID] = []
+        /// Routers: spans attached to a parent, or launched as a root.
+        public var attached: [Attachment] = []
         /// Spans during which the interactor was active.
         public var active: [Interval] = []
         /// When the router loaded.
@@ -65,12 +91,12 @@ public struct TraceHistory: Sendable {
 
     /// Every router and lone interactor, in creation order.
     public private(set) var nodes: [NodeLife] = []
-    /// Marks written by the app: time and text.
-    public private(set) var marks: [(time: UInt64, seq: UInt64, text: String)] = []
+    /// Marks written by the app, in order.
+    public private(set) var marks: [TraceMark] = []
     /// Attach and detach events in order, for sequence diagrams.
-    public private(set) var links: [(seq: UInt64, time: UInt64, attach: Bool, parent: NodeID, child: NodeID)] = []
+    public private(set) var links: [Link] = []
     /// Deinit events of routers, in order.
-    public private(set) var deinits: [(seq: UInt64, time: UInt64, id: NodeID)] = []
+    public private(set) var deinits: [Deallocation] = []
     /// The time of the last event.
     public private(set) var endTime: UInt64 = 0
     /// The session record.
@@ -124,26 +150,24 @@ public struct TraceHistory: Sendable {
             owners[interactor] = nodes.count
             nodes.append(life)
         case .attach(let parent, let child):
-            links.append((event.seq, t, true, parent, child))
+            links.append(Link(at: TraceMoment(seq: event.seq, time: t), isAttach: true, parent: parent, child: child))
             guard let i = index[child] else { return }
-            if let last = nodes[i].attached.last, last.end == nil { return }
-            nodes[i].attached.append(Interval(start: t, end: nil, startSeq: event.seq))
-            nodes[i].parents.append(parent)
+            if let last = nodes[i].attached.last, last.span.end == nil { return }
+            nodes[i].attached.append(Attachment(parent: parent, span: Interval(start: t, end: nil, startSeq: event.seq)))
             openChildren[parent, default: []].insert(child)
         case .detach(let parent, let child):
-            links.append((event.seq, t, false, parent, child))
+            links.append(Link(at: TraceMoment(seq: event.seq, time: t), isAttach: false, parent: parent, child: child))
             openChildren[parent]?.remove(child)
-            Self.close(&nodes, at: index[child], \.attached, t, event.seq)
+            Self.closeAttachment(&nodes, at: index[child], t, event.seq)
         case .launch(let id):
             guard let i = index[id] else { return }
-            nodes[i].attached.append(Interval(start: t, end: nil, startSeq: event.seq))
-            nodes[i].parents.append(0)
+            nodes[i].attached.append(Attachment(parent: nil, span: Interval(start: t, end: nil, startSeq: event.seq)))
         case .activate(let id):
             guard let i = owners[id] else { return }
             if let last = nodes[i].active.last, last.end == nil { return }
             nodes[i].active.append(Interval(start: t, end: nil, startSeq: event.seq))
         case .deactivate(let id):
-            Self.close(&nodes, at: owners[id], \.active, t, event.seq)
+            if let i = owners[id] { Self.close(&nodes[i].active, t, event.seq) }
         case .load(let id):
             if let i = index[id], nodes[i].loaded == nil { nodes[i].loaded = t }
         case .taskStart(let task, let owner, let label):
@@ -161,26 +185,34 @@ public struct TraceHistory: Sendable {
             if let i = index[id] {
                 nodes[i].deallocated = t
                 if nodes[i].kind == .router {
-                    deinits.append((event.seq, t, id))
-                    Self.close(&nodes, at: i, \.attached, t, event.seq)
+                    deinits.append(Deallocation(id: id, at: TraceMoment(seq: event.seq, time: t)))
+                    Self.closeAttachment(&nodes, at: i, t, event.seq)
                     // Children attached to it leave the tree with it.
                     for child in openChildren.removeValue(forKey: id) ?? [] {
-                        if let j = index[child], nodes[j].parents.last == id {
-                            Self.close(&nodes, at: j, \.attached, t, event.seq)
+                        if let j = index[child], nodes[j].attached.last?.parent == id {
+                            Self.closeAttachment(&nodes, at: j, t, event.seq)
                         }
                     }
                 }
             }
         case .mark(let text):
-            marks.append((t, event.seq, text))
+            marks.append(TraceMark(seq: event.seq, time: t, text: text))
         case .sessionStart, .dropped, .sessionEnd:
             break
         }
     }
 
-    private static func close(_ nodes: inout [NodeLife], at i: Int?, _ path: WritableKeyPath<NodeLife, [Interval]>, _ t: UInt64, _ seq: UInt64) {
-        guard let i, let last = nodes[i][keyPath: path].indices.last, nodes[i][keyPath: path][last].end == nil else { return }
-        nodes[i][keyPath: path][last].end = t
-        nodes[i][keyPath: path][last].endSeq = seq
+    /// Closes the last interval of `intervals` if it is open.
+    private static func close(_ intervals: inout [Interval], _ t: UInt64, _ seq: UInt64) {
+        guard let last = intervals.indices.last, intervals[last].end == nil else { return }
+        intervals[last].end = t
+        intervals[last].endSeq = seq
+    }
+
+    /// Closes node `i`'s open attachment, if any.
+    private static func closeAttachment(_ nodes: inout [NodeLife], at i: Int?, _ t: UInt64, _ seq: UInt64) {
+        guard let i, let last = nodes[i].attached.indices.last, nodes[i].attached[last].span.end == nil else { return }
+        nodes[i].attached[last].span.end = t
+        nodes[i].attached[last].span.endSeq = seq
     }
 }

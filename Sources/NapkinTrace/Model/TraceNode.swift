@@ -7,7 +7,7 @@ public enum NodeKind: String, Sendable, Hashable {
 }
 
 /// A router or interactor alive at the current point of a trace.
-public struct TraceNode: Sendable {
+public struct TraceNode: Sendable, Hashable {
     /// The node's id.
     public let id: NodeID
     /// Router or interactor.
@@ -33,20 +33,20 @@ public struct TraceNode: Sendable {
     /// Whether the router is reachable from a launched root.
     public internal(set) var isInLiveTree = false
     /// Set when the parent this router was attached to was deallocated
-    /// without detaching it: the parent's id, type and the deinit's sequence number.
-    public internal(set) var orphanedFrom: (id: NodeID, type: String, seq: UInt64)?
-    /// When the router last attached to a parent or launched (seq, time).
-    public internal(set) var attachedAt: (seq: UInt64, time: UInt64)?
-    /// When the router last left the live tree (seq, time).
-    public internal(set) var leftTreeAt: (seq: UInt64, time: UInt64)?
+    /// without detaching it.
+    public internal(set) var orphanedFrom: Orphaning?
+    /// When the router last attached to a parent or launched.
+    public internal(set) var attachedAt: TraceMoment?
+    /// When the router last left the live tree.
+    public internal(set) var leftTreeAt: TraceMoment?
 
     // Interactors
     /// The router that owns this interactor (interactors only).
     public internal(set) var router: NodeID?
     /// Whether the interactor is active.
     public internal(set) var isActive = false
-    /// When the interactor last changed state (seq, time).
-    public internal(set) var stateChangedAt: (seq: UInt64, time: UInt64)?
+    /// When the interactor last changed state.
+    public internal(set) var stateChangedAt: TraceMoment?
     /// The bound tasks of this interactor that are still running.
     public internal(set) var runningTasks: [NodeID] = []
 
@@ -63,6 +63,41 @@ public struct TraceNode: Sendable {
 
 }
 
+/// A point of a trace: an event's sequence number and time.
+public struct TraceMoment: Sendable, Hashable {
+    /// The event's sequence number.
+    public var seq: UInt64
+    /// The event's time (ns since the session origin).
+    public var time: UInt64
+
+    /// Creates a moment.
+    public init(seq: UInt64, time: UInt64) {
+        self.seq = seq
+        self.time = time
+    }
+}
+
+/// How a router lost its parent without being detached: the parent was
+/// deallocated while the router was still attached to it.
+public struct Orphaning: Sendable, Hashable {
+    /// The parent's id.
+    public var parent: NodeID
+    /// The parent's type name.
+    public var parentType: String
+    /// The sequence number of the parent's `deinit`.
+    public var seq: UInt64
+}
+
+/// A mark the app wrote with ``NapkinTrace/mark(_:)``.
+public struct TraceMark: Sendable, Hashable {
+    /// The `mark` event's sequence number.
+    public var seq: UInt64
+    /// The `mark` event's time (ns since the session origin).
+    public var time: UInt64
+    /// The text.
+    public var text: String
+}
+
 /// A bound task still running at the current point of a trace.
 public struct TraceTask: Sendable, Hashable {
     /// The task's id.
@@ -77,7 +112,7 @@ public struct TraceTask: Sendable, Hashable {
     public let startSeq: UInt64
     /// Trace time of `task_start`.
     public let startTime: UInt64
-    /// When cancellation was requested, if it was (seq, time).
+    /// The sequence number of the cancellation request, if there was one.
     public internal(set) var cancelRequested: UInt64?
     /// Whether the owner was inactive (or gone) when the task started.
     public let startedWhileInactive: Bool

@@ -8,20 +8,16 @@
 public struct TraceState: Sendable {
     /// The session record, once seen.
     public private(set) var session: SessionInfo?
-    /// Routers and interactors alive now (the fast table behind ``nodes``).
-    private(set) var table = NodeTable<TraceNode>()
-    /// Bound tasks running now (the fast table behind ``tasks``).
-    private(set) var taskTable = NodeTable<TraceTask>()
     /// Routers and interactors alive now, by id.
-    public var nodes: [NodeID: TraceNode] {
-        Dictionary(uniqueKeysWithValues: table.entries.map { ($0.key, $0.value) })
-    }
+    private(set) var table = NodeTable<TraceNode>()
     /// Bound tasks running now, by id.
-    public var tasks: [NodeID: TraceTask] {
-        Dictionary(uniqueKeysWithValues: taskTable.entries.map { ($0.key, $0.value) })
-    }
+    private(set) var taskTable = NodeTable<TraceTask>()
     /// How many routers and interactors are alive now.
     public var nodeCount: Int { table.count }
+    /// How many routers are alive now.
+    public private(set) var routerCount = 0
+    /// How many interactors are alive now.
+    public var interactorCount: Int { table.count - routerCount }
     /// How many bound tasks are running now.
     public var taskCount: Int { taskTable.count }
     /// Launched routers still alive, in launch order.
@@ -34,17 +30,13 @@ public struct TraceState: Sendable {
     public private(set) var ended = false
     /// The highest router or interactor id created so far.
     public private(set) var maxNodeID: NodeID = 0
-    /// Events applied, by kind (`ev` value).
-    public var eventCounts: [String: Int] {
-        var result: [String: Int] = [:]
-        for (i, count) in kindCounts.enumerated() where count > 0 { result[TraceFormat.kindNames[i]] = count }
-        return result
-    }
-    private var kindCounts = [Int](repeating: 0, count: TraceFormat.kindNames.count)
+    /// How many events of kind `name` were applied.
+    public func eventCount(_ name: TraceEvent.Name) -> Int { kindCounts[name.index] }
+    private var kindCounts = [Int](repeating: 0, count: TraceEvent.Name.allCases.count)
     /// Events the app dropped (from `dropped` records).
     public private(set) var droppedEvents: UInt64 = 0
     /// Marks written by the app, most recent last (the last 100).
-    public private(set) var recentMarks: [(seq: UInt64, time: UInt64, text: String)] = []
+    public private(set) var recentMarks: [TraceMark] = []
     /// Routers and interactors created, and deallocated, so far.
     public private(set) var createdCount = 0, deallocatedCount = 0
     /// Tasks started, and ended, so far.
@@ -87,12 +79,12 @@ public struct TraceState: Sendable {
     public mutating func apply(_ event: TraceEvent) -> Misuse? {
         lastSeq = event.seq
         if event.time > time { time = event.time }
-        kindCounts[event.kind.ordinal] += 1
+        kindCounts[event.kind.name.index] += 1
         let seq = event.seq
         let t = event.time
         switch event.kind {
         case .sessionStart(let info):
-            if session != nil { self = TraceState(); kindCounts[0] = 1 }
+            if session != nil { self = TraceState(); kindCounts[TraceEvent.Name.session.index] = 1 }
             session = info
             lastSeq = seq
             return nil
@@ -116,14 +108,14 @@ public struct TraceState: Sendable {
             guard table.contains(id) else { return missing(id) }
             table.update(id) {
                 $0.isActive = true
-                $0.stateChangedAt = (seq, t)
+                $0.stateChangedAt = TraceMoment(seq: seq, time: t)
             }
             return nil
         case .deactivate(let id):
             guard table.contains(id) else { return missing(id) }
             table.update(id) {
                 $0.isActive = false
-                $0.stateChangedAt = (seq, t)
+                $0.stateChangedAt = TraceMoment(seq: seq, time: t)
             }
             return nil
         case .load(let id):
@@ -136,7 +128,7 @@ public struct TraceState: Sendable {
                 table.update(id) { $0.isLaunched = true }
                 roots.append(id)
             }
-            table.update(id) { $0.attachedAt = (seq, t) }
+            table.update(id) { $0.attachedAt = TraceMoment(seq: seq, time: t) }
             setLive(true, from: id)
             return nil
         case .taskStart(let task, let owner, let label):
@@ -166,7 +158,7 @@ public struct TraceState: Sendable {
             deallocate(node, seq: seq, time: t)
             return nil
         case .mark(let text):
-            recentMarks.append((seq, t, text))
+            recentMarks.append(TraceMark(seq: seq, time: t, text: text))
             if recentMarks.count > 100 { recentMarks.removeFirst(recentMarks.count - 100) }
             return nil
         case .dropped(let count, _, _):
@@ -189,6 +181,7 @@ public struct TraceState: Sendable {
         // spliced trace: the node we know is kept, so links stay consistent.
         guard !table.contains(node.id) else { return }
         createdCount += 1
+        if node.kind == .router { routerCount += 1 }
         table[node.id] = node
         if node.id > maxNodeID { maxNodeID = node.id }
     }
@@ -224,7 +217,7 @@ public struct TraceState: Sendable {
             table.update(current) { $0.children.removeAll { $0 == child } }
             table.update(child) { $0.parent = parent }
             table.update(parent) { $0.children.append(child) }
-            table.update(child) { $0.attachedAt = (seq, time) }
+            table.update(child) { $0.attachedAt = TraceMoment(seq: seq, time: time) }
             setLive(table.with(parent, { $0.isInLiveTree }) ?? false, from: child, seq: seq, time: time)
             return Misuse(kind: .doubleAttach, node: child, other: current)
         }
@@ -238,7 +231,7 @@ public struct TraceState: Sendable {
         table.update(child) {
             $0.parent = parent
             $0.orphanedFrom = nil
-            $0.attachedAt = (seq, time)
+            $0.attachedAt = TraceMoment(seq: seq, time: time)
             if parentLive && !$0.isInLiveTree {
                 if $0.children.isEmpty { $0.isInLiveTree = true } else { needsWalk = true }
             }
@@ -260,7 +253,7 @@ public struct TraceState: Sendable {
             if $0.isInLiveTree {
                 if $0.children.isEmpty {
                     $0.isInLiveTree = false
-                    $0.leftTreeAt = (seq, time)
+                    $0.leftTreeAt = TraceMoment(seq: seq, time: time)
                 } else {
                     needsWalk = true
                 }
@@ -273,11 +266,12 @@ public struct TraceState: Sendable {
     private mutating func deallocate(_ node: TraceNode, seq: UInt64, time: UInt64) {
         deallocatedCount += 1
         if node.kind == .router {
+            routerCount -= 1
             if let parent = node.parent { table.update(parent) { $0.children.removeAll { $0 == node.id } } }
             for child in node.children where table.contains(child) {
                 table.update(child) {
                     $0.parent = nil
-                    $0.orphanedFrom = (node.id, node.type, seq)
+                    $0.orphanedFrom = Orphaning(parent: node.id, parentType: node.type, seq: seq)
                 }
                 if table.with(child, { $0.isInLiveTree }) == true { setLive(false, from: child, seq: seq, time: time) }
             }
@@ -296,14 +290,14 @@ public struct TraceState: Sendable {
             // The common case (a leaf): no walk.
             guard table.with(id, { $0.isInLiveTree }) != live else { return }
             table.update(id) { $0.isInLiveTree = live }
-            if !live { table.update(id) { $0.leftTreeAt = (seq, time) } }
+            if !live { table.update(id) { $0.leftTreeAt = TraceMoment(seq: seq, time: time) } }
             return
         }
         var stack = [id]
         while let next = stack.popLast() {
             guard let isLive = table.with(next, { $0.isInLiveTree }), isLive != live else { continue }
             table.update(next) { $0.isInLiveTree = live }
-            if !live { table.update(next) { $0.leftTreeAt = (seq, time) } }
+            if !live { table.update(next) { $0.leftTreeAt = TraceMoment(seq: seq, time: time) } }
             stack.append(contentsOf: table.with(next, { $0.children }) ?? [])
         }
     }
@@ -318,10 +312,25 @@ public struct TraceState: Sendable {
     }
 
     /// Alive routers outside the live tree that head a subtree: detached,
-    /// orphaned by a deallocated parent, or never attached.
+    /// orphaned by a deallocated parent, or never attached; by id.
     public func detachedRouters() -> [TraceNode] {
-        table.entries.map(\.value).filter { $0.kind == .router && !$0.isInLiveTree && $0.parent == nil && !$0.isLaunched }
-            .sorted { $0.id < $1.id }
+        aliveNodes().filter { $0.kind == .router && !$0.isInLiveTree && $0.parent == nil && !$0.isLaunched }
+    }
+
+    /// Interactors alive whose router is gone (or was never created); by id.
+    public func loneInteractors() -> [TraceNode] {
+        aliveNodes().filter { $0.kind == .interactor && $0.router == nil }
+    }
+
+    /// Every router and interactor alive now, by id (a snapshot: its cost
+    /// grows with the number of live nodes).
+    public func aliveNodes() -> [TraceNode] {
+        table.entries.map(\.value).sorted { $0.id < $1.id }
+    }
+
+    /// Every bound task running now, by id (a snapshot).
+    public func runningTasks() -> [TraceTask] {
+        taskTable.entries.map(\.value).sorted { $0.id < $1.id }
     }
 
     /// `root` and its attached descendants, depth first, with their depth.

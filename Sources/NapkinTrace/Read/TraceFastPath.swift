@@ -1,12 +1,12 @@
 /// The fast path of ``TraceLineParser``: lines exactly as ``TraceEncoder``
-/// writes them (fixed key order, no whitespace, no escapes in names), which is
-/// every line of a trace produced by NapkinTrace. Anything else returns nil
-/// and goes through the general JSON parser, so correctness never depends on
-/// this path; it only makes the common case cheap.
+/// writes them (its key order, no whitespace, no escapes), which is every
+/// line of a trace produced by NapkinTrace. Anything else returns nil and
+/// goes through the general parser, so correctness never depends on this
+/// path; it only makes the common case cheap.
 struct TraceFastPath {
-    let p: UnsafePointer<UInt8>
-    let n: Int
-    var i = 0
+    private let p: UnsafePointer<UInt8>
+    private let n: Int
+    private var i = 0
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         p = bytes.baseAddress ?? UnsafePointer(bitPattern: 1)!
@@ -15,17 +15,79 @@ struct TraceFastPath {
         n = count
     }
 
+    mutating func parse() -> TraceEvent? {
+        guard byte(UInt8(ascii: "{")), key(.seq, first: true), let seq = number(),
+              key(.t), let t = number(), key(.ev), let name = eventName() else { return nil }
+        let kind: TraceEvent.Kind
+        switch name {
+        case .attach, .detach:
+            guard key(.parent), let parent = id(), key(.child), let child = id() else { return nil }
+            kind = name == .attach ? .attach(parent: parent, child: child) : .detach(parent: parent, child: child)
+        case .activate, .deactivate, .load, .launch, .deallocated:
+            guard key(.id), let id = id() else { return nil }
+            switch name {
+            case .activate: kind = .activate(interactor: id)
+            case .deactivate: kind = .deactivate(interactor: id)
+            case .load: kind = .load(router: id)
+            case .launch: kind = .launch(router: id)
+            default: kind = .deallocated(id: id)
+            }
+        case .taskStart:
+            guard key(.task), let task = id(), key(.owner), let owner = id() else { return nil }
+            var label: String?
+            if i < n && p[i] == UInt8(ascii: ",") {
+                guard key(.label), let text = plainString() else { return nil }
+                label = text
+            }
+            kind = .taskStart(task: task, owner: owner, label: label)
+        case .taskCancel:
+            guard key(.task), let task = id() else { return nil }
+            kind = .taskCancel(task: task)
+        case .taskEnd:
+            guard key(.task), let task = id(), key(.outcome), let text = plainString(),
+                  let outcome = TaskOutcome(rawValue: text) else { return nil }
+            kind = .taskEnd(task: task, outcome: outcome)
+        case .interactor:
+            guard key(.id), let id = id(), key(.type), let type = plainString() else { return nil }
+            kind = .interactorCreated(id: id, type: type)
+        case .router:
+            guard key(.id), let id = id(), key(.type), let type = plainString(),
+                  key(.interactor), let interactor = number(), key(.itype), let itype = plainString() else { return nil }
+            kind = .routerCreated(id: id, type: type, interactor: interactor, interactorType: itype)
+        case .mark:
+            guard key(.text), let text = plainString() else { return nil }
+            kind = .mark(text: text)
+        case .session, .dropped, .end:
+            return nil // once per session: the general parser is fast enough
+        }
+        guard byte(UInt8(ascii: "}")), i == n else { return nil }
+        return TraceEvent(seq: seq, time: t, kind: kind)
+    }
+
+    // MARK: - Pieces
+
     @inline(__always)
-    private mutating func literal(_ text: StaticString) -> Bool {
-        let count = text.utf8CodeUnitCount
-        guard n - i >= count else { return false }
-        let t = text.utf8Start
+    private mutating func byte(_ b: UInt8) -> Bool {
+        guard i < n, p[i] == b else { return false }
+        i += 1
+        return true
+    }
+
+    /// `"name":`, preceded by `,` unless it is the first field.
+    @inline(__always)
+    private mutating func key(_ field: TraceField, first: Bool = false) -> Bool {
+        let name = field.name
+        let count = name.utf8CodeUnitCount
+        let start = first ? i : i + 1
+        guard start + count + 3 <= n, first || p[i] == UInt8(ascii: ","), p[start] == UInt8(ascii: "\"") else { return false }
+        let t = name.utf8Start
         var k = 0
         while k < count {
-            if p[i + k] != t[k] { return false }
+            if p[start + 1 + k] != t[k] { return false }
             k += 1
         }
-        i += count
+        guard p[start + 1 + count] == UInt8(ascii: "\""), p[start + 2 + count] == UInt8(ascii: ":") else { return false }
+        i = start + count + 3
         return true
     }
 
@@ -45,107 +107,44 @@ struct TraceFastPath {
         return value
     }
 
+    /// A node id: a number that is not 0.
+    @inline(__always)
+    private mutating func id() -> UInt64? {
+        guard let value = number(), value != 0 else { return nil }
+        return value
+    }
+
+    /// The `ev` value, a name of format v1.
+    @inline(__always)
+    private mutating func eventName() -> TraceEvent.Name? {
+        guard i < n, p[i] == UInt8(ascii: "\"") else { return nil }
+        let start = i + 1
+        var end = start
+        while end < n && p[end] != UInt8(ascii: "\"") {
+            if p[end] == UInt8(ascii: "\\") { return nil }
+            end += 1
+        }
+        guard end < n else { return nil }
+        i = end + 1
+        return TraceEvent.Name.lookup(UnsafeBufferPointer(start: p + start, count: end - start))
+    }
+
     /// A string value with no escapes (the general parser handles escapes).
     @inline(__always)
     private mutating func plainString() -> String? {
-        guard i < n, p[i] == 34 else { return nil }
+        guard i < n, p[i] == UInt8(ascii: "\"") else { return nil }
         i += 1
         let start = i
         while i < n {
             let b = p[i]
-            if b == 34 {
+            if b == UInt8(ascii: "\"") {
                 let text = String(decoding: UnsafeBufferPointer(start: p + start, count: i - start), as: UTF8.self)
                 i += 1
                 return text
             }
-            if b == 92 || b < 32 { return nil }
+            if b == UInt8(ascii: "\\") || b < 32 { return nil }
             i += 1
         }
         return nil
-    }
-
-    @inline(__always)
-    private mutating func close() -> Bool {
-        guard i < n, p[i] == 125 else { return false }
-        i += 1
-        return i == n
-    }
-
-    @inline(__always)
-    private func nonZero(_ v: UInt64?) -> UInt64? {
-        guard let v, v != 0 else { return nil }
-        return v
-    }
-
-    mutating func parse() -> TraceEvent? {
-        guard literal(#"{"seq":"#), let seq = number(), literal(#","t":"#), let t = number(),
-              literal(#","ev":""#) else { return nil }
-        // The kind: read up to the closing quote.
-        let start = i
-        while i < n && p[i] != 34 { i += 1 }
-        guard i < n else { return nil }
-        let length = i - start
-        i += 1
-        @inline(__always) func named(_ name: StaticString) -> Bool {
-            guard name.utf8CodeUnitCount == length else { return false }
-            let t = name.utf8Start
-            var k = 0
-            while k < length {
-                if p[start + k] != t[k] { return false }
-                k += 1
-            }
-            return true
-        }
-        let kind: TraceEvent.Kind
-        if named("attach") || named("detach") {
-            let attach = p[start] == 97
-            guard literal(#","parent":"#), let parent = nonZero(number()), literal(#","child":"#),
-                  let child = nonZero(number()), close() else { return nil }
-            kind = attach ? .attach(parent: parent, child: child) : .detach(parent: parent, child: child)
-        } else if named("activate") || named("deactivate") || named("load") || named("launch") || named("deinit") {
-            let first = p[start], third = p[start + 2]
-            guard literal(#","id":"#), let id = nonZero(number()), close() else { return nil }
-            switch (length, first, third) {
-            case (8, _, _): kind = .activate(interactor: id)
-            case (10, _, _): kind = .deactivate(interactor: id)
-            case (4, _, _): kind = .load(router: id)
-            case (6, 108, _): kind = .launch(router: id)
-            default: kind = .deallocated(id: id)
-            }
-        } else if named("task_start") {
-            guard literal(#","task":"#), let task = nonZero(number()), literal(#","owner":"#),
-                  let owner = nonZero(number()) else { return nil }
-            var label: String?
-            if literal(#","label":"#) {
-                guard let text = plainString() else { return nil }
-                label = text
-            }
-            guard close() else { return nil }
-            kind = .taskStart(task: task, owner: owner, label: label)
-        } else if named("task_cancel") {
-            guard literal(#","task":"#), let task = nonZero(number()), close() else { return nil }
-            kind = .taskCancel(task: task)
-        } else if named("task_end") {
-            guard literal(#","task":"#), let task = nonZero(number()), literal(#","outcome":""#) else { return nil }
-            let outcome: TaskOutcome
-            if literal(#"completed""#) { outcome = .completed } else if literal(#"cancelled""#) { outcome = .cancelled } else { return nil }
-            guard close() else { return nil }
-            kind = .taskEnd(task: task, outcome: outcome)
-        } else if named("interactor") {
-            guard literal(#","id":"#), let id = nonZero(number()), literal(#","type":"#),
-                  let type = plainString(), close() else { return nil }
-            kind = .interactorCreated(id: id, type: type)
-        } else if named("router") {
-            guard literal(#","id":"#), let id = nonZero(number()), literal(#","type":"#), let type = plainString(),
-                  literal(#","interactor":"#), let interactor = number(), literal(#","itype":"#),
-                  let itype = plainString(), close() else { return nil }
-            kind = .routerCreated(id: id, type: type, interactor: interactor, interactorType: itype)
-        } else if named("mark") {
-            guard literal(#","text":"#), let text = plainString(), close() else { return nil }
-            kind = .mark(text: text)
-        } else {
-            return nil
-        }
-        return TraceEvent(seq: seq, time: t, kind: kind)
     }
 }

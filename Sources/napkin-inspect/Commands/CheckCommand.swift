@@ -93,7 +93,7 @@ enum CheckCommand {
     }
 
     static func analyze(_ path: String, grace: UInt64, expectTeardown: Bool, allowList: inout AllowList) throws(CommandFailure) -> CheckedTrace {
-        var analyzer = LeakAnalyzer(options: .init(grace: grace, expectTeardown: expectTeardown))
+        var analyzer = TraceAnalyzer(options: .init(grace: grace, expectTeardown: expectTeardown))
         var session: SessionInfo?
         let summary = try TraceInput(path: path).read { event in
             if session == nil, case .sessionStart(let info) = event.kind { session = info }

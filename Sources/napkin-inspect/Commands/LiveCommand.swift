@@ -116,14 +116,14 @@ struct LiveView {
     let isLive: Bool
 
     struct Outcome {
-        var analyzer: LeakAnalyzer
+        var analyzer: TraceAnalyzer
         var events: Int
         var rejection: TraceReadError?
     }
 
     /// Non-terminal: fold everything, then report.
     func runToEnd(queue: LiveEventQueue) -> Outcome {
-        var analyzer = LeakAnalyzer(options: .init(grace: grace))
+        var analyzer = TraceAnalyzer(options: .init(grace: grace))
         var batch: [TraceEvent] = []
         var count = 0
         var shownDiagnostics = 0
@@ -152,7 +152,7 @@ struct LiveView {
         LiveSignals.install()
         let terminal = TerminalSession()
         defer { terminal.restore() }
-        var analyzer = LeakAnalyzer(options: .init(grace: grace))
+        var analyzer = TraceAnalyzer(options: .init(grace: grace))
         var batch: [TraceEvent] = []
         var count = 0
         var finished = false
@@ -228,15 +228,15 @@ struct LiveView {
     }
 
     /// One screen: header, tree (cut to fit), findings, the command's output, help line.
-    func frame(_ analyzer: LeakAnalyzer, events: Int, rate: Int, finished: Bool, childStatus: Int32?,
+    func frame(_ analyzer: TraceAnalyzer, events: Int, rate: Int, finished: Bool, childStatus: Int32?,
                pane: OutputPane?, diagnostic: TraceDiagnostic?) -> [String] {
         let (rows, columns) = TerminalInfo.size(1)
         let state = analyzer.state
-        let routers = state.nodes.values.filter { $0.kind == .router }.count
+        let routers = state.routerCount
         let app = state.session.map { "\($0.app) (pid \($0.pid))" } ?? sourceName
         var header = style.bold("napkin-inspect live") + "  " + app + "  t=" + TimeFormat.duration(state.time)
         header += "  \(StatsCommand.grouped(events)) events (\(StatsCommand.grouped(rate))/s)"
-        header += "  routers \(routers)  tasks \(state.tasks.count)"
+        header += "  routers \(routers)  tasks \(state.taskCount)"
         let findings = analyzer.findings
         header += "  " + (findings.isEmpty ? style.green("no findings") : style.red("\(findings.count) finding\(findings.count == 1 ? "" : "s")"))
         var status: String
@@ -277,7 +277,7 @@ struct LiveView {
     }
 
     /// After the view closes (or without a terminal): the final tree and findings.
-    func printSummary(_ analyzer: LeakAnalyzer, eventCount: Int) {
+    func printSummary(_ analyzer: TraceAnalyzer, eventCount: Int) {
         Output.line(TreeRenderer.title(analyzer.state, style: style) + style.dim(" (\(eventCount) events)"))
         for row in TreeRenderer(style: style, findings: analyzer.findings).rows(analyzer.state) { Output.line(row.text) }
         Output.line()

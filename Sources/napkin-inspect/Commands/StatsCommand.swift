@@ -65,8 +65,9 @@ enum StatsCommand {
             }
             return true
         }
-        let counts = state.eventCounts
-        let routersAlive = state.nodes.values.filter { $0.kind == .router }.count
+        var counts: [String: Int] = [:]
+        for name in TraceEvent.Name.allCases where state.eventCount(name) > 0 { counts[name.rawValue] = state.eventCount(name) }
+        let routersAlive = state.routerCount
         var stats = Stats(
             path: context.tracePath, bytes: summary.bytes, events: summary.events,
             app: state.session?.app, pid: state.session?.pid, formatVersion: state.session?.version,
@@ -81,11 +82,11 @@ enum StatsCommand {
         stats.routersDeallocated = routersDeallocated
         stats.interactorsDeallocated = interactorsDeallocated
         stats.routersAlive = routersAlive
-        stats.interactorsAlive = state.nodes.count - routersAlive
+        stats.interactorsAlive = state.interactorCount
         stats.tasksStarted = state.tasksStarted
         stats.tasksEnded = state.tasksEnded
         stats.tasksCancelled = cancelled
-        stats.tasksRunning = state.tasks.count
+        stats.tasksRunning = state.taskCount
         stats.maxDepth = maxDepth
         stats.marks = counts["mark", default: 0]
         stats.eventsByKind = counts
@@ -124,10 +125,8 @@ enum StatsCommand {
         out += row("Marks", n(s.marks))
         out += row("Reader", "\(n(s.invalidLines)) invalid lines, \(n(s.unknownKinds.values.reduce(0, +))) records of unknown kinds, \(n(s.unknownFields)) unknown fields")
         out += style.bold("Events by kind:") + "\n"
-        let order = ["session", "interactor", "router", "launch", "attach", "activate", "load", "detach", "deactivate",
-                     "task_start", "task_cancel", "task_end", "deinit", "mark", "dropped", "end"]
         let total = max(1, s.events)
-        for kind in order {
+        for kind in TraceEvent.Name.allCases.map(\.rawValue) {
             guard let count = s.eventsByKind[kind] else { continue }
             let percent = String(format1: Double(count) * 100 / Double(total))
             out += "  \(kind.padded(to: 12)) \(n(count).padded(to: 11)) \(percent)%\n"

@@ -32,8 +32,8 @@ enum TreeCommand {
 
     /// Folds the trace up to `moment` (or to its end, finishing the analysis).
     /// Returns the analyzer and whether the end of the trace was reached.
-    static func fold(_ path: String, until moment: ValueParsing.Moment?, grace: UInt64) throws(CommandFailure) -> (LeakAnalyzer, Bool) {
-        var analyzer = LeakAnalyzer(options: .init(grace: grace))
+    static func fold(_ path: String, until moment: ValueParsing.Moment?, grace: UInt64) throws(CommandFailure) -> (TraceAnalyzer, Bool) {
+        var analyzer = TraceAnalyzer(options: .init(grace: grace))
         var stoppedEarly = false
         _ = try TraceInput(path: path).read { event in
             if let moment {

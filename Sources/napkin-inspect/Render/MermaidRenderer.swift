@@ -151,7 +151,7 @@ enum MermaidRenderer {
         for root in state.roots { declareSubtree(root, indent: "  ") }
 
         let outside = state.detachedRouters()
-        let lone = state.nodes.values.filter { $0.kind == .interactor && $0.router == nil }.sorted { $0.id < $1.id }
+        let lone = state.loneInteractors()
         if !outside.isEmpty || !lone.isEmpty {
             let before = lines.count
             lines.append("  subgraph outside[\"outside the tree, still alive\"]")
@@ -238,11 +238,12 @@ enum MermaidRenderer {
             // Attached spans, and the time alive but not attached after them
             // (short gaps, like the moment between a detach and the deinit, are left out).
             var cursor: UInt64?
-            for (k, span) in life.attached.enumerated() {
+            for (k, attachment) in life.attached.enumerated() {
+                let span = attachment.span
                 if let from = cursor, span.start > from, span.start - from >= minGap {
                     bar("detached (alive)", tags: "done", id: "n\(life.id)x\(k)", from: from, to: span.start)
                 }
-                bar(life.parents[k] == 0 ? "launched" : "attached", tags: nil, id: "n\(life.id)a\(k)", from: span.start, to: span.end)
+                bar(attachment.parent == nil ? "launched" : "attached", tags: nil, id: "n\(life.id)a\(k)", from: span.start, to: span.end)
                 cursor = span.end ?? end
             }
             if life.kind == .router {
@@ -340,11 +341,11 @@ enum MermaidRenderer {
             case mark(String)
         }
         var steps: [(seq: UInt64, step: Step)] = []
-        for link in history.links { steps.append((link.seq, .link(attach: link.attach, parent: link.parent, child: link.child))) }
+        for link in history.links { steps.append((link.at.seq, .link(attach: link.isAttach, parent: link.parent, child: link.child))) }
         for node in history.nodes {
-            for (k, span) in node.attached.enumerated() where node.parents[k] == 0 { steps.append((span.startSeq, .launch(node.id))) }
+            for attachment in node.attached where attachment.parent == nil { steps.append((attachment.span.startSeq, .launch(node.id))) }
         }
-        for gone in history.deinits { steps.append((gone.seq, .gone(gone.id))) }
+        for gone in history.deinits { steps.append((gone.at.seq, .gone(gone.id))) }
         for mark in history.marks { steps.append((mark.seq, .mark(mark.text))) }
         steps.sort { $0.seq < $1.seq }
 

@@ -52,7 +52,7 @@ struct TimelineRenderer {
         // Depth of each router in the tree (by the parent it first attached to).
         var depth: [NodeID: Int] = [:]
         for life in history.nodes {
-            if let parent = life.parents.first, parent != 0, let d = depth[parent] { depth[life.id] = min(d + 1, 12) } else { depth[life.id] = 0 }
+            if let parent = life.attached.first?.parent, let d = depth[parent] { depth[life.id] = min(d + 1, 12) } else { depth[life.id] = 0 }
         }
         func rowLabel(_ life: TraceHistory.NodeLife) -> String {
             String(repeating: "  ", count: filter == nil ? depth[life.id] ?? 0 : 0) + Self.printable(life.name) + (life.kind == .interactor ? " (interactor)" : "")
@@ -144,8 +144,9 @@ struct TimelineRenderer {
         if life.kind == .interactor {
             for span in life.active { paint(span.start, span.end, 3) }
         } else {
-            for span in life.attached { paint(span.start, span.end, 2) }
-            for attached in life.attached {
+            let attachedSpans = life.attached.map(\.span)
+            for span in attachedSpans { paint(span.start, span.end, 2) }
+            for attached in attachedSpans {
                 for active in life.active {
                     let from = max(attached.start, active.start)
                     let to = min(attached.end ?? end, active.end ?? end)

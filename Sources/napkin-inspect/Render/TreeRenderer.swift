@@ -27,7 +27,7 @@ struct TreeRenderer {
         for node in outside {
             let note: String
             if let orphan = node.orphanedFrom {
-                note = "parent \(orphan.type)#\(orphan.id) deallocated"
+                note = "parent \(orphan.parentType)#\(orphan.parent) deallocated"
             } else if let left = node.leftTreeAt {
                 note = "detached \(TimeFormat.duration(state.time &- left.time)) ago"
             } else {
@@ -35,7 +35,7 @@ struct TreeRenderer {
             }
             collect(state, node.id, prefix: "", childPrefix: "", into: &outsideEntries, note: note)
         }
-        let lone = state.nodes.values.filter { $0.kind == .interactor && $0.router == nil }.sorted { $0.id < $1.id }
+        let lone = state.loneInteractors()
         let width = max(24, (entries + outsideEntries).map { $0.prefix.count + $0.node.name.count }.max() ?? 0) + 2
 
         var rows: [Row] = []

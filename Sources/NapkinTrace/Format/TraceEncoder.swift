@@ -6,49 +6,46 @@
 public enum TraceEncoder {
     /// Appends `event` and a trailing newline to `out`.
     public static func append(_ event: TraceEvent, to out: inout [UInt8]) {
-        out.append(contentsOf: #"{"seq":"#.utf8)
-        appendInt(event.seq, to: &out)
-        out.append(contentsOf: #","t":"#.utf8)
-        appendInt(event.time, to: &out)
-        out.append(contentsOf: #","ev":""#.utf8)
-        out.append(contentsOf: event.kind.wireName.utf8)
-        out.append(UInt8(ascii: "\""))
+        out.append(UInt8(ascii: "{"))
+        field(.seq, event.seq, &out, first: true)
+        field(.t, event.time, &out)
+        field(.ev, event.kind.name.rawValue, &out)
         switch event.kind {
         case .sessionStart(let info):
-            field("v", Int64(info.version), &out)
-            field("app", info.app, &out)
-            field("pid", Int64(info.pid), &out)
-            field("wall", info.wallClock, &out)
+            field(.v, Int64(info.version), &out)
+            field(.app, info.app, &out)
+            field(.pid, Int64(info.pid), &out)
+            field(.wall, info.wallClock, &out)
         case .interactorCreated(let id, let type):
-            field("id", id, &out)
-            field("type", type, &out)
+            field(.id, id, &out)
+            field(.type, type, &out)
         case .routerCreated(let id, let type, let interactor, let interactorType):
-            field("id", id, &out)
-            field("type", type, &out)
-            field("interactor", interactor, &out)
-            field("itype", interactorType, &out)
+            field(.id, id, &out)
+            field(.type, type, &out)
+            field(.interactor, interactor, &out)
+            field(.itype, interactorType, &out)
         case .attach(let parent, let child), .detach(let parent, let child):
-            field("parent", parent, &out)
-            field("child", child, &out)
+            field(.parent, parent, &out)
+            field(.child, child, &out)
         case .activate(let id), .deactivate(let id), .load(let id), .launch(let id), .deallocated(let id):
-            field("id", id, &out)
+            field(.id, id, &out)
         case .taskStart(let task, let owner, let label):
-            field("task", task, &out)
-            field("owner", owner, &out)
-            if let label { field("label", label, &out) }
+            field(.task, task, &out)
+            field(.owner, owner, &out)
+            if let label { field(.label, label, &out) }
         case .taskCancel(let task):
-            field("task", task, &out)
+            field(.task, task, &out)
         case .taskEnd(let task, let outcome):
-            field("task", task, &out)
-            field("outcome", outcome.rawValue, &out)
+            field(.task, task, &out)
+            field(.outcome, outcome.rawValue, &out)
         case .mark(let text):
-            field("text", text, &out)
+            field(.text, text, &out)
         case .dropped(let count, let first, let last):
-            field("count", count, &out)
-            field("first", first, &out)
-            field("last", last, &out)
+            field(.count, count, &out)
+            field(.first, first, &out)
+            field(.last, last, &out)
         case .sessionEnd(let reason):
-            field("reason", reason, &out)
+            field(.reason, reason, &out)
         }
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))
@@ -62,21 +59,22 @@ public enum TraceEncoder {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    private static func key(_ name: StaticString, _ out: inout [UInt8]) {
-        out.append(UInt8(ascii: ","))
+    @inline(__always)
+    private static func key(_ field: TraceField, _ out: inout [UInt8], first: Bool) {
+        if !first { out.append(UInt8(ascii: ",")) }
         out.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { out.append(contentsOf: $0) }
+        field.name.withUTF8Buffer { out.append(contentsOf: $0) }
         out.append(UInt8(ascii: "\""))
         out.append(UInt8(ascii: ":"))
     }
 
-    private static func field(_ name: StaticString, _ value: UInt64, _ out: inout [UInt8]) {
-        key(name, &out)
+    private static func field(_ field: TraceField, _ value: UInt64, _ out: inout [UInt8], first: Bool = false) {
+        key(field, &out, first: first)
         appendInt(value, to: &out)
     }
 
-    private static func field(_ name: StaticString, _ value: Int64, _ out: inout [UInt8]) {
-        key(name, &out)
+    private static func field(_ field: TraceField, _ value: Int64, _ out: inout [UInt8]) {
+        key(field, &out, first: false)
         if value < 0 {
             out.append(UInt8(ascii: "-"))
             appendInt(value.magnitude, to: &out)
@@ -85,8 +83,8 @@ public enum TraceEncoder {
         }
     }
 
-    private static func field(_ name: StaticString, _ value: String, _ out: inout [UInt8]) {
-        key(name, &out)
+    private static func field(_ field: TraceField, _ value: String, _ out: inout [UInt8]) {
+        key(field, &out, first: false)
         appendString(value, to: &out)
     }
 
@@ -129,32 +127,4 @@ public enum TraceEncoder {
         }
         out.append(UInt8(ascii: "\""))
     }
-}
-
-extension TraceEvent.Kind {
-    /// A dense index of the kind (0 = session ... 15 = end), for counting.
-    var ordinal: Int {
-        switch self {
-        case .sessionStart: 0
-        case .interactorCreated: 1
-        case .routerCreated: 2
-        case .attach: 3
-        case .detach: 4
-        case .activate: 5
-        case .deactivate: 6
-        case .load: 7
-        case .launch: 8
-        case .taskStart: 9
-        case .taskCancel: 10
-        case .taskEnd: 11
-        case .deallocated: 12
-        case .mark: 13
-        case .dropped: 14
-        case .sessionEnd: 15
-        }
-    }
-
-    /// The value of the `ev` field for this kind.
-    public var wireName: String { TraceFormat.kindNames[ordinal] }
-
 }

@@ -10,7 +10,7 @@
 /// cause from being reported several times, a leaked router is reported, not
 /// the interactor and children it holds; an interactor kept alive by its own
 /// orphaned task is reported as the task.
-public struct LeakAnalyzer: Sendable {
+public struct TraceAnalyzer: Sendable {
     /// Analysis settings.
     public struct Options: Sendable, Hashable {
         /// How long (trace time, ns) something may take to deallocate or stop
