@@ -51,7 +51,7 @@ struct RobustnessTests {
         analyzer.finish()
         let cycles = analyzer.findings.filter { $0.message.contains("a cycle") }
         #expect(cycles.count == 2, "\(analyzer.findings)")
-        #expect(cycles.allSatisfy { $0.rule == .doubleAttach })
+        #expect(cycles.allSatisfy { $0.rule == .attachUnderDescendant })
         // The tree is unchanged: still one chain.
         #expect(analyzer.state.liveTree().count == depth)
         #expect(analyzer.state[4]?.parent == 2)

@@ -35,7 +35,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         }
 
         /// Every rule, in the order the analyzer runs them.
-        public static var allCases: [Rule] { FindingRules.all }
+        public static var allCases: [Rule] { FindingRules.all.map { $0.rule } }
 
         /// The rule's section of `docs/findings.md`, relative to the repository root.
         public var documentation: String { "docs/findings.md#\(rawValue)" }
@@ -111,35 +111,4 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         let seqText = seqs.isEmpty ? "" : " (seq \(seqs.map(String.init).joined(separator: ", ")))"
         return "\(severity.rawValue)[\(rule.rawValue)] \(subjectName): \(message)\(seqText)"
     }
-}
-
-// Temporary home of the rule declarations (they move next to their logic).
-extension Finding.Rule {
-    public static let undetachedChild = Finding.Rule("undetached-child", .error, title: "un-detached child",
-        summary: "a router still attached to a parent that was deallocated, and still alive")
-    public static let notDeallocated = Finding.Rule("not-deallocated", .error, title: "not deallocated",
-        summary: "a router (or interactor) that left the tree and was not deallocated: a leak")
-    public static let orphanedTask = Finding.Rule("orphaned-task", .error, title: "orphaned task",
-        summary: "a bound task that keeps running after its interactor deactivated or went away")
-    public static let taskStartedInactive = Finding.Rule("task-started-inactive", .warning, title: "task started while inactive",
-        summary: "a bound task started while its interactor was inactive")
-    public static let activeAfterDetach = Finding.Rule("active-after-detach", .error, title: "active after detach",
-        summary: "an interactor still active after its router left the tree")
-    public static let duplicateChild = Finding.Rule("duplicate-child", .warning, title: "duplicate child",
-        summary: "a parent with two attached children of the same type")
-    public static let doubleAttach = Finding.Rule("double-attach", .warning, title: "double attach",
-        summary: "a router attached while already attached")
-    public static let detachNonChild = Finding.Rule("detach-non-child", .warning, title: "detach of a non-child",
-        summary: "a detach of a router that is not the parent's child")
-    public static let eventAfterDeinit = Finding.Rule("event-after-deinit", .warning, title: "event after deinit",
-        summary: "an event about a router or interactor after its deinit")
-    public static let eventsDropped = Finding.Rule("events-dropped", .warning, title: "events dropped",
-        summary: "the app dropped trace events; the trace is incomplete")
-    public static let aliveAtEnd = Finding.Rule("alive-at-end", .error, title: "alive at end",
-        summary: "with --expect-teardown: something still alive at the end")
-}
-
-enum FindingRules {
-    static let all: [Finding.Rule] = [.undetachedChild, .notDeallocated, .orphanedTask, .taskStartedInactive, .activeAfterDetach,
-                                      .duplicateChild, .doubleAttach, .detachNonChild, .eventAfterDeinit, .eventsDropped, .aliveAtEnd]
 }

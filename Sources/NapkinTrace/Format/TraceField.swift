@@ -70,29 +70,62 @@ extension TraceEvent.Name {
     private static let table = WireNameTable(allCases.map { ($0.rawValue, $0) })
 }
 
-/// Finds a value by its wire name without building a string: candidates are
-/// grouped by length, so a lookup compares the bytes of at most a few names.
-struct WireNameTable<Value: Sendable>: Sendable {
-    private let byLength: [[(bytes: [UInt8], value: Value)]]
+/// Finds a value by its wire name without building a string: an open-addressed
+/// hash of (length, first byte, last byte), then one byte comparison.
+///
+/// `@unchecked Sendable`: the table is immutable after `init`, and it is never
+/// deallocated (only static constants hold one), so its pointers stay valid
+/// and are only read.
+struct WireNameTable<Value: Sendable>: @unchecked Sendable {
+    private static var slotCount: Int { 256 }
+    /// Index into the entries + 1 (0: empty slot).
+    private let slots: UnsafeMutablePointer<UInt8>
+    private let names: UnsafeMutablePointer<UInt8>
+    private let starts: UnsafeMutablePointer<Int>
+    private let values: UnsafeMutablePointer<Value>
 
     init(_ entries: [(String, Value)]) {
-        let longest = entries.map(\.0.utf8.count).max() ?? 0
-        var table = [[(bytes: [UInt8], value: Value)]](repeating: [], count: longest + 1)
-        for (name, value) in entries { table[name.utf8.count].append((Array(name.utf8), value)) }
-        byLength = table
+        precondition(entries.count < 255, "a wire name table holds fewer than 255 names")
+        slots = .allocate(capacity: Self.slotCount)
+        slots.initialize(repeating: 0, count: Self.slotCount)
+        let bytes = entries.flatMap { Array($0.0.utf8) }
+        names = .allocate(capacity: max(1, bytes.count))
+        names.initialize(from: bytes, count: bytes.count)
+        starts = .allocate(capacity: entries.count + 1)
+        values = .allocate(capacity: max(1, entries.count))
+        var offset = 0
+        for (k, (name, value)) in entries.enumerated() {
+            starts[k] = offset
+            (values + k).initialize(to: value)
+            let utf8 = Array(name.utf8)
+            offset += utf8.count
+            var slot = utf8.withUnsafeBufferPointer { Self.hash($0) }
+            while slots[slot] != 0 { slot = (slot + 1) & (Self.slotCount - 1) }
+            slots[slot] = UInt8(k + 1)
+        }
+        starts[entries.count] = offset
+    }
+
+    @inline(__always)
+    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let last = bytes.last else { return 0 }
+        return (bytes.count &* 131 &+ Int(bytes[0]) &* 31 &+ Int(last)) & (slotCount - 1)
     }
 
     @inline(__always)
     func value(for bytes: UnsafeBufferPointer<UInt8>) -> Value? {
-        guard bytes.count < byLength.count else { return nil }
-        for candidate in byLength[bytes.count] {
-            let equal = candidate.bytes.withUnsafeBufferPointer { name in
-                var k = 0
-                while k < name.count && name[k] == bytes[k] { k += 1 }
-                return k == name.count
+        var slot = Self.hash(bytes)
+        while true {
+            let entry = Int(slots[slot])
+            if entry == 0 { return nil }
+            let k = entry - 1
+            let start = starts[k]
+            if starts[k + 1] - start == bytes.count {
+                var i = 0
+                while i < bytes.count && names[start + i] == bytes[i] { i += 1 }
+                if i == bytes.count { return values[k] }
             }
-            if equal { return candidate.value }
+            slot = (slot + 1) & (Self.slotCount - 1)
         }
-        return nil
     }
 }

@@ -74,9 +74,38 @@ public struct TraceState: Sendable {
     /// The running task with `id`, if any.
     public func task(_ id: NodeID) -> TraceTask? { taskTable[id] }
 
+    /// What applying one event changed, as the analysis needs to know it.
+    struct Effect {
+        /// The misuse of the lifecycle the event reveals, if any.
+        var misuse: Misuse?
+        /// For a `deinit`: the node as it was just before (it is gone from the state).
+        var removed: TraceNode?
+        /// For a `detach`: the child was in the live tree just before.
+        var childWasInLiveTree = false
+        /// For a `detach`: the child really was attached to that parent.
+        var childWasAttached = false
+    }
+
     /// Applies one event; returns the misuse it reveals, if any.
     @discardableResult
     public mutating func apply(_ event: TraceEvent) -> Misuse? {
+        fold(event).misuse
+    }
+
+    /// Applies one event; returns what it changed.
+    mutating func fold(_ event: TraceEvent) -> Effect {
+        var effect = Effect()
+        if case .detach(let parent, let child) = event.kind {
+            table.with(child) {
+                effect.childWasInLiveTree = $0.isInLiveTree
+                effect.childWasAttached = $0.parent == parent
+            }
+        }
+        effect.misuse = apply(event, removing: &effect.removed)
+        return effect
+    }
+
+    private mutating func apply(_ event: TraceEvent, removing removed: inout TraceNode?) -> Misuse? {
         lastSeq = event.seq
         if event.time > time { time = event.time }
         kindCounts[event.kind.name.index] += 1
@@ -156,6 +185,7 @@ public struct TraceState: Sendable {
             // Moved out of the table, not copied.
             guard let node = table.removeValue(forKey: id) else { return missing(id) }
             deallocate(node, seq: seq, time: t)
+            removed = node
             return nil
         case .mark(let text):
             recentMarks.append(TraceMark(seq: seq, time: t, text: text))

@@ -1,0 +1,74 @@
+/// One kind of finding, as a unit: what it watches, when it decides, what it says.
+///
+/// Each rule lives in its own file under `Analysis/Rules/`, named after it,
+/// with its ``Finding/Rule`` value (id, severity, title, one-line summary),
+/// its logic and its messages; `docs/findings.md` has a section under the
+/// rule's id. ``TraceAnalyzer`` runs every rule of ``FindingRules/all`` and
+/// owns only what they share (``AnalysisContext``): the state of the app,
+/// the grace-period checks and one finding per cause.
+///
+/// What an implementation must do:
+/// - declare in ``watches`` every event kind whose effect it needs: it is
+///   called for those and no others, right after the event was applied to
+///   ``AnalysisContext/state``;
+/// - report with ``AnalysisContext/report(_:key:)``, giving a key (a node or
+///   task id, or a sequence number) that names the cause, so that one cause
+///   is reported once;
+/// - to look again one grace period later, ``AnalysisContext/schedule(_:)``
+///   a ``GraceCheck``; it comes back to ``decide(_:_:)`` when trace time has
+///   passed its deadline, or, if the trace ended first, to
+///   ``isOpen(_:in:)`` (still undecided?) and ``undecided(_:)``;
+/// - keep only state that is bounded by the live nodes (the analyzer must
+///   follow endless traces in constant memory); a rule is made anew for
+///   every session of a trace.
+protocol FindingRule: Sendable {
+    /// The finding this rule reports.
+    static var rule: Finding.Rule { get }
+    /// The event kinds this rule observes.
+    static var watches: Set<TraceEvent.Name> { get }
+
+    /// A rule with no state yet (a new session starts).
+    init()
+
+    /// `event`, which the rule watches, was applied; `effect` says what it changed.
+    mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext)
+
+    /// A check this rule scheduled is due: trace time passed its deadline.
+    mutating func decide(_ check: GraceCheck, _ context: inout AnalysisContext)
+
+    /// The trace ended before `check` was due: whether what it waits for is
+    /// still pending (the check is then counted as undecided).
+    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool
+
+    /// `check` is counted as undecided (the trace ended within its grace period).
+    mutating func undecided(_ check: GraceCheck)
+
+    /// The session ended (its `end` record, a new session, or the end of input):
+    /// report what is only known at the end.
+    mutating func finish(_ context: inout AnalysisContext)
+}
+
+extension FindingRule {
+    func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {}
+    func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {}
+    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool { false }
+    func undecided(_ check: GraceCheck) {}
+    func finish(_ context: inout AnalysisContext) {}
+}
+
+/// A check a rule asked for: look at `subject` again when the grace period
+/// after event `since` has passed.
+struct GraceCheck: Sendable {
+    /// The node or task to look at.
+    var subject: NodeID
+    /// The sequence number of the event that scheduled the check.
+    var since: UInt64
+    /// Another node the check is about (a parent, a router), if any.
+    var other: NodeID = 0
+    /// A rule-defined flag.
+    var flag = false
+    /// Trace time (ns) after which the check is decided; set by ``AnalysisContext/schedule(_:)``.
+    var deadline: UInt64 = 0
+    /// Which rule scheduled it (an index into ``FindingRules/all``); set by the context.
+    var rule = 0
+}

@@ -1,0 +1,49 @@
+extension Finding.Rule {
+    /// An interactor still active a grace period after its router left the tree.
+    public static let activeAfterDetach = Finding.Rule(
+        "active-after-detach", .error, title: "active after detach",
+        summary: "an interactor still active after its router left the tree")
+}
+
+/// `active-after-detach`: when a router leaves the live tree (detached, or
+/// deallocated while in it), its interactor and those of its subtree
+/// deactivate; one still active a grace period later never finished
+/// resigning (a `didBecomeActive` that never returns, say).
+struct ActiveAfterDetachRule: FindingRule {
+    static let rule = Finding.Rule.activeAfterDetach
+    static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
+
+    func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
+        switch event.kind {
+        case .detach(_, let child):
+            guard effect.childWasInLiveTree, context.state[child] != nil else { return }
+            for interactor in context.state.subtreeInteractors(child) {
+                context.schedule(GraceCheck(subject: interactor, since: event.seq))
+            }
+        case .deallocated:
+            guard let router = effect.removed, router.kind == .router, router.isInLiveTree else { return }
+            if let interactor = router.interactor, context.state[interactor] != nil {
+                context.schedule(GraceCheck(subject: interactor, since: event.seq))
+            }
+            for child in router.children where context.state[child] != nil {
+                for interactor in context.state.subtreeInteractors(child) {
+                    context.schedule(GraceCheck(subject: interactor, since: event.seq))
+                }
+            }
+        default:
+            break
+        }
+    }
+
+    func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
+        guard let node = context.state[check.subject], node.isActive else { return }
+        if let router = node.router, context.state[router]?.isInLiveTree == true { return }
+        context.report(Finding(rule: Self.rule, subject: .interactor, type: node.type, id: node.id, seqs: [check.since], time: check.deadline,
+                               message: "its router left the tree, but the interactor is still active \(context.graceText) later (deactivation never finished?)"),
+                       key: node.id)
+    }
+
+    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
+        state[check.subject]?.isActive == true
+    }
+}

@@ -1,0 +1,36 @@
+extension Finding.Rule {
+    /// With `expectTeardown`: something still alive at the end of the trace.
+    public static let aliveAtEnd = Finding.Rule(
+        "alive-at-end", .error, title: "alive at end",
+        summary: "with --expect-teardown: something still alive at the end")
+}
+
+/// `alive-at-end`: for a run meant to tear everything down
+/// (`--expect-teardown`), the top of each subtree still alive at the end of
+/// the trace, and every interactor whose router is gone.
+struct AliveAtEndRule: FindingRule {
+    static let rule = Finding.Rule.aliveAtEnd
+    static let watches: Set<TraceEvent.Name> = []
+
+    func finish(_ context: inout AnalysisContext) {
+        guard context.options.expectTeardown else { return }
+        let end = context.state.time
+        for node in context.state.aliveNodes() {
+            switch node.kind {
+            case .router:
+                // Report the top of each alive subtree, with its size.
+                if let parent = node.parent, context.state[parent] != nil { continue }
+                let size = context.state.subtree(node.id).count - 1
+                let extra = size > 0 ? " with \(size) attached descendant\(size == 1 ? "" : "s")" : ""
+                context.report(Finding(rule: Self.rule, subject: .router, type: node.type, id: node.id, seqs: [node.createdSeq], time: end,
+                                       message: "still alive\(extra) at the end of a run expected to tear everything down"),
+                               key: node.id)
+            case .interactor:
+                if let router = node.router, context.state[router] != nil { continue }
+                context.report(Finding(rule: Self.rule, subject: .interactor, type: node.type, id: node.id, seqs: [node.createdSeq], time: end,
+                                       message: "still alive at the end of a run expected to tear everything down"),
+                               key: node.id)
+            }
+        }
+    }
+}

@@ -1,0 +1,61 @@
+extension Finding.Rule {
+    /// A router or interactor that left the tree and was not deallocated
+    /// within the grace period: something retains it (a retain cycle?).
+    public static let notDeallocated = Finding.Rule(
+        "not-deallocated", .error, title: "not deallocated",
+        summary: "a router (or interactor) that left the tree and was not deallocated: a leak")
+}
+
+/// `not-deallocated`: a detached router should be deallocated within the
+/// grace period, and a deallocated router's interactor should follow it.
+///
+/// Only the top of a leaked subtree is reported (its children and interactor
+/// are leaked because it is); an interactor held by its own running task is
+/// left to `orphaned-task`, one whose deactivation never finished to
+/// `active-after-detach`.
+struct NotDeallocatedRule: FindingRule {
+    static let rule = Finding.Rule.notDeallocated
+    static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
+
+    /// `flag` of a check: true for an interactor whose router was deallocated.
+    private static let interactorCheck = true
+
+    func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
+        switch event.kind {
+        case .detach(_, let child):
+            // A router detached from a parent that had already left the tree is on its
+            // own from now on (its parent's check no longer covers it): check it too.
+            guard effect.childWasInLiveTree || effect.childWasAttached, context.state[child] != nil else { return }
+            context.schedule(GraceCheck(subject: child, since: event.seq))
+        case .deallocated:
+            guard let router = effect.removed, router.kind == .router,
+                  let interactor = router.interactor, context.state[interactor] != nil else { return }
+            context.schedule(GraceCheck(subject: interactor, since: event.seq, other: router.id, flag: Self.interactorCheck))
+        default:
+            break
+        }
+    }
+
+    func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
+        guard let node = context.state[check.subject] else { return }
+        if check.flag == Self.interactorCheck {
+            // A running task holds it; that task is reported as orphaned instead.
+            if !node.runningTasks.isEmpty { return }
+            // A deactivation that never finished holds it; reported as active-after-detach.
+            if context.hasReported(.activeAfterDetach, key: node.id) { return }
+            if node.router != nil { return } // re-owned by a new router
+            context.report(Finding(rule: Self.rule, subject: .interactor, type: node.type, id: node.id, seqs: [check.since], time: check.deadline,
+                                   message: "its router #\(check.other) was deallocated, but the interactor is still alive \(context.graceText) later: something retains it"),
+                           key: node.id)
+        } else {
+            guard !node.isInLiveTree else { return }
+            context.report(Finding(rule: Self.rule, subject: .router, type: node.type, id: node.id, seqs: [check.since], time: check.deadline,
+                                   message: "detached, but still alive \(context.graceText) later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?)"),
+                           key: node.id)
+        }
+    }
+
+    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
+        state[check.subject] != nil
+    }
+}

@@ -1,0 +1,23 @@
+extension Finding.Rule {
+    /// A task started while its owner was inactive.
+    public static let taskStartedInactive = Finding.Rule(
+        "task-started-inactive", .warning, title: "task started while inactive",
+        summary: "a bound task started while its interactor was inactive")
+}
+
+/// `task-started-inactive`: a bound task belongs to its interactor's active
+/// scope; one started before activation (work started in `init`) or after
+/// deactivation runs until the next deactivation, unseen.
+struct TaskStartedInactiveRule: FindingRule {
+    static let rule = Finding.Rule.taskStartedInactive
+    static let watches: Set<TraceEvent.Name> = [.taskStart]
+
+    func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
+        guard case .taskStart(let id, let owner, let label) = event.kind, let task = context.state.task(id),
+              task.startedWhileInactive, let node = context.state[owner] else { return }
+        context.report(Finding(rule: Self.rule, subject: .task, type: node.type, id: owner, label: label,
+                               seqs: [event.seq], time: event.time,
+                               message: "task \(task.displayName) started while \(node.name) was inactive; it runs until the next deactivation (start it in didBecomeActive)"),
+                       key: id)
+    }
+}
