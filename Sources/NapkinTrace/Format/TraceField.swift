@@ -12,7 +12,7 @@ enum TraceField: CaseIterable, Sendable {
     case text, count, first, last, reason
 
     /// The field's name on the wire.
-    var name: StaticString {
+    @inline(__always) var name: StaticString {
         switch self {
         case .seq: "seq"
         case .t: "t"
@@ -64,6 +64,16 @@ extension TraceEvent.Name {
     /// The event name whose wire spelling is `bytes`, if any.
     @inline(__always)
     static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> TraceEvent.Name? {
+        table.value(for: bytes)
+    }
+
+    private static let table = WireNameTable(allCases.map { ($0.rawValue, $0) })
+}
+
+extension TaskOutcome {
+    /// The outcome whose wire spelling is `bytes`, if any.
+    @inline(__always)
+    static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> TaskOutcome? {
         table.value(for: bytes)
     }
 

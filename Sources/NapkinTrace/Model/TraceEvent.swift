@@ -68,7 +68,7 @@ public struct TraceEvent: Sendable, Hashable {
 public typealias NodeID = UInt64
 
 /// How a bound task ended.
-public enum TaskOutcome: String, Sendable, Hashable {
+public enum TaskOutcome: String, Sendable, Hashable, CaseIterable {
     /// The work returned without having been cancelled.
     case completed
     /// The work returned after cancellation had been requested.

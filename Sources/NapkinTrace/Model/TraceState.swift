@@ -74,23 +74,34 @@ public struct TraceState: Sendable {
     /// The running task with `id`, if any.
     public func task(_ id: NodeID) -> TraceTask? { taskTable[id] }
 
-    /// What applying one event changed, as the analysis needs to know it.
+    /// What applying one event changed, as the analysis needs to know it
+    /// (small, so that returning it for every event costs nothing; the node a
+    /// `deinit` removed is ``removedNode``).
     struct Effect {
         /// The misuse of the lifecycle the event reveals, if any.
         var misuse: Misuse?
-        /// For a `deinit`: the node as it was just before (it is gone from the state).
-        var removed: TraceNode?
         /// For a `detach`: the child was in the live tree just before.
         var childWasInLiveTree = false
         /// For a `detach`: the child really was attached to that parent.
         var childWasAttached = false
     }
 
+    /// If the last event applied was the `deinit` of a live node: that node
+    /// as it was just before (it is gone from the state).
+    private(set) var removedNode: TraceNode?
+
+    /// Whether the router or interactor `id` is alive.
+    public func contains(_ id: NodeID) -> Bool { table.contains(id) }
+
+    /// Whether the task `id` is running.
+    public func isRunning(task id: NodeID) -> Bool { taskTable.contains(id) }
+
     /// Applies one event; returns the misuse it reveals, if any.
     @discardableResult
     public mutating func apply(_ event: TraceEvent) -> Misuse? {
         fold(event).misuse
     }
+
 
     /// Applies one event; returns what it changed.
     mutating func fold(_ event: TraceEvent) -> Effect {
@@ -101,11 +112,12 @@ public struct TraceState: Sendable {
                 effect.childWasAttached = $0.parent == parent
             }
         }
-        effect.misuse = apply(event, removing: &effect.removed)
+        if case .some = removedNode { removedNode = nil }
+        effect.misuse = applyEvent(event)
         return effect
     }
 
-    private mutating func apply(_ event: TraceEvent, removing removed: inout TraceNode?) -> Misuse? {
+    private mutating func applyEvent(_ event: TraceEvent) -> Misuse? {
         lastSeq = event.seq
         if event.time > time { time = event.time }
         kindCounts[event.kind.name.index] += 1
@@ -185,7 +197,7 @@ public struct TraceState: Sendable {
             // Moved out of the table, not copied.
             guard let node = table.removeValue(forKey: id) else { return missing(id) }
             deallocate(node, seq: seq, time: t)
-            removed = node
+            removedNode = node
             return nil
         case .mark(let text):
             recentMarks.append(TraceMark(seq: seq, time: t, text: text))

@@ -44,8 +44,7 @@ struct TraceFastPath {
             guard key(.task), let task = id() else { return nil }
             kind = .taskCancel(task: task)
         case .taskEnd:
-            guard key(.task), let task = id(), key(.outcome), let text = plainString(),
-                  let outcome = TaskOutcome(rawValue: text) else { return nil }
+            guard key(.task), let task = id(), key(.outcome), let outcome = taskOutcome() else { return nil }
             kind = .taskEnd(task: task, outcome: outcome)
         case .interactor:
             guard key(.id), let id = id(), key(.type), let type = plainString() else { return nil }
@@ -127,6 +126,18 @@ struct TraceFastPath {
         guard end < n else { return nil }
         i = end + 1
         return TraceEvent.Name.lookup(UnsafeBufferPointer(start: p + start, count: end - start))
+    }
+
+    /// A task outcome, `"completed"` or `"cancelled"`.
+    @inline(__always)
+    private mutating func taskOutcome() -> TaskOutcome? {
+        guard i < n, p[i] == UInt8(ascii: "\"") else { return nil }
+        let start = i + 1
+        var end = start
+        while end < n && p[end] != UInt8(ascii: "\"") { end += 1 }
+        guard end < n, let outcome = TaskOutcome.lookup(UnsafeBufferPointer(start: p + start, count: end - start)) else { return nil }
+        i = end + 1
+        return outcome
     }
 
     /// A string value with no escapes (the general parser handles escapes).

@@ -16,16 +16,16 @@ struct ActiveAfterDetachRule: FindingRule {
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         switch event.kind {
         case .detach(_, let child):
-            guard effect.childWasInLiveTree, context.state[child] != nil else { return }
+            guard effect.childWasInLiveTree, context.state.contains(child) else { return }
             for interactor in context.state.subtreeInteractors(child) {
                 context.schedule(GraceCheck(subject: interactor, since: event.seq))
             }
         case .deallocated:
-            guard let router = effect.removed, router.kind == .router, router.isInLiveTree else { return }
-            if let interactor = router.interactor, context.state[interactor] != nil {
+            guard let router = context.state.removedNode, router.kind == .router, router.isInLiveTree else { return }
+            if let interactor = router.interactor, context.state.contains(interactor) {
                 context.schedule(GraceCheck(subject: interactor, since: event.seq))
             }
-            for child in router.children where context.state[child] != nil {
+            for child in router.children where context.state.contains(child) {
                 for interactor in context.state.subtreeInteractors(child) {
                     context.schedule(GraceCheck(subject: interactor, since: event.seq))
                 }
@@ -36,14 +36,14 @@ struct ActiveAfterDetachRule: FindingRule {
     }
 
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
-        guard let node = context.state[check.subject], node.isActive else { return }
-        if let router = node.router, context.state[router]?.isInLiveTree == true { return }
+        guard context.state.table.with(check.subject, { $0.isActive }) == true, let node = context.state[check.subject] else { return }
+        if let router = node.router, context.state.table.with(router, { $0.isInLiveTree }) == true { return }
         context.report(Finding(rule: Self.rule, subject: .interactor, type: node.type, id: node.id, seqs: [check.since], time: check.deadline,
                                message: "its router left the tree, but the interactor is still active \(context.graceText) later (deactivation never finished?)"),
                        key: node.id)
     }
 
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state[check.subject]?.isActive == true
+        state.table.with(check.subject, { $0.isActive }) == true
     }
 }

@@ -19,14 +19,14 @@ struct AliveAtEndRule: FindingRule {
             switch node.kind {
             case .router:
                 // Report the top of each alive subtree, with its size.
-                if let parent = node.parent, context.state[parent] != nil { continue }
+                if let parent = node.parent, context.state.contains(parent) { continue }
                 let size = context.state.subtree(node.id).count - 1
                 let extra = size > 0 ? " with \(size) attached descendant\(size == 1 ? "" : "s")" : ""
                 context.report(Finding(rule: Self.rule, subject: .router, type: node.type, id: node.id, seqs: [node.createdSeq], time: end,
                                        message: "still alive\(extra) at the end of a run expected to tear everything down"),
                                key: node.id)
             case .interactor:
-                if let router = node.router, context.state[router] != nil { continue }
+                if let router = node.router, context.state.contains(router) { continue }
                 context.report(Finding(rule: Self.rule, subject: .interactor, type: node.type, id: node.id, seqs: [node.createdSeq], time: end,
                                        message: "still alive at the end of a run expected to tear everything down"),
                                key: node.id)

@@ -15,9 +15,10 @@ struct DuplicateChildRule: FindingRule {
     static let watches: Set<TraceEvent.Name> = [.attach]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
+        // The common case, a parent with one child, costs one lookup.
         guard case .attach(let parent, let child) = event.kind,
-              let parentNode = context.state[parent], parentNode.children.count > 1,
-              let childNode = context.state[child] else { return }
+              context.state.table.with(parent, { $0.children.count > 1 }) == true,
+              let parentNode = context.state[parent], let childNode = context.state[child] else { return }
         for sibling in parentNode.children where sibling != child {
             guard let older = context.state[sibling], older.type == childNode.type else { continue }
             context.report(Finding(rule: Self.rule, subject: .router, type: older.type, id: older.id,

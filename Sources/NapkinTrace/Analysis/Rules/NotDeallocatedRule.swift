@@ -25,11 +25,11 @@ struct NotDeallocatedRule: FindingRule {
         case .detach(_, let child):
             // A router detached from a parent that had already left the tree is on its
             // own from now on (its parent's check no longer covers it): check it too.
-            guard effect.childWasInLiveTree || effect.childWasAttached, context.state[child] != nil else { return }
+            guard effect.childWasInLiveTree || effect.childWasAttached, context.state.contains(child) else { return }
             context.schedule(GraceCheck(subject: child, since: event.seq))
         case .deallocated:
-            guard let router = effect.removed, router.kind == .router,
-                  let interactor = router.interactor, context.state[interactor] != nil else { return }
+            guard let router = context.state.removedNode, router.kind == .router,
+                  let interactor = router.interactor, context.state.contains(interactor) else { return }
             context.schedule(GraceCheck(subject: interactor, since: event.seq, other: router.id, flag: Self.interactorCheck))
         default:
             break
@@ -37,7 +37,8 @@ struct NotDeallocatedRule: FindingRule {
     }
 
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
-        guard let node = context.state[check.subject] else { return }
+        // Usually the node is gone by now: that costs one lookup.
+        guard context.state.contains(check.subject), let node = context.state[check.subject] else { return }
         if check.flag == Self.interactorCheck {
             // A running task holds it; that task is reported as orphaned instead.
             if !node.runningTasks.isEmpty { return }
@@ -56,6 +57,6 @@ struct NotDeallocatedRule: FindingRule {
     }
 
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state[check.subject] != nil
+        state.contains(check.subject)
     }
 }

@@ -26,12 +26,12 @@ struct OrphanedTaskRule: FindingRule {
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         switch event.kind {
         case .deactivate(let id):
-            for task in context.state[id]?.runningTasks ?? [] {
+            for task in context.state.table.with(id, { $0.runningTasks }) ?? [] {
                 context.schedule(GraceCheck(subject: task, since: event.seq))
             }
         case .deallocated:
-            guard let owner = effect.removed, owner.kind == .interactor else { return }
-            for task in owner.runningTasks where context.state.task(task) != nil {
+            guard let owner = context.state.removedNode, owner.kind == .interactor else { return }
+            for task in owner.runningTasks where context.state.isRunning(task: task) {
                 context.schedule(GraceCheck(subject: task, since: event.seq, flag: Self.ownerDeallocated))
             }
         default:
@@ -41,7 +41,7 @@ struct OrphanedTaskRule: FindingRule {
 
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
         guard let task = context.state.task(check.subject) else { return }
-        if let owner = context.state[task.owner], owner.isActive { return } // re-activated meanwhile
+        if context.state.table.with(task.owner, { $0.isActive }) == true { return } // re-activated meanwhile
         var seqs = [task.startSeq, check.since]
         if let cancel = task.cancelRequested, cancel != check.since { seqs.append(cancel) }
         let deallocated = check.flag == Self.ownerDeallocated
@@ -54,7 +54,7 @@ struct OrphanedTaskRule: FindingRule {
     }
 
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state.task(check.subject) != nil
+        state.isRunning(task: check.subject)
     }
 
     mutating func undecided(_ check: GraceCheck) {

@@ -15,14 +15,14 @@ struct UndetachedChildRule: FindingRule {
     static let watches: Set<TraceEvent.Name> = [.deallocated]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
-        guard let parent = effect.removed, parent.kind == .router else { return }
-        for child in parent.children where context.state[child] != nil {
+        guard let parent = context.state.removedNode, parent.kind == .router else { return }
+        for child in parent.children where context.state.contains(child) {
             context.schedule(GraceCheck(subject: child, since: event.seq, other: parent.id))
         }
     }
 
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
-        guard let node = context.state[check.subject], node.parent == nil, !node.isInLiveTree,
+        guard context.state.contains(check.subject), let node = context.state[check.subject], node.parent == nil, !node.isInLiveTree,
               let orphaning = node.orphanedFrom, orphaning.parent == check.other else { return }
         context.report(Finding(rule: Self.rule, subject: .router, type: node.type, id: node.id, seqs: [check.since], time: check.deadline,
                                message: "still attached to \(orphaning.parentType)#\(orphaning.parent), which was deallocated without detaching it, and still alive \(context.graceText) later: something outside the tree retains it"),
@@ -30,6 +30,6 @@ struct UndetachedChildRule: FindingRule {
     }
 
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state[check.subject] != nil
+        state.contains(check.subject)
     }
 }
