@@ -5,12 +5,18 @@ struct AnalysisContext: Sendable {
     let options: TraceAnalyzer.Options
     /// The state of the app after the current event.
     var state = TraceState()
-    /// Findings so far, in the order they were established.
+    /// Findings so far, in the order they were established (the first
+    /// ``TraceAnalyzer/maxKeptFindings``; the others are only counted).
     private(set) var findings: [Finding] = []
+    /// Findings established beyond ``TraceAnalyzer/maxKeptFindings``.
+    private(set) var findingsNotKept = 0
     /// Causes already reported: (rule index, key).
     private var reported: Set<Cause> = []
-    /// Checks waiting for their deadline, oldest first.
-    private(set) var checks = GraceQueue()
+    /// Checks waiting for their deadline, by clock.
+    private var traceChecks = GraceQueue()
+    private var mainActorChecks = GraceQueue()
+    /// How many checks wait.
+    var pendingChecks: Int { traceChecks.count + mainActorChecks.count }
     /// The rule being run (set by the analyzer), so that checks and causes are filed under it.
     var currentRule = 0
 
@@ -29,6 +35,12 @@ struct AnalysisContext: Sendable {
     /// Records `finding` unless a finding of the current rule with the same
     /// `key` (a node or task id, or a sequence number) was already recorded.
     mutating func report(_ finding: Finding, key: UInt64) {
+        guard findings.count < TraceAnalyzer.maxKeptFindings else {
+            // Beyond the cap neither findings nor their causes are kept, so
+            // memory stays bounded; a cause reported twice then counts twice.
+            if !reported.contains(Cause(rule: currentRule, key: key)) { findingsNotKept += 1 }
+            return
+        }
         guard reported.insert(Cause(rule: currentRule, key: key)).inserted else { return }
         findings.append(finding)
     }
@@ -40,22 +52,37 @@ struct AnalysisContext: Sendable {
     }
 
     /// Asks for `check` to come back to the current rule one grace period
-    /// after the current event.
-    mutating func schedule(_ check: GraceCheck) {
+    /// after the current event. A rule has at most one check per subject
+    /// waiting: asking again moves its deadline (and `since`) to the new one.
+    mutating func schedule(_ check: GraceCheck, _ request: GraceRequest = .replaceWaiting) {
         var check = check
-        check.deadline = state.time &+ options.grace
+        let (deadline, overflow) = state.time.addingReportingOverflow(options.grace)
+        check.deadline = overflow ? .max : deadline
         check.rule = currentRule
-        checks.append(check)
+        switch check.clock {
+        case .trace: traceChecks.schedule(check, request)
+        case .mainActor: mainActorChecks.schedule(check, request)
+        }
     }
 
-    /// Takes the oldest check if it is due before `time`.
-    mutating func nextDue(before time: UInt64) -> GraceCheck? {
-        checks.popFirst(dueBefore: time)
+    /// Takes the due check with the earliest deadline: a trace-clock check
+    /// due before `traceTime`, or a main-actor check due before `mainActorTime`.
+    mutating func nextDue(traceTime: UInt64, mainActorTime: UInt64) -> GraceCheck? {
+        let trace = traceChecks.firstDeadline.flatMap { $0 < traceTime ? $0 : nil }
+        let main = mainActorChecks.firstDeadline.flatMap { $0 < mainActorTime ? $0 : nil }
+        switch (trace, main) {
+        case (let t?, let m?): return t <= m ? traceChecks.popFirst(dueBefore: traceTime) : mainActorChecks.popFirst(dueBefore: mainActorTime)
+        case (.some, nil): return traceChecks.popFirst(dueBefore: traceTime)
+        case (nil, .some): return mainActorChecks.popFirst(dueBefore: mainActorTime)
+        case (nil, nil): return nil
+        }
     }
 
-    /// Takes every remaining check (the session ended).
+    /// Takes every remaining check, earliest deadline first (the session ended).
     mutating func takeRemainingChecks() -> [GraceCheck] {
-        checks.removeAll()
+        var rest: [GraceCheck] = []
+        while let check = nextDue(traceTime: .max, mainActorTime: .max) { rest.append(check) }
+        return rest
     }
 
     /// Forgets the causes reported (a new session starts: its ids are new).
@@ -65,41 +92,3 @@ struct AnalysisContext: Sendable {
     }
 }
 
-/// The checks waiting for their deadline, in the order they were scheduled
-/// (deadlines follow trace time, so this is also deadline order).
-struct GraceQueue: Sendable {
-    private var items: [GraceCheck] = []
-    private var head = 0
-
-    /// How many checks wait.
-    var count: Int { items.count - head }
-
-    mutating func append(_ check: GraceCheck) {
-        items.append(check)
-    }
-
-    /// The oldest check, if its deadline is before `time`.
-    mutating func popFirst(dueBefore time: UInt64) -> GraceCheck? {
-        guard head < items.count, items[head].deadline < time else {
-            compact()
-            return nil
-        }
-        head += 1
-        return items[head - 1]
-    }
-
-    /// Every remaining check, oldest first.
-    mutating func removeAll() -> [GraceCheck] {
-        let rest = Array(items[head...])
-        items.removeAll()
-        head = 0
-        return rest
-    }
-
-    private mutating func compact() {
-        if head > 1024 && head * 2 > items.count {
-            items.removeFirst(head)
-            head = 0
-        }
-    }
-}

@@ -71,4 +71,27 @@ struct GraceCheck: Sendable {
     var deadline: UInt64 = 0
     /// Which rule scheduled it (an index into ``FindingRules/all``); set by the context.
     var rule = 0
+    /// Whose progress decides it.
+    var clock = GraceClock.trace
+}
+
+/// What must have run past a check's deadline before the check is decided.
+enum GraceClock: Sendable {
+    /// Any event: trace time passed the deadline. For what other threads do
+    /// (interactors deactivating, tasks ending).
+    case trace
+    /// The main actor: an event only the main actor writes (an attach, a
+    /// router's deinit) passed the deadline, or the trace ended. For what
+    /// runs on the main actor (a router's deinit, and the releases it
+    /// makes): while the main actor is blocked, events from other threads
+    /// must not decide that it is late.
+    case mainActor
+}
+
+/// What to do when a rule asks for a check on a subject that already has one waiting.
+enum GraceRequest: Sendable {
+    /// Keep the waiting check (the first request is the cause).
+    case keepWaiting
+    /// Replace it: the newest request sets the deadline and `since`.
+    case replaceWaiting
 }

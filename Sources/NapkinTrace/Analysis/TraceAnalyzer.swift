@@ -8,10 +8,21 @@
 /// events advance trace time (or ``advance(to:)`` does, for a live view), and
 /// at ``finish()``. Memory follows the number of live nodes.
 ///
+/// A check about a deallocation is decided only when the app's **main
+/// actor** has made progress past its deadline (an event only the main actor
+/// writes, such as an attach or a router's deinit, with a later time): a
+/// router's deinit and the releases it makes run on the main actor, so while
+/// it is blocked (a busy machine, a long synchronous call) they are late,
+/// and events from other threads must not decide the check meanwhile.
+/// Checks about interactors and tasks, whose work runs elsewhere, are
+/// decided by trace time. The end of the trace, and ``advance(to:)`` (idle
+/// time of a live view), decide what is due.
+///
 /// The definitions of the findings are in `docs/findings.md`. One cause is
 /// reported once: a leaked router is reported, not the interactor and
 /// children it holds; an interactor kept alive by its own orphaned task is
-/// reported as the task.
+/// reported as the task. At most ``maxKeptFindings`` findings are kept; the
+/// others are counted in ``findingsNotKept``, so memory stays bounded.
 public struct TraceAnalyzer: Sendable {
     /// Analysis settings.
     public struct Options: Sendable, Hashable {
@@ -29,6 +40,10 @@ public struct TraceAnalyzer: Sendable {
         }
     }
 
+    /// The most findings an analyzer keeps (a hostile or badly broken trace
+    /// can establish millions); the rest are counted in ``findingsNotKept``.
+    public static let maxKeptFindings = 10_000
+
     /// The settings in use.
     public let options: Options
     /// Checks that could not be decided because the trace ended less than a
@@ -39,6 +54,8 @@ public struct TraceAnalyzer: Sendable {
 
     private var context: AnalysisContext
     private var rules: [any FindingRule]
+    /// The time of the latest event only the main actor writes (or of ``advance(to:)``).
+    private var mainActorTime: UInt64 = 0
     private var finished = false
 
     /// For each event kind (by ``TraceEvent/Name`` index), the rules that watch it.
@@ -61,8 +78,10 @@ public struct TraceAnalyzer: Sendable {
     public var state: TraceState { context.state }
     /// Findings so far, in the order they were established.
     public var findings: [Finding] { context.findings }
+    /// Findings established beyond ``maxKeptFindings`` (counted, not kept).
+    public var findingsNotKept: Int { context.findingsNotKept }
     /// Checks still waiting for their deadline.
-    public var pendingChecks: Int { context.checks.count }
+    public var pendingChecks: Int { context.pendingChecks }
 
     // MARK: - Folding
 
@@ -73,10 +92,12 @@ public struct TraceAnalyzer: Sendable {
             sessionCount += 1
             context.startSession()
             rules = Self.makeRules()
+            mainActorTime = 0
             context.state.apply(event)
             return
         }
-        runChecks(before: event.time)
+        if context.state.isMainActorEvent(event) { mainActorTime = max(mainActorTime, event.time) }
+        runChecks(traceTime: event.time, mainActorTime: mainActorTime)
         let effect = context.state.fold(event)
         for index in Self.dispatch[event.kind.name.index] {
             context.currentRule = index
@@ -87,7 +108,9 @@ public struct TraceAnalyzer: Sendable {
     /// Lets trace time pass without an event (a live view calls this as the
     /// wall clock advances), running the checks that fall due.
     public mutating func advance(to time: UInt64) {
-        runChecks(before: time &+ 1)
+        let after = time == .max ? .max : time + 1
+        mainActorTime = max(mainActorTime, time)
+        runChecks(traceTime: after, mainActorTime: after)
         context.state.advanceTime(to: time)
     }
 
@@ -105,8 +128,9 @@ public struct TraceAnalyzer: Sendable {
 
     // MARK: - Checks
 
-    private mutating func runChecks(before time: UInt64) {
-        while let check = context.nextDue(before: time) {
+    /// Decides the checks due before these times.
+    private mutating func runChecks(traceTime: UInt64, mainActorTime: UInt64) {
+        while let check = context.nextDue(traceTime: traceTime, mainActorTime: mainActorTime) {
             context.currentRule = check.rule
             rules[check.rule].decide(check, &context)
         }

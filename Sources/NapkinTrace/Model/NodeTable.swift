@@ -7,6 +7,9 @@
 /// tombstones) over manually managed storage, so that ``with(_:_:)`` reads
 /// and ``update(_:_:)`` mutates a value in place. Copy-on-write keeps value
 /// semantics.
+/// The per-process seed of ``NodeTable``'s hash.
+private let hashSeed = UInt64.random(in: 1...UInt64.max)
+
 struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
     // @unchecked Sendable: `storage` is never mutated while shared (every
     // mutation first makes it unique, copy-on-write), so a copy sent to
@@ -14,6 +17,8 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
 
     private final class Storage {
         let capacity: Int
+        /// The process's hash seed, kept here so a lookup reads no global.
+        let seed = hashSeed
         let keys: UnsafeMutablePointer<UInt64>
         let values: UnsafeMutablePointer<Value>
         var count = 0
@@ -35,7 +40,11 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
 
         @inline(__always)
         func slot(for key: UInt64) -> Int {
-            Int(truncatingIfNeeded: (key &* 0x9E37_79B9_7F4A_7C15) >> 32) & (capacity - 1)
+            var x = key ^ seed
+            x = (x ^ (x >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            x = (x ^ (x >> 27)) &* 0x94D0_49BB_1331_11EB
+            x ^= x >> 31
+            return Int(truncatingIfNeeded: x) & (capacity - 1)
         }
 
         @inline(__always)

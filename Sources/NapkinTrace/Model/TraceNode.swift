@@ -25,7 +25,13 @@ public struct TraceNode: Sendable, Hashable {
     /// The parent router this router is attached to (routers only).
     public internal(set) var parent: NodeID?
     /// The attached children, in attach order (routers only).
-    public internal(set) var children: [NodeID] = []
+    public var children: [NodeID] { Array(childList) }
+    /// How many children are attached (routers only).
+    public var childCount: Int { childList.count }
+    /// The attached children (the storage behind ``children``).
+    var childList = ChildList()
+    /// This router's slot in its parent's ``childList``.
+    var slotInParent = 0
     /// Whether the router was launched as a root.
     public internal(set) var isLaunched = false
     /// Whether the router has loaded.

@@ -204,7 +204,8 @@ public struct TraceState: Sendable {
             if recentMarks.count > 100 { recentMarks.removeFirst(recentMarks.count - 100) }
             return nil
         case .dropped(let count, _, _):
-            droppedEvents += count
+            // Saturating: a hostile trace may claim any count.
+            droppedEvents = droppedEvents.addingReportingOverflow(count).overflow ? .max : droppedEvents + count
             return nil
         case .sessionEnd:
             ended = true
@@ -216,6 +217,18 @@ public struct TraceState: Sendable {
     /// time, or `tree --at TIME` between two events).
     mutating func advanceTime(to t: UInt64) {
         if t > time { time = t }
+    }
+
+    /// Whether `event` is one that only the app's main actor writes: routers
+    /// are main-actor objects, so their creation, attach, detach, launch,
+    /// load and deinit run there. (Interactors, tasks and marks run anywhere.)
+    func isMainActorEvent(_ event: TraceEvent) -> Bool {
+        switch event.kind {
+        case .routerCreated, .attach, .detach, .launch, .load: true
+        case .deallocated(let id): table.with(id, { $0.kind == .router }) == true
+        case .sessionStart, .interactorCreated, .activate, .deactivate, .taskStart, .taskCancel, .taskEnd,
+             .mark, .dropped, .sessionEnd: false
+        }
     }
 
     private mutating func createNode(_ node: TraceNode) {
@@ -250,36 +263,54 @@ public struct TraceState: Sendable {
         // A router attached under itself or its own descendant would make a
         // cycle; the model stays a forest and ignores the link.
         // (A leaf can only make a cycle with itself; the walk up is for subtrees.)
-        if child == parent || (table.with(child, { !$0.children.isEmpty }) == true && isAncestor(child, of: parent)) {
+        if child == parent || (table.with(child, { !$0.childList.isEmpty }) == true && isAncestor(child, of: parent)) {
             return Misuse(kind: .attachUnderDescendant, node: child, other: parent)
         }
         if let current = table.with(child, { $0.parent }) ?? nil {
             if current == parent { return Misuse(kind: .doubleAttach, node: child, other: parent) }
             // Attached to a second parent: the tree keeps the newest link.
-            table.update(current) { $0.children.removeAll { $0 == child } }
-            table.update(child) { $0.parent = parent }
-            table.update(parent) { $0.children.append(child) }
-            table.update(child) { $0.attachedAt = TraceMoment(seq: seq, time: time) }
+            removeChild(child, from: current)
+            var slot = 0
+            table.update(parent) { slot = $0.childList.append(child) }
+            table.update(child) {
+                $0.parent = parent
+                $0.slotInParent = slot
+                $0.attachedAt = TraceMoment(seq: seq, time: time)
+            }
             setLive(table.with(parent, { $0.isInLiveTree }) ?? false, from: child, seq: seq, time: time)
             return Misuse(kind: .doubleAttach, node: child, other: current)
         }
         // One lookup per node on the common path: a leaf joining its parent.
         var parentLive = false
+        var slot = 0
         table.update(parent) {
-            $0.children.append(child)
+            slot = $0.childList.append(child)
             parentLive = $0.isInLiveTree
         }
         var needsWalk = false
         table.update(child) {
             $0.parent = parent
+            $0.slotInParent = slot
             $0.orphanedFrom = nil
             $0.attachedAt = TraceMoment(seq: seq, time: time)
             if parentLive && !$0.isInLiveTree {
-                if $0.children.isEmpty { $0.isInLiveTree = true } else { needsWalk = true }
+                if $0.childList.isEmpty { $0.isInLiveTree = true } else { needsWalk = true }
             }
         }
         if needsWalk { setLive(true, from: child) }
         return nil
+    }
+
+    /// Takes `child` out of `parent`'s children in constant time (amortised).
+    private mutating func removeChild(_ child: NodeID, from parent: NodeID, slot: Int? = nil) {
+        let slot = slot ?? table.with(child, { $0.slotInParent }) ?? -1
+        var compacted: [NodeID]?
+        table.update(parent) {
+            $0.childList.remove(child, slot: slot)
+            if $0.childList.needsCompaction { compacted = $0.childList.compact() }
+        }
+        guard let compacted else { return }
+        for (index, id) in compacted.enumerated() { table.update(id) { $0.slotInParent = index } }
     }
 
     private mutating func detach(parent: NodeID, child: NodeID, seq: UInt64, time: UInt64) -> Misuse? {
@@ -288,12 +319,12 @@ public struct TraceState: Sendable {
         guard table.with(child, { $0.parent }) == parent else {
             return Misuse(kind: .detachNonChild, node: child, other: parent)
         }
-        table.update(parent) { $0.children.removeAll { $0 == child } }
+        removeChild(child, from: parent)
         var needsWalk = false
         table.update(child) {
             $0.parent = nil
             if $0.isInLiveTree {
-                if $0.children.isEmpty {
+                if $0.childList.isEmpty {
                     $0.isInLiveTree = false
                     $0.leftTreeAt = TraceMoment(seq: seq, time: time)
                 } else {
@@ -309,8 +340,8 @@ public struct TraceState: Sendable {
         deallocatedCount += 1
         if node.kind == .router {
             routerCount -= 1
-            if let parent = node.parent { table.update(parent) { $0.children.removeAll { $0 == node.id } } }
-            for child in node.children where table.contains(child) {
+            if let parent = node.parent { removeChild(node.id, from: parent, slot: node.slotInParent) }
+            for child in node.childList where table.contains(child) {
                 table.update(child) {
                     $0.parent = nil
                     $0.orphanedFrom = Orphaning(parent: node.id, parentType: node.type, seq: seq)
@@ -328,7 +359,7 @@ public struct TraceState: Sendable {
 
     /// Marks `id` and its attached descendants as in (or out of) the live tree.
     private mutating func setLive(_ live: Bool, from id: NodeID, seq: UInt64 = 0, time: UInt64 = 0) {
-        if table.with(id, { $0.children.isEmpty }) == true {
+        if table.with(id, { $0.childList.isEmpty }) == true {
             // The common case (a leaf): no walk.
             guard table.with(id, { $0.isInLiveTree }) != live else { return }
             table.update(id) { $0.isInLiveTree = live }
@@ -340,7 +371,7 @@ public struct TraceState: Sendable {
             guard let isLive = table.with(next, { $0.isInLiveTree }), isLive != live else { continue }
             table.update(next) { $0.isInLiveTree = live }
             if !live { table.update(next) { $0.leftTreeAt = TraceMoment(seq: seq, time: time) } }
-            stack.append(contentsOf: table.with(next, { $0.children }) ?? [])
+            table.with(next) { stack.append(contentsOf: $0.childList) }
         }
     }
 
@@ -388,7 +419,7 @@ public struct TraceState: Sendable {
         while let (id, level) = stack.popLast() {
             guard let node = table[id] else { continue }
             result.append((node, level))
-            for child in node.children.reversed() { stack.append((child, level + 1)) }
+            for child in node.childList.reversed() { stack.append((child, level + 1)) }
         }
     }
 
@@ -399,7 +430,7 @@ public struct TraceState: Sendable {
         while let id = stack.popLast() {
             guard let node = table[id] else { continue }
             if let interactor = node.interactor { result.append(interactor) }
-            stack.append(contentsOf: node.children)
+            stack.append(contentsOf: node.childList)
         }
         return result
     }

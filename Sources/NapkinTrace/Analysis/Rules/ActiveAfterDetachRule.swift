@@ -9,6 +9,11 @@ extension Finding.Rule {
 /// deallocated while in it), its interactor and those of its subtree
 /// deactivate; one still active a grace period later never finished
 /// resigning (a `didBecomeActive` that never returns, say).
+///
+/// The detached router's own interactor is deactivated by `detachChild`
+/// directly, so trace time decides its check; the rest of the subtree is
+/// deactivated step by step from the main actor (and after a deinit, from a
+/// main-actor task), so main-actor progress decides theirs.
 struct ActiveAfterDetachRule: FindingRule {
     static let rule = Finding.Rule.activeAfterDetach
     static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
@@ -17,17 +22,18 @@ struct ActiveAfterDetachRule: FindingRule {
         switch event.kind {
         case .detach(_, let child):
             guard effect.childWasInLiveTree, context.state.contains(child) else { return }
+            let own = context.state.table.with(child, { $0.interactor }) ?? nil
             for interactor in context.state.subtreeInteractors(child) {
-                context.schedule(GraceCheck(subject: interactor, since: event.seq))
+                context.schedule(GraceCheck(subject: interactor, since: event.seq, clock: interactor == own ? .trace : .mainActor))
             }
         case .deallocated:
             guard let router = context.state.removedNode, router.kind == .router, router.isInLiveTree else { return }
             if let interactor = router.interactor, context.state.contains(interactor) {
-                context.schedule(GraceCheck(subject: interactor, since: event.seq))
+                context.schedule(GraceCheck(subject: interactor, since: event.seq, clock: .mainActor))
             }
-            for child in router.children where context.state.contains(child) {
+            for child in router.childList where context.state.contains(child) {
                 for interactor in context.state.subtreeInteractors(child) {
-                    context.schedule(GraceCheck(subject: interactor, since: event.seq))
+                    context.schedule(GraceCheck(subject: interactor, since: event.seq, clock: .mainActor))
                 }
             }
         default:

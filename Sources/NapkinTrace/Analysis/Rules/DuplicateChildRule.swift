@@ -17,9 +17,9 @@ struct DuplicateChildRule: FindingRule {
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         // The common case, a parent with one child, costs one lookup.
         guard case .attach(let parent, let child) = event.kind,
-              context.state.table.with(parent, { $0.children.count > 1 }) == true,
+              context.state.table.with(parent, { $0.childCount > 1 }) == true,
               let parentNode = context.state[parent], let childNode = context.state[child] else { return }
-        for sibling in parentNode.children where sibling != child {
+        for sibling in parentNode.childList where sibling != child {
             guard let older = context.state[sibling], older.type == childNode.type else { continue }
             context.report(Finding(rule: Self.rule, subject: .router, type: older.type, id: older.id,
                                    seqs: [older.attachedAt?.seq ?? older.createdSeq, event.seq], time: context.state.time,

@@ -27,12 +27,12 @@ struct OrphanedTaskRule: FindingRule {
         switch event.kind {
         case .deactivate(let id):
             for task in context.state.table.with(id, { $0.runningTasks }) ?? [] {
-                context.schedule(GraceCheck(subject: task, since: event.seq))
+                context.schedule(GraceCheck(subject: task, since: event.seq), .keepWaiting)
             }
         case .deallocated:
             guard let owner = context.state.removedNode, owner.kind == .interactor else { return }
             for task in owner.runningTasks where context.state.isRunning(task: task) {
-                context.schedule(GraceCheck(subject: task, since: event.seq, flag: Self.ownerDeallocated))
+                context.schedule(GraceCheck(subject: task, since: event.seq, flag: Self.ownerDeallocated), .keepWaiting)
             }
         default:
             break

@@ -1,0 +1,62 @@
+/// A router's attached children, in attach order, with constant-time append
+/// and removal (a parent may hold a hundred thousand children: a list).
+///
+/// A removed child leaves a hole (id 0) that iteration skips; once holes are
+/// the majority the list is compacted, and the owner renumbers the slots it
+/// handed out. Each child remembers its slot, so removal does not search.
+struct ChildList: Sendable, Hashable, Sequence {
+    private var slots: [NodeID] = []
+    /// How many children the list holds.
+    private(set) var count = 0
+
+    /// Whether the list holds no child.
+    var isEmpty: Bool { count == 0 }
+
+    /// Appends `id`; returns its slot.
+    mutating func append(_ id: NodeID) -> Int {
+        slots.append(id)
+        count += 1
+        return slots.count - 1
+    }
+
+    /// Removes `id`, expected in `slot` (searched for otherwise); returns whether it was there.
+    @discardableResult
+    mutating func remove(_ id: NodeID, slot: Int) -> Bool {
+        if slot >= 0 && slot < slots.count && slots[slot] == id {
+            slots[slot] = 0
+        } else if let index = slots.lastIndex(of: id) {
+            slots[index] = 0
+        } else {
+            return false
+        }
+        count -= 1
+        if count == 0 { slots.removeAll(keepingCapacity: slots.count <= 64) }
+        return true
+    }
+
+    /// Whether holes have become the majority (then call ``compact()``).
+    var needsCompaction: Bool { slots.count > 32 && count * 2 < slots.count }
+
+    /// Drops the holes; returns the children, whose slots are now their positions.
+    mutating func compact() -> [NodeID] {
+        slots.removeAll { $0 == 0 }
+        return slots
+    }
+
+    func makeIterator() -> Iterator { Iterator(slots: slots) }
+
+    /// Iterates over the children, skipping holes.
+    struct Iterator: IteratorProtocol {
+        let slots: [NodeID]
+        var index = 0
+
+        mutating func next() -> NodeID? {
+            while index < slots.count {
+                let id = slots[index]
+                index += 1
+                if id != 0 { return id }
+            }
+            return nil
+        }
+    }
+}
