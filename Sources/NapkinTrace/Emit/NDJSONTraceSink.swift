@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
 
 /// Writes a trace as NDJSON (trace format v1) to a file descriptor.
@@ -53,9 +46,11 @@ public final class NDJSONTraceSink: TraceSink {
            !existing.starts(with: Array(#"{"seq":"#.utf8)) {
             throw TraceSinkError("\(path) exists and is not a napkin trace; not overwriting it (choose another path)")
         }
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else {
-            throw TraceSinkError("cannot open \(path) for writing: \(TraceDiagnostics.describe(errno: errno))")
+        let fd: Int32
+        do {
+            fd = try Platform.openForWriting(path)
+        } catch {
+            throw TraceSinkError("cannot open \(path) for writing: \(error)")
         }
         self.fd = fd
         self.isRegularFile = NDJSONTraceSink.isRegularFile(fd)
@@ -77,11 +72,10 @@ public final class NDJSONTraceSink: TraceSink {
     /// Closes the descriptor if the sink owns it.
     public func close() {
         buffer.withLock { _ in
-            if closeWhenDone { _ = Glibc_close(fd) }
+            if closeWhenDone { Platform.closeDescriptor(fd) }
         }
     }
 
-    /// Writes all of `bytes`; returns a description of the failure, if any.
     /// Writes all of `bytes`; returns a description of the failure, if any.
     ///
     /// The writer thread may wait as long as a slow reader needs (the app's
@@ -92,36 +86,39 @@ public final class NDJSONTraceSink: TraceSink {
     /// room with `poll` in short slices and write at most `PIPE_BUF` bytes at
     /// a time (which then cannot block); regular files are written directly.
     private func writeAll(_ bytes: [UInt8]) -> String? {
-        TraceDiagnostics.withBrokenPipeIgnored {
+        Platform.withBrokenPipeIgnored {
             bytes.withUnsafeBytes { raw -> String? in
                 var offset = 0
                 var stalledMS: Int32 = 0
                 while offset < raw.count {
                     var chunk = raw.count - offset
                     if !isRegularFile {
-                        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                        let ready = poll(&p, 1, 100)
-                        if ready < 0 && errno == EINTR { continue }
-                        if ready == 0 {
+                        switch Platform.waitUntilWritable(fd, timeoutMS: 100) {
+                        case .interrupted:
+                            continue
+                        case .timedOut:
                             stalledMS += 100
                             if exiting.load(ordering: .relaxed) && stalledMS >= NDJSONTraceSink.exitTimeoutMS {
                                 return "the reader took no data for \(stalledMS / 1000) s while the process exits"
                             }
                             continue
+                        case .ready, .failed:
+                            break   // room, or a failed poll: the write below says which
                         }
                         stalledMS = 0
-                        chunk = min(chunk, Int(PIPE_BUF))
+                        chunk = min(chunk, Platform.atomicPipeWriteSize)
                     }
-                    let n = Glibc_write(fd, raw.baseAddress! + offset, chunk)
-                    if n > 0 {
+                    switch Platform.writeSome(fd, from: raw.baseAddress! + offset, count: chunk) {
+                    case .bytes(let n):
                         offset += n
-                    } else if n < 0 && errno == EINTR {
+                    case .interrupted:
                         continue
-                    } else if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-                        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-                        _ = poll(&p, 1, 100)
-                    } else {
-                        return n < 0 ? TraceDiagnostics.describe(errno: errno) : "the descriptor accepted no bytes"
+                    case .wouldBlock:
+                        Platform.waitUntilWritable(fd, timeoutMS: 100)
+                    case .failed(let error):
+                        return error.description
+                    case .nothing:
+                        return "the descriptor accepted no bytes"
                     }
                 }
                 return nil
@@ -130,8 +127,7 @@ public final class NDJSONTraceSink: TraceSink {
     }
 
     private static func isRegularFile(_ fd: Int32) -> Bool {
-        var info = stat()
-        return fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        Platform.fileFacts(of: fd)?.isRegularFile ?? false
     }
 
     /// How long a reader may take no data once the process exits.
@@ -147,21 +143,14 @@ public final class NDJSONTraceSink: TraceSink {
     /// Devices, FIFOs and sockets are never read: reading a FIFO or a terminal
     /// would block the app, and /dev/full would read as a non-trace file.
     private static func firstBytes(of path: String, count: Int) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { _ = Glibc_close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        guard let fd = try? Platform.openForReading(path, nonBlocking: true) else { return nil }
+        defer { Platform.closeDescriptor(fd) }
+        guard isRegularFile(fd) else { return nil }
         var bytes = [UInt8](repeating: 0, count: count)
-        let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress!, count) }
-        return n >= 0 ? Array(bytes.prefix(n)) : nil
+        switch bytes.withUnsafeMutableBytes({ Platform.readSome(fd, into: $0.baseAddress!, count: count) }) {
+        case .bytes(let n): return Array(bytes.prefix(n))
+        case .nothing: return []
+        case .interrupted, .wouldBlock, .failed: return nil
+        }
     }
-}
-
-@inline(__always) private func Glibc_write(_ fd: Int32, _ buf: UnsafeRawPointer, _ n: Int) -> Int {
-    write(fd, buf, n)
-}
-
-@inline(__always) private func Glibc_close(_ fd: Int32) -> Int32 {
-    close(fd)
 }

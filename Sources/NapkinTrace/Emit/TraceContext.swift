@@ -67,7 +67,7 @@ package enum TraceContext {
                 do {
                     tracer = Tracer(sink: try TraceDestination.sink(for: value))
                 } catch {
-                    TraceDiagnostics.report("napkin: NAPKIN_TRACE=\(value): \(error); tracing is off")
+                    DeveloperNotice.report("napkin: NAPKIN_TRACE=\(value): \(error); tracing is off")
                 }
             }
             publish(tracer, recordings: slowState.activeRecordings > 0)
@@ -132,7 +132,7 @@ enum ExitFlush {
 
     static func register() {
         guard !registered.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        atexit {
+        Platform.atExit {
             guard let tracer = TraceContext.globalTracer else { return }
             (tracer.sink as? NDJSONTraceSink)?.processWillExit()
             tracer.shutdown(reason: "exit")

@@ -178,7 +178,7 @@ package final class Tracer: Sendable {
                 return was
             }
             if wasOpen || final {
-                TraceDiagnostics.report("napkin: tracing stopped: \(error); the app goes on without a trace")
+                DeveloperNotice.report("napkin: tracing stopped: \(error); the app goes on without a trace")
             }
         }
     }

@@ -1,0 +1,300 @@
+// The only file of NapkinTrace that talks to the C library. Everything else
+// calls the wrappers below, so Glibc, Musl and Darwin are handled in one place
+// and the same way. The import is `internal`: no libc type can appear in a
+// package or public declaration, and nothing of libc leaks to clients.
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Thin wrappers around the C library facilities NapkinTrace needs: file
+/// descriptors, file facts, waiting, signals, process exit and locks.
+///
+/// The wrappers keep libc's semantics (a read may return fewer bytes, a
+/// descriptor stays open until closed) but report errors as values instead of
+/// through `errno`, which they read right after the failing call.
+package enum Platform {
+    // MARK: - Errors
+
+    /// An `errno` value, captured right after the call that failed.
+    package struct SystemError: Error, Equatable, Sendable, CustomStringConvertible {
+        /// The raw `errno` code.
+        package let code: Int32
+
+        /// The error the last failing call on this thread left in `errno`.
+        @inline(__always)
+        package static var current: SystemError { SystemError(code: errno) }
+
+        /// The C library's message for the code (`strerror`).
+        package var description: String { String(cString: strerror(code)) }
+
+        /// `ENOENT`: the path names nothing.
+        package var isNoSuchFile: Bool { code == ENOENT }
+
+        /// `EACCES`: the process may not open the path.
+        package var isPermissionDenied: Bool { code == EACCES }
+    }
+
+    // MARK: - Opening and closing
+
+    /// Opens `path` read-only (close-on-exec); with `nonBlocking`, opening and
+    /// reading a FIFO or a device never waits.
+    package static func openForReading(_ path: String, nonBlocking: Bool = false) throws(SystemError) -> Int32 {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0))
+        guard fd >= 0 else { throw SystemError.current }
+        return fd
+    }
+
+    /// Creates `path`, or empties it if it exists, for writing (mode 0644, close-on-exec).
+    package static func openForWriting(_ path: String) throws(SystemError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SystemError.current }
+        return fd
+    }
+
+    /// Closes `fd`, ignoring failures (there is nothing left to do about them).
+    @inline(__always)
+    package static func closeDescriptor(_ fd: Int32) {
+        _ = close(fd)
+    }
+
+    // MARK: - Reading and writing
+
+    /// What one `read(2)` or `write(2)` call did.
+    package enum Transfer: Equatable, Sendable {
+        /// This many bytes (more than zero) were moved.
+        case bytes(Int)
+        /// Zero bytes: the end of the file for a read; for a write, the
+        /// descriptor accepted nothing.
+        case nothing
+        /// A signal interrupted the call before it moved anything (`EINTR`); try again.
+        case interrupted
+        /// The descriptor is non-blocking and not ready (`EAGAIN`); wait and try again.
+        case wouldBlock
+        /// The call failed.
+        case failed(SystemError)
+    }
+
+    /// Reads at most `count` bytes from `fd` into `buffer` (one `read(2)` call).
+    @inline(__always)
+    package static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Transfer {
+        transfer(read(fd, buffer, count))
+    }
+
+    /// Writes at most `count` bytes from `bytes` to `fd` (one `write(2)` call).
+    @inline(__always)
+    package static func writeSome(_ fd: Int32, from bytes: UnsafeRawPointer, count: Int) -> Transfer {
+        transfer(write(fd, bytes, count))
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying after signals; gives up at the
+    /// first other failure. Returns whether everything was written.
+    @discardableResult
+    package static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            switch writeSome(fd, from: bytes.baseAddress! + offset, count: bytes.count - offset) {
+            case .bytes(let n): offset += n
+            case .interrupted: continue
+            default: return false
+            }
+        }
+        return true
+    }
+
+    /// The size up to which a write to a pipe is atomic and, once `poll`
+    /// reports room, does not block (`PIPE_BUF`).
+    package static var atomicPipeWriteSize: Int { Int(PIPE_BUF) }
+
+    @inline(__always)
+    private static func transfer(_ n: Int) -> Transfer {
+        if n > 0 { return .bytes(n) }
+        if n == 0 { return .nothing }
+        let code = errno
+        if code == EINTR { return .interrupted }
+        if code == EAGAIN || code == EWOULDBLOCK { return .wouldBlock }
+        return .failed(SystemError(code: code))
+    }
+
+    // MARK: - File facts and position
+
+    /// What `stat(2)` says about a file.
+    package struct FileFacts: Equatable, Sendable {
+        /// The inode number: a file replaced at the same path gets a new one.
+        package var inode: UInt64
+        /// The size in bytes.
+        package var size: Int64
+        /// A regular file (not a directory, pipe, socket or device).
+        package var isRegularFile: Bool
+        /// A directory.
+        package var isDirectory: Bool
+        /// A FIFO (named or anonymous pipe).
+        package var isFIFO: Bool
+    }
+
+    /// The facts of the open descriptor `fd` (`fstat`), or `nil` if it cannot be examined.
+    package static func fileFacts(of fd: Int32) -> FileFacts? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return facts(info)
+    }
+
+    /// The facts of the file at `path`, following symbolic links (`stat`), or
+    /// `nil` if there is none or it cannot be examined.
+    package static func fileFacts(atPath path: String) -> FileFacts? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return facts(info)
+    }
+
+    private static func facts(_ info: stat) -> FileFacts {
+        let type = info.st_mode & S_IFMT
+        return FileFacts(inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                         isRegularFile: type == S_IFREG, isDirectory: type == S_IFDIR, isFIFO: type == S_IFIFO)
+    }
+
+    /// The read/write position of `fd` (`lseek(fd, 0, SEEK_CUR)`); -1 if it has none.
+    package static func currentOffset(of fd: Int32) -> Int64 {
+        Int64(lseek(fd, 0, SEEK_CUR))
+    }
+
+    /// Moves the read/write position of `fd` back to the start of the file.
+    package static func rewind(_ fd: Int32) {
+        _ = lseek(fd, 0, SEEK_SET)
+    }
+
+    // MARK: - Waiting
+
+    /// What a wait for a descriptor (`poll(2)`) ended with.
+    package enum PollOutcome: Equatable, Sendable {
+        /// The descriptor is ready (or has an error or hang-up to report).
+        case ready
+        /// The timeout passed first.
+        case timedOut
+        /// A signal interrupted the wait (`EINTR`).
+        case interrupted
+        /// The wait failed.
+        case failed(SystemError)
+    }
+
+    /// Waits up to `timeoutMS` milliseconds until `fd` has data to read.
+    @discardableResult
+    package static func waitUntilReadable(_ fd: Int32, timeoutMS: Int32) -> PollOutcome {
+        wait(fd, for: Int16(POLLIN), timeoutMS: timeoutMS)
+    }
+
+    /// Waits up to `timeoutMS` milliseconds until `fd` can take bytes.
+    @discardableResult
+    package static func waitUntilWritable(_ fd: Int32, timeoutMS: Int32) -> PollOutcome {
+        wait(fd, for: Int16(POLLOUT), timeoutMS: timeoutMS)
+    }
+
+    private static func wait(_ fd: Int32, for events: Int16, timeoutMS: Int32) -> PollOutcome {
+        var entry = pollfd(fd: fd, events: events, revents: 0)
+        let ready = poll(&entry, 1, timeoutMS)
+        if ready > 0 { return .ready }
+        if ready == 0 { return .timedOut }
+        let code = errno
+        return code == EINTR ? .interrupted : .failed(SystemError(code: code))
+    }
+
+    /// Suspends the calling thread for `microseconds` (`usleep`; at most one second).
+    package static func sleep(microseconds: Int) {
+        _ = usleep(useconds_t(microseconds))
+    }
+
+    // MARK: - Searching bytes
+
+    /// The offset of the first newline (`\n`) in the `count` bytes at `start`,
+    /// or `nil`: one `memchr` call, the reader's inner loop.
+    @inline(__always)
+    package static func offsetOfNewline(in start: UnsafeRawPointer, count: Int) -> Int? {
+        guard let hit = memchr(start, 10, count) else { return nil }
+        return start.distance(to: UnsafeRawPointer(hit))
+    }
+
+    // MARK: - Signals and exit
+
+    /// Runs `body` with SIGPIPE blocked on the calling thread, and swallows a
+    /// SIGPIPE that `body` raised, so that writing to a pipe whose reader went
+    /// away fails with `EPIPE` instead of killing the process.
+    package static func withBrokenPipeIgnored<R>(_ body: () -> R) -> R {
+        var block = sigset_t()
+        var previous = sigset_t()
+        sigemptyset(&block)
+        sigaddset(&block, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &block, &previous)
+        let result = body()
+        var pending = sigset_t()
+        sigemptyset(&pending)
+        if sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1 && sigismember(&previous, SIGPIPE) == 0 {
+            var signal: Int32 = 0
+            sigwait(&block, &signal)
+        }
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
+        return result
+    }
+
+    /// Runs `handler` when the process exits normally (`atexit`).
+    package static func atExit(_ handler: @escaping @convention(c) () -> Void) {
+        _ = atexit(handler)
+    }
+
+    // MARK: - Locks
+
+    /// A pthread mutex at a fixed address (a pthread mutex must never move).
+    /// See `Locked` for why napkin locks with pthread mutexes.
+    package struct PthreadMutex: ~Copyable {
+        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+        /// Creates an unlocked mutex.
+        package init() {
+            mutex = .allocate(capacity: 1)
+            mutex.initialize(to: pthread_mutex_t())
+            pthread_mutex_init(mutex, nil)
+        }
+
+        deinit {
+            pthread_mutex_destroy(mutex)
+            mutex.deinitialize(count: 1)
+            mutex.deallocate()
+        }
+
+        /// Waits for the mutex and takes it.
+        @inline(__always)
+        package func lock() {
+            pthread_mutex_lock(mutex)
+        }
+
+        /// Releases the mutex taken with ``lock()``.
+        @inline(__always)
+        package func unlock() {
+            pthread_mutex_unlock(mutex)
+        }
+    }
+}
+
+/// Reads the clocks a trace is stamped with.
+package enum MonotonicClock {
+    /// Nanoseconds on a clock that never goes backwards (not affected by wall-clock changes).
+    @inline(__always)
+    package static func now() -> UInt64 {
+        #if canImport(Darwin)
+        return clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
+        #else
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) &* 1_000_000_000 &+ UInt64(ts.tv_nsec)
+        #endif
+    }
+
+    /// Wall-clock time as Unix time in nanoseconds.
+    package static func wallClock() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
+    }
+}

@@ -1,0 +1,172 @@
+/// Cuts a ``TraceReader``'s input into lines, in one fixed buffer.
+///
+/// The buffer holds ``TraceReader/Options/maxLineLength`` plus one read chunk,
+/// so memory does not depend on the trace's length. A line longer than the
+/// limit is skipped (counted, with a diagnostic), however it was chunked. A
+/// last line without a newline is returned as incomplete when the input ends
+/// (not when following: the writer may still finish it).
+struct LineFramer {
+    /// One line, without its newline, pointing into the buffer: valid until
+    /// the next call to ``next(from:pending:)``.
+    struct Line {
+        /// The line's bytes (a trailing `\r` included).
+        var bytes: UnsafeBufferPointer<UInt8>
+        /// `false` for a last line the input ended in the middle of.
+        var complete: Bool
+        /// The 1-based line number.
+        var number: Int
+    }
+
+    /// What ``next(from:pending:)`` found.
+    enum Next {
+        /// A line.
+        case line(Line)
+        /// The followed file started over (truncated or replaced); the note says which.
+        /// Line numbers start again at 1.
+        case restarted(TraceDiagnostic)
+        /// No line now: the input ended or reading was stopped, or a
+        /// diagnostic in `pending` comes first.
+        case noLine
+    }
+
+    /// How many bytes one `read` asks for.
+    static let chunk = 256 << 10
+
+    /// Lines longer than this many bytes are skipped.
+    let maxLineLength: Int
+    /// Following a growing file: a last line without newline is not final.
+    let follow: Bool
+    /// `maxLineLength` plus one chunk (and one spare byte), allocated once.
+    let buffer: UnsafeMutableRawBufferPointer
+    /// The unread bytes are `start..<end`.
+    private var start = 0
+    private var end = 0
+    private var atEOF = false
+    /// Inside a line already reported as too long: drop bytes up to its newline.
+    private var skippingLongLine = false
+    /// Bytes consumed so far.
+    private(set) var byteCount = 0
+    /// Lines seen so far (including blank, bad and too long ones).
+    private(set) var lineCount = 0
+    /// Lines skipped for being longer than ``maxLineLength``.
+    private(set) var tooLongLineCount = 0
+    /// Whether the input ended in the middle of a line.
+    private(set) var endedMidLine = false
+
+    init(maxLineLength: Int, follow: Bool) {
+        self.maxLineLength = maxLineLength
+        self.follow = follow
+        self.buffer = .allocate(byteCount: maxLineLength + LineFramer.chunk + 1, alignment: 16)
+    }
+
+    /// Frees the buffer.
+    func release() {
+        buffer.deallocate()
+    }
+
+    /// The next line from `input`; diagnostics (a line too long, a failed
+    /// read) go to `pending`.
+    mutating func next(from input: inout FileFollower, pending: inout [TraceReader.Item]) -> Next {
+        while true {
+            if end > start, let offset = Platform.offsetOfNewline(in: buffer.baseAddress! + start, count: end - start) {
+                let position = start + offset
+                let lineStart = start
+                start = position + 1
+                byteCount += position + 1 - lineStart
+                if skippingLongLine {
+                    skippingLongLine = false
+                    continue
+                }
+                lineCount += 1
+                if position - lineStart > maxLineLength {
+                    // Too long, even though it fit in the buffer: the limit does not depend on chunking.
+                    reportTooLong(into: &pending)
+                    return .noLine
+                }
+                return .line(line(from: lineStart, to: position, complete: true))
+            }
+            // No newline in the buffer.
+            if end - start > maxLineLength {
+                if !skippingLongLine {
+                    lineCount += 1
+                    reportTooLong(into: &pending)
+                    skippingLongLine = true
+                }
+                byteCount += end - start
+                start = 0
+                end = 0
+                if !pending.isEmpty { return .noLine }
+            }
+            if atEOF && !follow {
+                guard end > start else { return .noLine }
+                // The input ended without a newline.
+                let lineStart = start
+                byteCount += end - start
+                start = end
+                if skippingLongLine { return .noLine }
+                lineCount += 1
+                endedMidLine = true
+                return .line(line(from: lineStart, to: end, complete: false))
+            }
+            switch fill(from: &input, pending: &pending) {
+            case .more: continue
+            case .noMore: return .noLine
+            case .restarted(let note): return .restarted(note)
+            }
+        }
+    }
+
+    @inline(__always)
+    private func line(from lineStart: Int, to lineEnd: Int, complete: Bool) -> Line {
+        let bytes = UnsafeBufferPointer(start: (buffer.baseAddress! + lineStart).assumingMemoryBound(to: UInt8.self),
+                                        count: lineEnd - lineStart)
+        return Line(bytes: bytes, complete: complete, number: lineCount)
+    }
+
+    private mutating func reportTooLong(into pending: inout [TraceReader.Item]) {
+        tooLongLineCount += 1
+        pending.append(.diagnostic(TraceDiagnostic(.error, line: lineCount,
+            "longer than \(maxLineLength) bytes; skipped (not a napkin trace line?)")))
+    }
+
+    private enum Fill {
+        /// Bytes were added.
+        case more
+        /// There will be no more bytes.
+        case noMore
+        /// The buffer was emptied: the followed file started over.
+        case restarted(TraceDiagnostic)
+    }
+
+    /// Moves the unread bytes to the front of the buffer and reads more after them.
+    private mutating func fill(from input: inout FileFollower, pending: inout [TraceReader.Item]) -> Fill {
+        if start > 0 {
+            let remaining = end - start
+            if remaining > 0 {
+                buffer.baseAddress!.copyMemory(from: buffer.baseAddress! + start, byteCount: remaining)
+            }
+            start = 0
+            end = remaining
+        }
+        let room = buffer.count - 1 - end
+        switch input.read(into: buffer.baseAddress! + end, count: min(room, LineFramer.chunk)) {
+        case .bytes(let n):
+            end += n
+            return .more
+        case .failed(let error):
+            pending.append(.diagnostic(TraceDiagnostic(.error, line: nil, "read failed: \(error)")))
+            atEOF = true
+            return !follow && end > start ? .more : .noMore
+        case .end:
+            atEOF = true
+            return end > start ? .more : .noMore
+        case .stopped:
+            return .noMore
+        case .restarted(let note):
+            start = 0
+            end = 0
+            lineCount = 0
+            return .restarted(note)
+        }
+    }
+}
