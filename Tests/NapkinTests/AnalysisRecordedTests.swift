@@ -1,6 +1,5 @@
 import Napkin
 import NapkinTrace
-import Synchronization
 import Testing
 
 /// The leak analysis run in-process on traces recorded from real napkin trees
@@ -26,288 +25,180 @@ struct AnalysisRecordedTests {
 
     @Test("a forgotten detach on back navigation: two children of the same type → duplicate-child")
     func forgottenDetach() async throws {
-        let recorder = TraceRecorder(app: "duplicate")
-        var root: RecordedRootRouter?
         var menus: [RecordedMenuRouter] = []
-        await recorder.record {
-            root = RecordedRootRouter()
-            await root!.launch()
+        var run = await recordOnRoot("duplicate") { root in
             menus.append(RecordedMenuRouter())
-            await root!.attachChild(menus[0])
+            await root.attachChild(menus[0])
             // "Back" forgot detachChild; opening the menu again attaches a second one.
             menus.append(RecordedMenuRouter())
-            await root!.attachChild(menus[1])
+            await root.attachChild(menus[1])
         }
-        let trace = RecordedTrace(recorder)
+        let trace = RecordedTrace(run.recorder)
         let ids = trace.routerIDs("RecordedMenuRouter")
         let rootID = try #require(trace.routerIDs("RecordedRootRouter").first)
         try #require(ids.count == 2)
-        let report = try await findings(recorder, until: .duplicateChild)
-        #expect(report.findings.count == 1, "\(report)")
-        let finding = try #require(report.findings(.duplicateChild).first)
-        #expect(finding.type == "RecordedMenuRouter")
-        #expect(finding.id == ids[0])
-        #expect(finding.subject == .router)
-        #expect(finding.seqs == [trace.seq(of: .attach(parent: rootID, child: ids[0])),
-                                 trace.seq(of: .attach(parent: rootID, child: ids[1]))])
-        for menu in menus { await root!.detachChild(menu) }
+        let report = try await findings(run.recorder, until: .duplicateChild)
+        try expectOnlyFinding(in: report, .duplicateChild, .router, "RecordedMenuRouter", ids[0],
+                              seqs: [trace.seq(of: .attach(parent: rootID, child: ids[0])),
+                                     trace.seq(of: .attach(parent: rootID, child: ids[1]))])
+        for menu in menus { await run.root!.detachChild(menu) }
         menus.removeAll()
-        root = nil
-        try await requireAllDeallocated(recorder)
+        try await release(&run)
     }
 
     @Test("a retain cycle through a strong router reference in the interactor → not-deallocated router")
     func retainCycle() async throws {
-        let recorder = TraceRecorder(app: "cycle")
-        var root: RecordedRootRouter?
         var checkout: RecordedCheckoutRouter?
-        await recorder.record {
-            root = RecordedRootRouter()
-            await root!.launch()
+        var run = await recordOnRoot("cycle") { root in
             checkout = RecordedCheckoutRouter()
             // The interactor keeps its router strongly (a `var router` instead of `weak var`).
             await checkout!.interactor.hold(checkout!)
-            await root!.attachChild(checkout!)
+            await root.attachChild(checkout!)
         }
         var interactor: RecordedCheckoutInteractor? = checkout!.interactor
-        await root!.detachChild(checkout!)
+        await run.root!.detachChild(checkout!)
         checkout = nil
-        let id = try #require(RecordedTrace(recorder).routerIDs("RecordedCheckoutRouter").first)
-        let report = try await findings(recorder, until: .notDeallocated)
+        let id = try #require(RecordedTrace(run.recorder).routerIDs("RecordedCheckoutRouter").first)
+        let report = try await findings(run.recorder, until: .notDeallocated)
         // Only the router: its interactor (held by the router) is not reported separately.
-        #expect(report.findings.count == 1, "\(report)")
-        let finding = try #require(report.findings.first)
-        #expect(finding.rule == .notDeallocated)
-        #expect(finding.subject == .router)
-        #expect(finding.type == "RecordedCheckoutRouter")
-        #expect(finding.id == id)
+        try expectOnlyFinding(in: report, .notDeallocated, .router, "RecordedCheckoutRouter", id)
         // Breaking the cycle lets everything go.
         await interactor!.release()
         interactor = nil
-        root = nil
-        try await requireAllDeallocated(recorder)
+        try await release(&run)
     }
 
     @Test("a task that ignores cancellation and keeps its interactor alive → orphaned-task, reported as the task")
     func taskIgnoresCancellation() async throws {
-        let recorder = TraceRecorder(app: "orphan")
-        let gate = RecordedGate()
-        var root: RecordedRootRouter?
-        var poller: RecordedPollerRouter?
-        await recorder.record {
-            root = RecordedRootRouter()
-            await root!.launch()
-            poller = RecordedPollerRouter(gate: gate, capturesSelf: true)
-            await root!.attachChild(poller!)
-        }
-        await root!.detachChild(poller!)
-        poller = nil
-        let owner = try #require(RecordedTrace(recorder).interactorIDs("RecordedPollerInteractor").first)
-        // The router goes away (its deinit runs on the main actor, which other
-        // suites may keep busy: wait for it rather than racing the grace period).
-        let router = try #require(RecordedTrace(recorder).routerIDs("RecordedPollerRouter").first)
-        #expect(await waitFor { RecordedTrace(recorder).contains(.deallocated(id: router)) })
-        let report = try await findings(recorder, until: .orphanedTask, grace: graceCovering(release: router, in: recorder))
+        let gate = Gate()
+        var poller = try await detachedPoller(app: "orphan", gate: gate, capturesSelf: true)
+        let report = try await findings(poller.run.recorder, until: .orphanedTask, grace: graceCovering(release: poller.router, in: poller.run.recorder))
         // Not a not-deallocated interactor: the running task is what keeps it.
-        #expect(report.findings.count == 1, "\(report)")
-        let finding = try #require(report.findings.first)
-        #expect(finding.rule == .orphanedTask)
-        #expect(finding.subject == .task)
-        #expect(finding.type == "RecordedPollerInteractor")
-        #expect(finding.id == owner)
-        #expect(finding.label == "poller")
+        let finding = try expectOnlyFinding(in: report, .orphanedTask, .task, "RecordedPollerInteractor", poller.owner, label: "poller")
         #expect(finding.message.contains("deactivated"))
         gate.open()
-        root = nil
-        try await requireAllDeallocated(recorder)
+        try await release(&poller.run)
     }
 
     @Test("a task that ignores cancellation after its interactor went away → orphaned-task with the owner's type")
     func taskOutlivesOwner() async throws {
-        let recorder = TraceRecorder(app: "orphan-gone")
-        let gate = RecordedGate()
-        var root: RecordedRootRouter?
-        var poller: RecordedPollerRouter?
-        await recorder.record {
-            root = RecordedRootRouter()
-            await root!.launch()
-            poller = RecordedPollerRouter(gate: gate, capturesSelf: false)
-            await root!.attachChild(poller!)
-        }
-        await root!.detachChild(poller!)
-        poller = nil
-        let owner = try #require(RecordedTrace(recorder).interactorIDs("RecordedPollerInteractor").first)
-        let router = try #require(RecordedTrace(recorder).routerIDs("RecordedPollerRouter").first)
-        #expect(await waitFor { RecordedTrace(recorder).contains(.deallocated(id: router)) })
+        let gate = Gate()
+        var poller = try await detachedPoller(app: "orphan-gone", gate: gate, capturesSelf: false)
         // The interactor itself goes away; its task does not.
-        #expect(await waitFor { RecordedTrace(recorder).contains(.deallocated(id: owner)) })
-        let report = try await findings(recorder, until: .orphanedTask, grace: graceCovering(release: router, in: recorder))
-        #expect(report.findings.count == 1, "\(report)")
-        let finding = try #require(report.findings.first)
-        #expect(finding.rule == .orphanedTask)
-        #expect(finding.type == "RecordedPollerInteractor")
-        #expect(finding.id == owner)
-        #expect(finding.label == "poller")
+        #expect(await waitFor { RecordedTrace(poller.run.recorder).contains(.deallocated(id: poller.owner)) })
+        let report = try await findings(poller.run.recorder, until: .orphanedTask, grace: graceCovering(release: poller.router, in: poller.run.recorder))
+        try expectOnlyFinding(in: report, .orphanedTask, .task, "RecordedPollerInteractor", poller.owner, label: "poller")
         gate.open()
-        #expect(await waitFor { RecordedTrace(recorder).count("task_end") == 1 })
-        root = nil
-        try await requireAllDeallocated(recorder)
+        #expect(await waitFor { RecordedTrace(poller.run.recorder).count("task_end") == 1 })
+        try await release(&poller.run)
     }
 
     @Test("a task started before the interactor is active → task-started-inactive, and nothing else")
     func taskStartedInactive() async throws {
-        let recorder = TraceRecorder(app: "inactive")
-        var root: RecordedRootRouter?
         var menu: RecordedPrefetchRouter?
-        await recorder.record {
-            root = RecordedRootRouter()
-            await root!.launch()
+        var run = await recordOnRoot("inactive") { root in
             menu = RecordedPrefetchRouter()
             // Work started by the builder before the napkin is attached.
             await menu!.interactor.prefetch()
-            await root!.attachChild(menu!)
+            await root.attachChild(menu!)
         }
-        await root!.detachChild(menu!)
+        await run.root!.detachChild(menu!)
         menu = nil
-        root = nil
-        try await requireAllDeallocated(recorder)
-        let owner = try #require(RecordedTrace(recorder).interactorIDs("RecordedPrefetchInteractor").first)
-        let report = recorder.analyze(grace: Self.cleanGrace)
-        #expect(report.findings.count == 1, "\(report)")
-        let finding = try #require(report.findings(.taskStartedInactive).first)
-        #expect(finding.type == "RecordedPrefetchInteractor")
-        #expect(finding.id == owner)
-        #expect(finding.label == "prefetch")
+        try await release(&run)
+        let owner = try #require(RecordedTrace(run.recorder).interactorIDs("RecordedPrefetchInteractor").first)
+        let report = run.recorder.analyze(grace: Self.cleanGrace)
+        let finding = try expectOnlyFinding(in: report, .taskStartedInactive, .task, "RecordedPrefetchInteractor", owner, label: "prefetch")
         #expect(finding.severity == .warning)
     }
 
     @Test("a child retained by a service after its parent left → undetached-child")
     func childRetainedByService() async throws {
-        let recorder = TraceRecorder(app: "undetached")
         let service = RecordedRouterCache()
-        var root: RecordedRootRouter?
         var host: RecordedHostRouter?
-        await recorder.record {
-            root = RecordedRootRouter()
-            await root!.launch()
+        var run = await recordOnRoot("undetached") { root in
             host = RecordedHostRouter()
             let cached = RecordedCachedRouter()
             service.keep(cached)
-            await root!.attachChild(host!)
+            await root.attachChild(host!)
             await host!.attachChild(cached)
         }
         // Back navigation detaches the host, which never detaches its child.
-        await root!.detachChild(host!)
+        await run.root!.detachChild(host!)
         host = nil
-        let trace = RecordedTrace(recorder)
+        let trace = RecordedTrace(run.recorder)
         let hostID = try #require(trace.routerIDs("RecordedHostRouter").first)
         let childID = try #require(trace.routerIDs("RecordedCachedRouter").first)
-        #expect(await waitFor { RecordedTrace(recorder).contains(.deallocated(id: hostID)) })
-        let report = try await findings(recorder, until: .undetachedChild)
-        #expect(report.findings.count == 1, "\(report)")
-        let finding = try #require(report.findings.first)
-        #expect(finding.rule == .undetachedChild)
-        #expect(finding.subject == .router)
-        #expect(finding.type == "RecordedCachedRouter")
-        #expect(finding.id == childID)
-        #expect(finding.seqs == [RecordedTrace(recorder).seq(of: .deallocated(id: hostID))])
+        #expect(await waitFor { RecordedTrace(run.recorder).contains(.deallocated(id: hostID)) })
+        let report = try await findings(run.recorder, until: .undetachedChild)
+        let finding = try expectOnlyFinding(in: report, .undetachedChild, .router, "RecordedCachedRouter", childID,
+                                            seqs: [RecordedTrace(run.recorder).seq(of: .deallocated(id: hostID))])
         #expect(finding.message.contains("RecordedHostRouter#\(hostID)"))
         service.clear()
-        root = nil
-        try await requireAllDeallocated(recorder)
+        try await release(&run)
     }
 
     // MARK: - Clean flows
 
     @Test("swapping two children back and forth is clean")
     func swapChildren() async throws {
-        let recorder = TraceRecorder(app: "swap")
-        var root: RecordedRootRouter?
-        await recorder.record {
-            root = RecordedRootRouter()
-            await root!.launch()
+        var run = await recordOnRoot("swap") { root in
             var current: Routing = RecordedTabRouter()
-            await root!.attachChild(current)
+            await root.attachChild(current)
             for i in 0..<10 {
                 let next: Routing = i % 2 == 0 ? RecordedOtherTabRouter() : RecordedTabRouter()
-                await root!.detachChild(current)
-                await root!.attachChild(next)
+                await root.detachChild(current)
+                await root.attachChild(next)
                 current = next
             }
-            await root!.detachChild(current)
+            await root.detachChild(current)
         }
-        #expect(RecordedTrace(recorder).count("attach") == 11)
-        try await expectCleanAfterTeardown(recorder, releasing: &root)
+        #expect(RecordedTrace(run.recorder).count("attach") == 11)
+        try await expectCleanAfterTeardown(run.recorder, releasing: &run.root)
     }
 
     @Test("detaching and re-attaching the same child is clean")
     func detachAndReattach() async throws {
-        let recorder = TraceRecorder(app: "reattach")
-        var root: RecordedRootRouter?
-        await recorder.record {
-            root = RecordedRootRouter()
-            await root!.launch()
+        var run = await recordOnRoot("reattach") { root in
             let child = RecordedHostRouter()
             let grandchild = RecordedCachedRouter()
-            await root!.attachChild(child)
+            await root.attachChild(child)
             await child.attachChild(grandchild)
             for _ in 0..<5 {
-                await root!.detachChild(child)
-                await root!.attachChild(child)
+                await root.detachChild(child)
+                await root.attachChild(child)
             }
-            await root!.detachChild(child)
+            await root.detachChild(child)
         }
-        let trace = RecordedTrace(recorder)
+        let trace = RecordedTrace(run.recorder)
         #expect(trace.count("attach") == 7)
         #expect(trace.count("detach") == 6)
-        try await expectCleanAfterTeardown(recorder, releasing: &root)
+        try await expectCleanAfterTeardown(run.recorder, releasing: &run.root)
     }
 
     @Test("a deep tree (depth 25) built, detached and released is clean")
     func deepTree() async throws {
-        let recorder = TraceRecorder(app: "deep")
-        var root: RecordedRootRouter?
-        await recorder.record {
-            root = RecordedRootRouter()
-            await root!.launch()
-            var parent: Routing = root!
-            var top: Routing?
-            for _ in 0..<25 {
-                let child = RecordedDepthRouter()
-                await parent.attachChild(child)
-                if top == nil { top = child }
-                parent = child
-            }
-            await root!.detachChild(top!)
+        var run = await recordOnRoot("deep") { root in
+            await root.detachChild(await Self.attachChain(depth: 25, under: root))
         }
-        #expect(RecordedTrace(recorder).routerIDs("RecordedDepthRouter").count == 25)
-        try await expectCleanAfterTeardown(recorder, releasing: &root)
+        #expect(RecordedTrace(run.recorder).routerIDs("RecordedDepthRouter").count == 25)
+        try await expectCleanAfterTeardown(run.recorder, releasing: &run.root)
     }
 
     @Test("a deep tree alive at the end: 26 levels, clean, and one alive-at-end finding with expect-teardown")
     func deepTreeAlive() async throws {
-        let recorder = TraceRecorder(app: "deep-alive")
-        var root: RecordedRootRouter?
-        await recorder.record {
-            root = RecordedRootRouter()
-            await root!.launch()
-            var parent: Routing = root!
-            for _ in 0..<25 {
-                let child = RecordedDepthRouter()
-                await parent.attachChild(child)
-                parent = child
-            }
+        var run = await recordOnRoot("deep-alive") { root in
+            _ = await Self.attachChain(depth: 25, under: root)
         }
         var state = TraceState()
-        for event in recorder.events { state.apply(event) }
+        for event in run.recorder.events { state.apply(event) }
         #expect(state.liveTree().map(\.depth).max() == 25)
-        #expect(recorder.analyze(grace: Self.cleanGrace).isClean)
-        let teardown = recorder.analyze(grace: Self.cleanGrace, expectTeardown: true)
+        #expect(run.recorder.analyze(grace: Self.cleanGrace).isClean)
+        let teardown = run.recorder.analyze(grace: Self.cleanGrace, expectTeardown: true)
         #expect(teardown.findings.map(\.rule) == [.aliveAtEnd], "\(teardown)")
         #expect(teardown.findings.first?.type == "RecordedRootRouter")
         #expect(teardown.findings.first?.message.contains("25 attached descendants") == true)
         // Releasing the root (while everything is attached and active) tears the whole tree down.
-        try await expectCleanAfterTeardown(recorder, releasing: &root)
+        try await expectCleanAfterTeardown(run.recorder, releasing: &run.root)
     }
 
     @Test("many concurrent flows, each attaching and detaching its own children, are clean")
@@ -325,6 +216,92 @@ struct AnalysisRecordedTests {
     }
 
     // MARK: - Helpers
+
+    /// A root router, launched.
+    private static func launchedRoot() async -> RecordedRootRouter {
+        let root = RecordedRootRouter()
+        await root.launch()
+        return root
+    }
+
+    /// A recording, and the launched root of the tree it recorded.
+    struct Recording {
+        let recorder: TraceRecorder
+        /// The root; ``release(_:)`` sets it to nil to release the tree.
+        var root: RecordedRootRouter?
+    }
+
+    /// Records `body`, run on a root router launched inside the recording.
+    private func recordOnRoot(_ app: String, _ body: (RecordedRootRouter) async -> Void) async -> Recording {
+        let recorder = TraceRecorder(app: app)
+        var root: RecordedRootRouter?
+        await recorder.record {
+            root = await Self.launchedRoot()
+            await body(root!)
+        }
+        return Recording(recorder: recorder, root: root)
+    }
+
+    /// Releases the recorded tree and waits until all of it is deallocated.
+    private func release(_ run: inout Recording, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        run.root = nil
+        try await requireAllDeallocated(run.recorder, sourceLocation: sourceLocation)
+    }
+
+    /// Attaches a chain of `depth` routers under `root`, each under the previous one; returns the top one.
+    private static func attachChain(depth: Int, under root: RecordedRootRouter) async -> Routing {
+        var parent: Routing = root
+        var top: Routing?
+        for _ in 0..<depth {
+            let child = RecordedDepthRouter()
+            await parent.attachChild(child)
+            if top == nil { top = child }
+            parent = child
+        }
+        return top!
+    }
+
+    /// A recording with a poller napkin: its interactor (the task's owner) and router.
+    struct PollerRecording {
+        var run: Recording
+        let owner: NodeID, router: NodeID
+    }
+
+    /// Records a poller napkin (whose task waits on `gate` and ignores
+    /// cancellation) attached to the root, then detached and dropped; returns
+    /// once the poller's router is deallocated.
+    private func detachedPoller(app: String, gate: Gate, capturesSelf: Bool) async throws -> PollerRecording {
+        var napkin: RecordedPollerRouter?
+        let run = await recordOnRoot(app) { root in
+            napkin = RecordedPollerRouter(gate: gate, capturesSelf: capturesSelf)
+            await root.attachChild(napkin!)
+        }
+        await run.root!.detachChild(napkin!)
+        napkin = nil
+        let trace = RecordedTrace(run.recorder)
+        let poller = PollerRecording(run: run, owner: try #require(trace.interactorIDs("RecordedPollerInteractor").first),
+                                     router: try #require(trace.routerIDs("RecordedPollerRouter").first))
+        // The router goes away (its deinit runs on the main actor, which other
+        // suites may keep busy: wait for it rather than racing the grace period).
+        #expect(await waitFor { RecordedTrace(run.recorder).contains(.deallocated(id: poller.router)) })
+        return poller
+    }
+
+    /// Expects `report` to hold exactly one finding, of `rule`, about
+    /// `type`#`id` (`subject`), with `label` and, when given, `seqs`.
+    @discardableResult
+    private func expectOnlyFinding(in report: AnalysisReport, _ rule: Finding.Rule, _ subject: Finding.SubjectKind,
+                                   _ type: String, _ id: NodeID, label: String? = nil, seqs: [UInt64]? = nil,
+                                   sourceLocation: SourceLocation = #_sourceLocation) throws -> Finding {
+        #expect(report.findings.count == 1, "\(report)", sourceLocation: sourceLocation)
+        let finding = try #require(report.findings(rule).first, "no \(rule) finding in:\n\(report)", sourceLocation: sourceLocation)
+        #expect(finding.subject == subject, sourceLocation: sourceLocation)
+        #expect(finding.type == type, sourceLocation: sourceLocation)
+        #expect(finding.id == id, sourceLocation: sourceLocation)
+        #expect(finding.label == label, sourceLocation: sourceLocation)
+        if let seqs { #expect(finding.seqs == seqs, sourceLocation: sourceLocation) }
+        return finding
+    }
 
     /// Launches each root and, concurrently for all of them, attaches and
     /// detaches children (with grandchildren every other round).
@@ -466,31 +443,6 @@ struct RecordedTrace {
 
 // MARK: - Napkins for these tests
 
-/// A one-shot gate a task can wait on without noticing cancellation.
-final class RecordedGate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
-
-    func wait() async {
-        await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { s -> Bool in
-                if s.open { return true }
-                s.waiters.append(continuation)
-                return false
-            }
-            if resumeNow { continuation.resume() }
-        }
-    }
-
-    func open() {
-        let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in
-            s.open = true
-            defer { s.waiters.removeAll() }
-            return s.waiters
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-}
-
 /// A "service" that caches routers (the bug behind an un-detached child).
 @MainActor final class RecordedRouterCache {
     private var routers: [Routing] = []
@@ -508,29 +460,18 @@ final actor RecordedInteractor: Interactable {
     convenience init() { self.init(interactor: RecordedInteractor(), viewController: RecordedView()) }
 }
 
-@MainActor final class RecordedMenuRouter: Router<RecordedInteractor> {
+/// A router with a plain interactor; each test napkin is a subclass, so
+/// that the trace names it by its own type.
+@MainActor class RecordedPlainRouter: Router<RecordedInteractor> {
     convenience init() { self.init(interactor: RecordedInteractor()) }
 }
 
-@MainActor final class RecordedTabRouter: Router<RecordedInteractor> {
-    convenience init() { self.init(interactor: RecordedInteractor()) }
-}
-
-@MainActor final class RecordedOtherTabRouter: Router<RecordedInteractor> {
-    convenience init() { self.init(interactor: RecordedInteractor()) }
-}
-
-@MainActor final class RecordedHostRouter: Router<RecordedInteractor> {
-    convenience init() { self.init(interactor: RecordedInteractor()) }
-}
-
-@MainActor final class RecordedCachedRouter: Router<RecordedInteractor> {
-    convenience init() { self.init(interactor: RecordedInteractor()) }
-}
-
-@MainActor final class RecordedDepthRouter: Router<RecordedInteractor> {
-    convenience init() { self.init(interactor: RecordedInteractor()) }
-}
+@MainActor final class RecordedMenuRouter: RecordedPlainRouter {}
+@MainActor final class RecordedTabRouter: RecordedPlainRouter {}
+@MainActor final class RecordedOtherTabRouter: RecordedPlainRouter {}
+@MainActor final class RecordedHostRouter: RecordedPlainRouter {}
+@MainActor final class RecordedCachedRouter: RecordedPlainRouter {}
+@MainActor final class RecordedDepthRouter: RecordedPlainRouter {}
 
 /// An interactor that keeps a strong reference to its router: a retain cycle.
 final actor RecordedCheckoutInteractor: Interactable {
@@ -548,10 +489,10 @@ final actor RecordedCheckoutInteractor: Interactable {
 /// for cancellation; with `capturesSelf` the task also keeps the interactor.
 final actor RecordedPollerInteractor: Interactable {
     nonisolated let lifecycle = InteractorLifecycle()
-    nonisolated let gate: RecordedGate
+    nonisolated let gate: Gate
     nonisolated let capturesSelf: Bool
 
-    init(gate: RecordedGate, capturesSelf: Bool) {
+    init(gate: Gate, capturesSelf: Bool) {
         self.gate = gate
         self.capturesSelf = capturesSelf
     }
@@ -568,7 +509,7 @@ final actor RecordedPollerInteractor: Interactable {
 }
 
 @MainActor final class RecordedPollerRouter: Router<RecordedPollerInteractor> {
-    convenience init(gate: RecordedGate, capturesSelf: Bool) {
+    convenience init(gate: Gate, capturesSelf: Bool) {
         self.init(interactor: RecordedPollerInteractor(gate: gate, capturesSelf: capturesSelf))
     }
 }

@@ -69,8 +69,9 @@ struct TraceLineParserTests {
 
     @Test("the round trip covers every kind of the format")
     func everyKindCovered() {
-        let names = Set(Self.everyKind.map(\.wireName))
-        #expect(names.count == 16, "\(names.sorted())")
+        let names = Set(Self.everyKind.map(\.name))
+        #expect(names.count == 16, "\(names.map(\.rawValue).sorted())")
+        #expect(names == Set(TraceEvent.Name.allCases))
     }
 
     @Test("extreme values round-trip: seq and time of UInt64.max, ids of UInt64.max, the extreme wall clocks")
@@ -342,18 +343,5 @@ struct TraceLineParserTests {
         }
         // Some mutations keep the line valid (e.g. a changed digit); most do not.
         #expect(accepted > 0 && accepted < 20_000)
-    }
-}
-
-/// A small deterministic random generator for fuzzing (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

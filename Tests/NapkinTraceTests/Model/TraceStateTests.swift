@@ -8,14 +8,8 @@ struct TraceStateTests {
     /// root (#2) ─ home (#4) ─ profile (#6)
     ///           └ menu (#8)
     private func tree() -> TraceBuilder {
-        var b = TraceBuilder()
-        b.root(2)
-        b.router(4, "Home")
-        b.attach(4, to: 2)
-        b.router(6, "Profile")
-        b.attach(6, to: 4)
-        b.router(8, "Menu")
-        b.attach(8, to: 2)
+        var b = TraceBuilder.homeProfileTree()
+        b.child(8, "Menu", of: 2)
         return b
     }
 

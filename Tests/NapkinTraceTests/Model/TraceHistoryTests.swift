@@ -24,13 +24,21 @@ struct TraceHistoryTests {
         }
     }
 
-    @Test("attached spans: launch, attach, detach, re-attach; the parents of each span")
-    func attachedIntervals() throws {
+    /// A root (seq 2-6, t 10-50) and router `<name>Router#4` with interactor #3
+    /// (seq 7-8), attached to the root at t 100; time steps by 10 ns.
+    private func rootAndChild(_ name: String) -> TraceBuilder {
         var b = TraceBuilder()
         b.step = 10
-        b.root(2)                                                // seq 2-6, t 10-50
-        b.router(4, "Home")                                      // seq 7-8
-        let attach1 = b.add(.attach(parent: 2, child: 4), at: 100)
+        b.root(2)
+        b.router(4, name)
+        b.add(.attach(parent: 2, child: 4), at: 100)
+        return b
+    }
+
+    @Test("attached spans: launch, attach, detach, re-attach; the parents of each span")
+    func attachedIntervals() throws {
+        var b = rootAndChild("Home")
+        let attach1 = try #require(b.events.last)
         b.add(.activate(interactor: 3), at: 110)
         b.add(.load(router: 4), at: 120)
         let detach1 = b.add(.detach(parent: 2, child: 4), at: 200)
@@ -59,11 +67,7 @@ struct TraceHistoryTests {
 
     @Test("a repeated attach or activate does not open a second span; a second load keeps the first time")
     func idempotentOpens() throws {
-        var b = TraceBuilder()
-        b.step = 10
-        b.root(2)
-        b.router(4, "Home")
-        b.add(.attach(parent: 2, child: 4), at: 100)
+        var b = rootAndChild("Home")
         b.add(.attach(parent: 2, child: 4), at: 110)
         b.add(.activate(interactor: 3), at: 120)
         b.add(.activate(interactor: 3), at: 130)
@@ -77,11 +81,7 @@ struct TraceHistoryTests {
 
     @Test("deallocation: the time is kept, the attached span closes, and so do the spans of children attached to it")
     func deallocation() throws {
-        var b = TraceBuilder()
-        b.step = 10
-        b.root(2)
-        b.router(4, "Home")
-        b.add(.attach(parent: 2, child: 4), at: 100)
+        var b = rootAndChild("Home")
         b.router(6, "Profile")
         let attach6 = b.add(.attach(parent: 4, child: 6), at: 130)
         b.add(.detach(parent: 2, child: 4), at: 200)
@@ -107,11 +107,7 @@ struct TraceHistoryTests {
 
     @Test("tasks: start, cancellation request, end and outcome, on the owner's row")
     func tasks() throws {
-        var b = TraceBuilder()
-        b.step = 10
-        b.root(2)
-        b.router(4, "Feed")
-        b.add(.attach(parent: 2, child: 4), at: 100)
+        var b = rootAndChild("Feed")
         b.add(.activate(interactor: 3), at: 110)
         b.add(.taskStart(task: 5, owner: 3, label: "poll"), at: 120)
         b.add(.taskStart(task: 6, owner: 3, label: nil), at: 130)

@@ -490,9 +490,12 @@ func followUntil(_ reader: Shared<TraceReader>, timeout: Duration,
                 break
             }
         }
+        // Finished here, on the reading thread: the task awaiting this
+        // thread may resume much later on a busy machine (its pool is as
+        // wide as the cores), and that delay is not the reader's.
+        _ = finished.setFirst()
         return result
     }
-    _ = finished.setFirst()
     result.timedOut = timedOut.isSet
     return result
 }

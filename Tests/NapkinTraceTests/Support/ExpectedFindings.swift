@@ -1,0 +1,130 @@
+// The expected findings of the fixture traces, read from the one place they
+// are written: `Tests/Fixtures/traces/expected-findings.json`.
+
+import Foundation
+import NapkinTrace
+import Testing
+
+/// `Tests/Fixtures/traces/expected-findings.json`, decoded.
+///
+/// The file is a list of cases, each a fixture analysed with some options
+/// and everything that must come out: the exact findings (each with words its
+/// message must contain) and the number of undecided checks. A `-clean` twin
+/// has no case of its own: it must yield nothing, with and without
+/// expect-teardown (``cases(writtenFor:)`` adds those cases).
+struct ExpectedFindings: Decodable, Sendable {
+    /// One fixture, the options it is analysed with, and what it must yield.
+    struct Case: Decodable, Sendable, CustomTestStringConvertible, CustomStringConvertible {
+        /// The fixture's file name without `.ndjson`.
+        var fixture: String
+        /// Why the findings are what they are, where that is not obvious.
+        var note: String?
+        /// Analyse with `expectTeardown` (`--expect-teardown`).
+        var expectTeardown: Bool
+        /// Every finding, in any order: no more, no fewer.
+        var findings: [Item]
+        /// Checks the trace ended too early to decide.
+        var undecided: Int
+
+        /// The analyzer's options for this case (default grace of 1 s).
+        var options: TraceAnalyzer.Options { .init(expectTeardown: expectTeardown) }
+
+        var testDescription: String { fixture + (expectTeardown ? " (expect teardown)" : "") }
+        var description: String { testDescription }
+
+        /// The case of a clean twin: nothing at all.
+        static func clean(_ fixture: String, expectTeardown: Bool) -> Case {
+            Case(fixture: fixture, expectTeardown: expectTeardown, findings: [], undecided: 0)
+        }
+    }
+
+    /// One finding a case must yield, spelled as `check --format json` spells it.
+    struct Item: Decodable, Sendable, CustomStringConvertible {
+        /// The rule's id, e.g. `not-deallocated`.
+        var rule: String
+        /// `error` or `warning`.
+        var severity: String
+        /// `router`, `interactor`, `task` or `trace`.
+        var subject: String
+        var type: String
+        var id: UInt64
+        /// The task's label (task findings only).
+        var label: String?
+        var seqs: [UInt64]
+        /// Words the message must contain.
+        var words: [String]
+
+        var description: String {
+            "\(severity)[\(rule)] \(subject) \(type)#\(id)\(label.map { " '\($0)'" } ?? "") seqs \(seqs)"
+        }
+
+        /// Whether `finding` is this one (its message aside).
+        func matches(_ finding: Finding) -> Bool {
+            finding.rule.rawValue == rule && finding.subject.rawValue == subject && finding.type == type
+                && finding.id == id && finding.label == label && finding.seqs == seqs
+        }
+    }
+
+    /// Every case, in the file's order.
+    var cases: [Case]
+
+    /// Reads the file.
+    static func load() throws -> ExpectedFindings {
+        let data = try Data(contentsOf: Fixtures.directory.appendingPathComponent("expected-findings.json"))
+        return try JSONDecoder().decode(ExpectedFindings.self, from: data)
+    }
+
+    /// The fixtures that have a case.
+    var fixtureNames: Set<String> { Set(cases.map(\.fixture)) }
+
+    /// The rule fixture `name` was written for: the rule whose id is the
+    /// longest prefix of the name (`orphaned-task-at-end` is an
+    /// `orphaned-task` fixture), or nil (`undecided-at-end`).
+    static func rule(writtenFor name: String) -> Finding.Rule? {
+        Finding.Rule.allCases
+            .filter { name == $0.rawValue || name.hasPrefix($0.rawValue + "-") }
+            .max { $0.rawValue.count < $1.rawValue.count }
+    }
+
+    /// The cases of the fixtures written for `rule` (nil: for no rule), then
+    /// the cases of their clean twins, with and without expect-teardown.
+    func cases(writtenFor rule: Finding.Rule?) -> [Case] {
+        let own = cases.filter { Self.rule(writtenFor: $0.fixture) == rule }
+        var twins: [Case] = []
+        for fixture in own.map(\.fixture) where !twins.contains(where: { $0.fixture == fixture + Fixtures.cleanSuffix }) {
+            let twin = fixture + Fixtures.cleanSuffix
+            guard FileManager.default.fileExists(atPath: Fixtures.path(twin)) else { continue }
+            twins += [Case.clean(twin, expectTeardown: false), Case.clean(twin, expectTeardown: true)]
+        }
+        return own + twins
+    }
+
+    /// Every case, and those of every clean twin.
+    func allCasesWithTwins() -> [Case] {
+        ([nil] + Finding.Rule.allCases).flatMap { cases(writtenFor: $0) }
+    }
+}
+
+extension ExpectedFindings.Case {
+    /// Analyses the fixture and expects exactly this case's findings (each
+    /// once, with its severity and message words), its undecided count, a
+    /// clean end, and dropped events exactly when `events-dropped` is expected.
+    func check(sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let report = try Fixtures.analyze(fixture, options: options, sourceLocation: sourceLocation)
+        #expect(report.findings.count == findings.count, "\(self):\n\(report)", sourceLocation: sourceLocation)
+        for expected in findings {
+            let matching = report.findings.filter { expected.matches($0) }
+            #expect(matching.count == 1, "\(self): expected \(expected) in:\n\(report)", sourceLocation: sourceLocation)
+            for finding in matching {
+                #expect(finding.severity.rawValue == expected.severity, "\(finding)", sourceLocation: sourceLocation)
+                for word in expected.words {
+                    #expect(finding.message.contains(word), "\(finding.message) lacks \"\(word)\"", sourceLocation: sourceLocation)
+                }
+            }
+        }
+        #expect(report.undecided == undecided, "\(self):\n\(report)", sourceLocation: sourceLocation)
+        #expect(report.endedCleanly, "\(self)", sourceLocation: sourceLocation)
+        let dropsExpected = findings.contains { $0.rule == Finding.Rule.eventsDropped.rawValue }
+        #expect((report.droppedEvents > 0) == dropsExpected, "\(self): \(report.droppedEvents) dropped", sourceLocation: sourceLocation)
+    }
+}
