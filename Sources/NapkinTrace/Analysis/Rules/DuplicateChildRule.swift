@@ -1,30 +1,87 @@
 extension Finding.Rule {
-    /// A parent with two attached children of the same type at once: the
-    /// older one was probably never detached (back navigation).
+    /// A parent that attached a second child of a type it already holds, in
+    /// a separate step: the older one was probably never detached (back navigation).
     public static let duplicateChild = Finding.Rule(
         "duplicate-child", .warning, title: "duplicate child",
-        summary: "a parent with two attached children of the same type")
+        summary: "a parent attached a second child of a type it still holds, in a separate step (a forgotten detach?)")
 }
 
 /// `duplicate-child`: a parent attaches a child while an older child of the
-/// same type is still attached, the trace of a forgotten `detachChild` on
-/// back navigation. The finding is about the older child; its seqs are the
-/// older child's attach and the new attach.
+/// same type is still attached, in a later step than that older child: the
+/// trace of a forgotten `detachChild` on back navigation. The finding is
+/// about the older child; its seqs are the older child's attach and the new
+/// attach.
+///
+/// Children of one type attached *as a group* are a collection, not a leak:
+/// the rows of a list, the tabs of a tab bar, the pages of a pager. A group
+/// is a second same-type child attached within ``groupWindow`` of the
+/// previous one's attach or load (a loop of `attachChild` calls, each
+/// awaiting the previous one, attaches the next child microseconds after
+/// the previous one loaded; a person navigating back and forth takes far
+/// longer). Once a parent has attached a group of a type, more children of
+/// that type are never flagged for it.
 struct DuplicateChildRule: FindingRule {
     static let rule = Finding.Rule.duplicateChild
-    static let watches: Set<TraceEvent.Name> = [.attach]
+    static let watches: Set<TraceEvent.Name> = [.attach, .load, .deallocated]
 
-    func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
-        // The common case, a parent with one child, costs one lookup.
-        guard case .attach(let parent, let child) = event.kind,
-              context.state.table.with(parent, { $0.childCount > 1 }) == true,
-              let parentNode = context.state[parent], let childNode = context.state[child] else { return }
-        for sibling in parentNode.childList where sibling != child {
-            guard let older = context.state[sibling], older.type == childNode.type else { continue }
-            context.report(Finding(rule: Self.rule, subject: .router, type: older.type, id: older.id,
-                                   seqs: [older.attachedAt?.seq ?? older.createdSeq, event.seq], time: context.state.time,
-                                   message: "\(parentNode.name) attached a second \(older.type) (#\(child)) while this one is still attached; it was probably never detached (a forgotten detachChild on back navigation?)"),
-                           key: older.id)
+    /// How close (trace time) a same-type attach must follow the previous
+    /// one's attach or load to be part of the same group.
+    static let groupWindow: UInt64 = 250_000_000
+
+    /// What a parent did with one child type.
+    private struct TypeHistory: Sendable {
+        /// The child of this type attached last.
+        var lastChild: NodeID
+        /// When it was attached or loaded.
+        var lastActivity: UInt64
+        /// The parent attached children of this type as a group.
+        var isCollection = false
+    }
+
+    /// Per live parent, per child type. Forgotten when the parent is deallocated.
+    private var history = NodeTable<[String: TypeHistory]>()
+
+    init() {}
+
+    mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
+        switch event.kind {
+        case .attach(let parent, let child):
+            guard effect.misuse == nil, let type = context.state.table.with(child, { $0.type }) else { return }
+            attached(child, type: type, to: parent, event, &context)
+        case .load(let id):
+            guard let (parent, type) = context.state.table.with(id, { node in node.parent.map { ($0, node.type) } }) ?? nil else { return }
+            history.update(parent) { types in
+                if types[type]?.lastChild == id { types[type]?.lastActivity = event.time }
+            }
+        case .deallocated(let id):
+            history[id] = nil
+        default:
+            break
         }
+    }
+
+    private mutating func attached(_ child: NodeID, type: String, to parent: NodeID, _ event: TraceEvent,
+                                   _ context: inout AnalysisContext) {
+        let previous = history[parent]?[type]
+        var entry = previous ?? TypeHistory(lastChild: child, lastActivity: event.time)
+        entry.lastChild = child
+        entry.lastActivity = event.time
+        if history[parent] == nil { history[parent] = [:] }
+        defer { history.update(parent) { $0[type] = entry } }
+        // The child of this type attached before, if it is still attached here
+        // (an older one still attached was reported when this one came).
+        guard let previous, !previous.isCollection, previous.lastChild != child,
+              context.state.table.with(previous.lastChild, { $0.parent == parent }) == true,
+              let older = context.state[previous.lastChild] else { return }
+        let (groupEnd, overflow) = previous.lastActivity.addingReportingOverflow(Self.groupWindow)
+        if event.time <= groupEnd || overflow || event.time < previous.lastActivity {
+            entry.isCollection = true
+            return
+        }
+        let parentName = context.state[parent]?.name ?? "#\(parent)"
+        context.report(Finding(rule: Self.rule, subject: .router, type: older.type, id: older.id,
+                               seqs: [older.attachedAt?.seq ?? older.createdSeq, event.seq], time: event.time,
+                               message: "\(parentName) attached a second \(type) (#\(child)) while this one is still attached; it was probably never detached (a forgotten detachChild on back navigation?)"),
+                       key: older.id)
     }
 }

@@ -1,23 +1,73 @@
-import NapkinTrace
+@testable import NapkinTrace
 import Testing
 
 /// `duplicate-child` (`Analysis/Rules/DuplicateChildRule.swift`): a parent
 /// with two attached children of the same type.
 @Suite("Rule duplicate-child")
 struct DuplicateChildRuleTests {
-    @Test("duplicate-child is a heuristic: a parent holding several children of one type is flagged once per older child")
-    func severalChildrenOfOneType() {
+    @Test("children of one type attached one step at a time: each older one is flagged once, when the next comes")
+    func separateSteps() {
         var b = TraceBuilder()
         b.root(2)
-        for id: NodeID in [4, 6, 8] { b.child(id, "Item", of: 2) }
+        for id: NodeID in [4, 6, 8] {
+            b.wait(2_000_000_000)   // a person navigating: seconds between the steps
+            b.child(id, "Item", of: 2)
+        }
         let report = TraceAnalyzer.analyze(b.events)
         #expect(report.ruleAndSubject == ["duplicate-child ItemRouter#4", "duplicate-child ItemRouter#6"], "\(report)")
         // Children of different types are fine.
         var mixed = TraceBuilder()
         mixed.root(2)
         mixed.child(4, "Home", of: 2)
+        mixed.wait(2_000_000_000)
         mixed.child(6, "Menu", of: 2)
         #expect(TraceAnalyzer.analyze(mixed.events).isClean)
+    }
+
+    @Test("a group (a list, tabs, pages) attached in one go is a collection: nothing, now or when it grows later")
+    func groups() {
+        var b = TraceBuilder()
+        b.root(2)
+        for id: NodeID in [4, 6, 8, 10] { b.child(id, "Row", of: 2) }   // a loop of attachChild
+        b.wait(3_000_000_000)
+        b.child(12, "Row", of: 2)                                       // the user adds a row
+        #expect(TraceAnalyzer.analyze(b.events).isClean)
+        // A list shown, torn down and shown again, many times, with other parents doing the same.
+        var lists = TraceBuilder()
+        lists.root(2)
+        var next: NodeID = 4
+        for _ in 0..<50 {
+            let parent = next
+            lists.child(parent, "List", of: 2)
+            next += 2
+            var rows: [NodeID] = []
+            for _ in 0..<4 {
+                lists.child(next, "Row", of: parent)
+                rows.append(next)
+                next += 2
+            }
+            lists.wait(1_500_000_000)
+            for row in rows { lists.detach(row, from: parent); lists.release(row) }
+            lists.detach(parent, from: 2)
+            lists.release(parent)
+        }
+        #expect(TraceAnalyzer.analyze(lists.events).isClean)
+    }
+
+    @Test("the group window: a same-type attach 300 ms after the previous one loaded is a separate step")
+    func groupWindow() {
+        var b = TraceBuilder()
+        b.root(2)
+        b.child(4, "Item", of: 2)
+        b.wait(DuplicateChildRule.groupWindow - 10_000_000)
+        b.child(6, "Item", of: 2)
+        #expect(TraceAnalyzer.analyze(b.events).isClean)
+        var late = TraceBuilder()
+        late.root(2)
+        late.child(4, "Item", of: 2)
+        late.wait(DuplicateChildRule.groupWindow + 50_000_000)
+        late.child(6, "Item", of: 2)
+        #expect(TraceAnalyzer.analyze(late.events).ruleAndSubject == ["duplicate-child ItemRouter#4"])
     }
 
     @Test("its fixtures yield exactly their findings; the clean twin nothing, with and without expect-teardown",
