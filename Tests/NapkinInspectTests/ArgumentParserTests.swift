@@ -2,17 +2,17 @@ import NapkinTrace
 import Testing
 @testable import napkin_inspect
 
-/// The command-line parser, option values and the allow-list, as units.
-@Suite("ArgumentParser, ValueParsing and AllowList")
+/// The command-line parser, typed option values, the registry and the allow-list, as units.
+@Suite("ArgumentParser, typed options, the command registry, ValueParsing and AllowList")
 struct ArgumentParserTests {
-    static func parse(_ arguments: [String], _ spec: CommandSpec) throws(UsageError) -> ParsedArguments {
-        try ArgumentParser.parse(arguments, spec: spec)
+    static func parse(_ arguments: [String], _ command: any Command.Type) throws(UsageError) -> ParsedArguments {
+        try ArgumentParser.parse(arguments, for: command.configuration)
     }
 
     /// The message of the usage error `arguments` cause, or nil.
-    static func usageError(_ arguments: [String], _ spec: CommandSpec) -> String? {
+    static func usageError(_ arguments: [String], _ command: any Command.Type) -> String? {
         do {
-            _ = try parse(arguments, spec)
+            _ = try parse(arguments, command)
             return nil
         } catch {
             return error.message
@@ -21,84 +21,129 @@ struct ArgumentParserTests {
 
     // MARK: - ArgumentParser
 
-    @Test("options with separate and inline values, flags, positionals")
+    @Test("options with separate and inline values, flags, positionals; typed values")
     func options() throws {
-        let parsed = try Self.parse(["run.ndjson", "--at", "12", "--grace=250ms", "--no-color", "--format", "mermaid"], Commands.tree)
+        let parsed = try Self.parse(["run.ndjson", "--at", "12", "--grace=250ms", "--no-color", "--format", "mermaid"], TreeCommand.self)
         #expect(parsed.positionals == ["run.ndjson"])
-        #expect(parsed.value("at") == "12")
-        #expect(parsed.value("grace") == "250ms")
-        #expect(parsed.value("format") == "mermaid")
-        #expect(parsed.has("no-color"))
-        #expect(!parsed.has("help"))
+        #expect(parsed.texts["at"] == "12")
+        #expect(parsed.texts["grace"] == "250ms")
+        #expect(parsed.texts["format"] == "mermaid")
+        #expect(parsed.isSet(CommonOptions.noColor))
+        #expect(!parsed.wantsHelp)
         #expect(parsed.command == nil)
+        #expect(try parsed.value(TreeCommand.Options.at) == .seq(12))
+        #expect(try parsed.grace() == 250_000_000)
+        #expect(try parsed.choice(TreeCommand.Options.format) == .mermaid)
+        #expect(try parsed.style(environment: [:]).enabled == false, "--no-color wins")
+        let command = try TreeCommand(parsing: parsed)
+        #expect(command.path == "run.ndjson" && command.moment == .seq(12) && command.grace == 250_000_000 && command.format == .mermaid)
+    }
+
+    @Test("options not given: nil, or the choice's default, or the default grace")
+    func defaults() throws {
+        let parsed = try Self.parse(["run.ndjson"], CheckCommand.self)
+        #expect(try parsed.value(CheckCommand.Options.allow) == nil)
+        #expect(try parsed.choice(CheckCommand.Options.format) == .text)
+        #expect(try parsed.choice(CheckCommand.Options.failOn) == .warning)
+        #expect(try parsed.grace() == 1_000_000_000)
+        #expect(try parsed.style(environment: ["NO_COLOR": "1"]).enabled == false)
+        #expect(try Self.parse(["f", "--color", "always"], StatsCommand.self).style(environment: ["NO_COLOR": "1"]).enabled)
     }
 
     @Test("an inline value may be empty or hold '='; a later option wins")
     func inlineValues() throws {
-        let parsed = try Self.parse(["f", "--node=a=b", "--width=", "--node", "c"], Commands.timeline)
-        #expect(parsed.value("node") == "c")
-        #expect(parsed.value("width") == "")
-        let other = try Self.parse(["f", "--node=a=b"], Commands.timeline)
-        #expect(other.value("node") == "a=b")
+        let parsed = try Self.parse(["f", "--node=a=b", "--width=", "--node", "c"], TimelineCommand.self)
+        #expect(parsed.texts["node"] == "c")
+        #expect(parsed.texts["width"] == "")
+        #expect(throws: UsageError.self) { try parsed.value(TimelineCommand.Options.width) }
+        let other = try Self.parse(["f", "--node=a=b"], TimelineCommand.self)
+        #expect(try other.value(TimelineCommand.Options.node) == "a=b")
     }
 
     @Test("a value that starts with '-' is still a value (but '--' is not)")
     func dashValues() throws {
-        let parsed = try Self.parse(["f", "--at", "-3"], Commands.tree)
-        #expect(parsed.value("at") == "-3")
-        #expect(Self.usageError(["f", "--grace", "--"], Commands.check)?.contains("'--grace' needs a value") == true)
+        let parsed = try Self.parse(["f", "--at", "-3"], TreeCommand.self)
+        #expect(parsed.texts["at"] == "-3")
+        #expect(Self.usageError(["f", "--grace", "--"], CheckCommand.self)?.contains("'--grace' needs a value") == true)
     }
 
     @Test("'--' hands the rest to the command, untouched")
     func command() throws {
-        let parsed = try Self.parse(["--grace", "1s", "--", "swift", "test", "--filter", "X", "--", "-h"], Commands.check)
+        let parsed = try Self.parse(["--grace", "1s", "--", "swift", "test", "--filter", "X", "--", "-h"], CheckCommand.self)
         #expect(parsed.command == ["swift", "test", "--filter", "X", "--", "-h"])
         #expect(parsed.positionals.isEmpty)
-        #expect(!parsed.has("help"), "-h after -- belongs to the command")
-        #expect(parsed.value("grace") == "1s")
+        #expect(!parsed.wantsHelp, "-h after -- belongs to the command")
+        #expect(parsed.texts["grace"] == "1s")
+        #expect(try CheckCommand(parsing: parsed).command == ["swift", "test", "--filter", "X", "--", "-h"])
     }
 
     @Test("-h and --help win over missing positionals")
     func help() throws {
-        #expect(try Self.parse(["-h"], Commands.tree).has("help"))
-        #expect(try Self.parse(["--help", "a", "b", "c"], Commands.stats).has("help"))
+        #expect(try Self.parse(["-h"], TreeCommand.self).wantsHelp)
+        #expect(try Self.parse(["--help", "a", "b", "c"], StatsCommand.self).wantsHelp)
     }
 
     @Test("short flags: -h only; other letters are unknown")
     func shortFlags() {
-        #expect(Self.usageError(["f", "-v"], Commands.tree) == "unknown option '-v' for 'tree' (see 'napkin-inspect tree --help')")
+        #expect(Self.usageError(["f", "-v"], TreeCommand.self) == "unknown option '-v' for 'tree' (see 'napkin-inspect tree --help')")
+        #expect(Self.usageError(["f", "-hv"], TreeCommand.self) == "unknown option '-h' for 'tree' (see 'napkin-inspect tree --help')")
         // A lone "-" is a positional (stdin).
-        #expect((try? Self.parse(["-"], Commands.live))?.positionals == ["-"])
+        #expect((try? Self.parse(["-"], LiveCommand.self))?.positionals == ["-"])
     }
 
     @Test("usage errors name the problem and the fix")
     func errors() {
-        #expect(Self.usageError(["f", "--bogus"], Commands.stats) == "unknown option '--bogus' for 'stats' (see 'napkin-inspect stats --help')")
-        #expect(Self.usageError(["f", "--at"], Commands.tree) == "'--at' needs a value: --at SEQ|TIME")
-        #expect(Self.usageError(["f", "--format", "yaml"], Commands.stats) == "'--format' must be one of text, json; got 'yaml'")
-        #expect(Self.usageError(["f", "--markdown=yes"], Commands.mermaid) == "'--markdown' takes no value")
-        #expect(Self.usageError(["f", "--", "ls"], Commands.tree) == "'tree' does not run a command; remove '--' (see 'napkin-inspect tree --help')")
-        #expect(Self.usageError(["--"], Commands.check) == "'--' must be followed by a command to run, e.g. '-- swift test'")
-        #expect(Self.usageError([], Commands.tree) == "missing trace file: napkin-inspect tree FILE [--at SEQ|TIME] [options]")
-        #expect(Self.usageError(["a", "b"], Commands.tree) == "unexpected argument 'b' (see 'napkin-inspect tree --help')")
-        #expect(Self.usageError([], Commands.live) == nil, "live reads stdin without a FILE")
-        #expect(Self.usageError(["--", "cmd"], Commands.check) == nil)
+        #expect(Self.usageError(["f", "--bogus"], StatsCommand.self) == "unknown option '--bogus' for 'stats' (see 'napkin-inspect stats --help')")
+        #expect(Self.usageError(["f", "--at"], TreeCommand.self) == "'--at' needs a value: --at SEQ|TIME")
+        #expect(Self.usageError(["f", "--format", "yaml"], StatsCommand.self) == "'--format' must be one of text, json; got 'yaml'")
+        #expect(Self.usageError(["f", "--markdown=yes"], MermaidCommand.self) == "'--markdown' takes no value")
+        #expect(Self.usageError(["f", "--", "ls"], TreeCommand.self) == "'tree' does not run a command; remove '--' (see 'napkin-inspect tree --help')")
+        #expect(Self.usageError(["--"], CheckCommand.self) == "'--' must be followed by a command to run, e.g. '-- swift test'")
+        #expect(Self.usageError([], TreeCommand.self) == "missing trace file: napkin-inspect tree FILE [--at SEQ|TIME] [options]")
+        #expect(Self.usageError(["a", "b"], TreeCommand.self) == "unexpected argument 'b' (see 'napkin-inspect tree --help')")
+        #expect(Self.usageError([], LiveCommand.self) == nil, "live reads stdin without a FILE")
+        #expect(Self.usageError(["--", "cmd"], CheckCommand.self) == nil)
     }
 
     @Test("every option of every command parses, and its value is kept")
     func everyOption() throws {
-        for spec in Commands.all {
-            for option in spec.options {
+        for command in CommandRegistry.all {
+            let configuration = command.configuration
+            for option in configuration.options {
                 let value = option.choices?.last ?? "1s"
                 let words = option.isFlag ? ["--\(option.name)"] : ["--\(option.name)", value]
-                let parsed = try Self.parse(["trace.ndjson"] + words, spec)
+                let parsed = try Self.parse(["trace.ndjson"] + words, command)
                 if option.isFlag {
-                    #expect(parsed.has(option.name), "\(spec.name) --\(option.name)")
+                    #expect(parsed.flags.contains(option.name), "\(configuration.name) --\(option.name)")
                 } else {
-                    #expect(parsed.value(option.name) == value, "\(spec.name) --\(option.name)")
+                    #expect(parsed.texts[option.name] == value, "\(configuration.name) --\(option.name)")
                 }
             }
         }
+    }
+
+    @Test("closed choices: the parser's list is the enum's cases; --help lists them with notes and the default")
+    func choices() {
+        #expect(CheckCommand.configuration.option(named: "format")?.choices == ["text", "json", "junit", "github"])
+        #expect(CheckCommand.Format.helpList == "text (default), json, junit (JUnit XML) or github (Actions annotations).")
+        #expect(MermaidCommand.View.helpList == "tree (a flowchart, findings styled; default), timeline (a Gantt chart) or sequence.")
+        #expect(TimelineCommand.Format.helpList == "text (default) or mermaid (a Gantt chart).")
+        #expect(StatsCommand.Format.helpList == "text (default) or json.")
+        #expect(CheckCommand.configuration.option(named: "fail-on")?.choices == ["warning", "error"])
+        #expect(LiveCommand.configuration.option(named: "color")?.choices == ["auto", "always", "never"])
+    }
+
+    @Test("the registry: one command per name, the overview lists each once with its abstract")
+    func registry() {
+        let names = CommandRegistry.all.map { $0.configuration.name }
+        #expect(names == ["live", "tree", "timeline", "check", "mermaid", "stats"])
+        #expect(CommandRegistry.names == "live, tree, timeline, check, mermaid, stats")
+        for command in CommandRegistry.all {
+            let configuration = command.configuration
+            #expect(CommandRegistry.named(configuration.name) == command)
+            #expect(Overview.text.contains("\n  \(configuration.name.padded(to: 11))\(configuration.abstract)\n"))
+        }
+        #expect(CommandRegistry.named("frobnicate") == nil)
     }
 
     // MARK: - ValueParsing

@@ -54,10 +54,7 @@ struct BadInputTests {
             mentions = ["not a napkin trace", "expected NDJSON"]
         }
         let result = try await CLIHarness.inspect([test.command, path])
-        #expect(result.status == 2, "\(result)")
-        #expect(result.stdout.isEmpty, "\(result)")
-        #expect(result.stderrLines.count == 1, "\(result)")
-        let line = try #require(result.stderrLines.first)
+        let line = try result.expectOneStderrLine(status: 2, emptyStdout: true)
         #expect(line.hasPrefix("napkin-inspect: \(path)"), "\(line)")
         for fragment in mentions {
             #expect(line.contains(fragment), "stderr line lacks '\(fragment)': \(line)")
@@ -68,10 +65,8 @@ struct BadInputTests {
     func notATraceOnStdin(_ command: String) async throws {
         let readme = try String.repoFile("README.md")
         let result = try await CLIHarness.inspect([command, "-"], stdin: .data(Data(readme.utf8)))
-        #expect(result.status == 2, "\(result)")
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines.count == 1, "\(result)")
-        #expect(result.stderr.contains("not a napkin trace"))
+        let line = try result.expectOneStderrLine(status: 2, emptyStdout: true)
+        #expect(line.contains("not a napkin trace"))
     }
 
     // MARK: - Damaged but usable
@@ -99,9 +94,7 @@ struct BadInputTests {
         let scratch = try ScratchDirectory("truncated")
         let (path, lineCount) = try Self.truncatedTrace(in: scratch)
         let result = try await CLIHarness.inspect([command, path])
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stderrLines.count == 1, "\(result)")
-        let warning = try #require(result.stderrLines.first)
+        let warning = try result.expectOneStderrLine(status: 0, emptyStdout: false)
         #expect(warning.hasPrefix("napkin-inspect: \(path): warning: line \(lineCount): "), "\(warning)")
         #expect(warning.contains("the last line is cut short"))
         #expect(!result.stdout.isEmpty)
@@ -126,9 +119,7 @@ struct BadInputTests {
         let scratch = try ScratchDirectory("malformed")
         let path = try Self.malformedTrace(in: scratch)
         let result = try await CLIHarness.inspect([command, path])
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stderrLines.count == 1, "\(result)")
-        let error = try #require(result.stderrLines.first)
+        let error = try result.expectOneStderrLine(status: 0, emptyStdout: false)
         #expect(error.hasPrefix("napkin-inspect: \(path): error: line 10: "), "\(error)")
         #expect(error.contains("line skipped"))
         switch command {

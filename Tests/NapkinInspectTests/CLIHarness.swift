@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -294,5 +295,17 @@ extension String {
     /// The contents of a file under the repository root.
     static func repoFile(_ relativePath: String) throws -> String {
         try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent(relativePath), encoding: .utf8)
+    }
+}
+
+extension CLIResult {
+    /// Expects exit status `status`, nothing on standard output when
+    /// `emptyStdout`, and exactly one line on standard error; returns that line.
+    @discardableResult
+    func expectOneStderrLine(status: Int32, emptyStdout: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        #expect(self.status == status, "\(self)", sourceLocation: sourceLocation)
+        if emptyStdout { #expect(stdout.isEmpty, "\(self)", sourceLocation: sourceLocation) }
+        #expect(stderrLines.count == 1, "\(self)", sourceLocation: sourceLocation)
+        return try #require(stderrLines.first, "\(self)", sourceLocation: sourceLocation)
     }
 }

@@ -14,7 +14,7 @@ struct CLIHelpAndUsageTests {
         for word in ["--version", "version"] {
             let result = try await CLIHarness.inspect([word])
             #expect(result.status == 0, "\(result)")
-            #expect(result.stdout == "napkin-inspect \(Commands.version) (trace format v1)\n")
+            #expect(result.stdout == "napkin-inspect \(NapkinInspect.version) (trace format v1)\n")
             #expect(result.stderr.isEmpty)
         }
     }
@@ -43,7 +43,7 @@ struct CLIHelpAndUsageTests {
 
     @Test("CMD --help: summary, usage, every option, examples", arguments: commands)
     func commandHelp(_ command: String) async throws {
-        let spec = try #require(Commands.named(command))
+        let spec = try #require(CommandRegistry.named(command)).configuration
         let result = try await CLIHarness.inspect([command, "--help"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty)
@@ -123,10 +123,7 @@ struct CLIHelpAndUsageTests {
     @Test("usage errors: exit 2, nothing on stdout, one line on stderr", arguments: usageCases)
     func usageError(_ usage: UsageCase) async throws {
         let result = try await CLIHarness.inspect(usage.arguments)
-        #expect(result.status == 2, "\(result)")
-        #expect(result.stdout.isEmpty, "\(result)")
-        #expect(result.stderrLines.count == 1, "\(result)")
-        let line = try #require(result.stderrLines.first)
+        let line = try result.expectOneStderrLine(status: 2, emptyStdout: true)
         #expect(line.hasPrefix("napkin-inspect: "))
         for fragment in usage.mentions {
             #expect(line.contains(fragment), "stderr line lacks '\(fragment)': \(line)")

@@ -193,10 +193,9 @@ struct CheckCommandTests {
         let scratch = try ScratchDirectory("allow-crlf")
         let allow = try scratch.write("allow.txt", "# known\r\nnot-deallocated OrderRouter # cycle\r\norphaned-task GoneInteractor\r\n")
         let result = try await CLIHarness.inspect(["check", CLIHarness.fixture("not-deallocated"), "--allow", allow])
-        #expect(result.status == 0, "\(result)")
+        let note = try result.expectOneStderrLine(status: 0, emptyStdout: false)
         #expect(result.stdout.contains("note: 1 allowed by the allow-list"), "\(result)")
-        #expect(result.stderrLines.count == 1, "\(result)")
-        #expect(result.stderr.contains("allow-list line 3 (orphaned-task GoneInteractor) matched nothing"), "\(result)")
+        #expect(note.contains("allow-list line 3 (orphaned-task GoneInteractor) matched nothing"), "\(result)")
     }
 
     @Test("--allow with an unknown rule: exit 2 naming file:line")
@@ -204,10 +203,7 @@ struct CheckCommandTests {
         let scratch = try ScratchDirectory("allow-bad")
         let allow = try scratch.write("allow.txt", "# comment\n\nnot-a-rule SomeRouter\n")
         let result = try await CLIHarness.inspect(["check", CLIHarness.fixture("not-deallocated"), "--allow", allow])
-        #expect(result.status == 2, "\(result)")
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines.count == 1, "\(result)")
-        let line = try #require(result.stderrLines.first)
+        let line = try result.expectOneStderrLine(status: 2, emptyStdout: true)
         #expect(line.hasPrefix("napkin-inspect: \(allow):3: unknown rule 'not-a-rule'"), "\(line)")
         #expect(line.contains("not-deallocated"), "the message lists the rules")
 
@@ -218,9 +214,8 @@ struct CheckCommandTests {
 
         let missing = scratch.file("missing.txt")
         let result3 = try await CLIHarness.inspect(["check", CLIHarness.fixture("not-deallocated"), "--allow", missing])
-        #expect(result3.status == 2)
-        #expect(result3.stderrLines.count == 1)
-        #expect(result3.stderr.contains("cannot read the allow-list \(missing)"))
+        let cannotRead = try result3.expectOneStderrLine(status: 2, emptyStdout: false)
+        #expect(cannotRead.contains("cannot read the allow-list \(missing)"))
     }
 
     @Test("--allow: an entry that matched nothing gets a note on stderr")
@@ -228,9 +223,7 @@ struct CheckCommandTests {
         let scratch = try ScratchDirectory("allow-unused")
         let allow = try scratch.write("allow.txt", "not-deallocated OrderRouter\norphaned-task GoneInteractor\n")
         let result = try await CLIHarness.inspect(["check", CLIHarness.fixture("not-deallocated"), "--allow", allow])
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stderrLines.count == 1, "\(result)")
-        let note = try #require(result.stderrLines.first)
+        let note = try result.expectOneStderrLine(status: 0, emptyStdout: false)
         #expect(note.contains("note: allow-list line 2 (orphaned-task GoneInteractor) matched nothing"), "\(note)")
         #expect(note.contains("remove it"))
     }

@@ -49,7 +49,7 @@ struct CheckFormatsTests {
         #expect(result.stderr.isEmpty)
         let report = try Self.report(result)
         #expect(report["tool"] as? String == "napkin-inspect")
-        #expect(report["version"] as? String == Commands.version)
+        #expect(report["version"] as? String == NapkinInspect.version)
         #expect(report["schema"] as? Int == 1)
         #expect(report["clean"] as? Bool == expected.isEmpty)
         let traces = try #require(report["traces"] as? [[String: Any]])

@@ -48,10 +48,8 @@ struct LiveCommandTests {
     @Test("live - with an empty stdin: exit 2, one line")
     func liveEmptyStdin() async throws {
         let result = try await CLIHarness.inspect(["live", "-"], stdin: .data(Data()))
-        #expect(result.status == 2, "\(result)")
-        #expect(result.stdout.isEmpty)
-        #expect(result.stderrLines.count == 1)
-        #expect(result.stderr.contains("no trace records"))
+        let line = try result.expectOneStderrLine(status: 2, emptyStdout: true)
+        #expect(line.contains("no trace records"))
     }
 
     @Test("live -- rib-house: the command's exit status and the final tree")

@@ -12,14 +12,8 @@ struct MermaidRenderCheckTests {
 
     /// Every diagram kind, for clean, leaky, hostile and enormous traces.
     static func diagrams() -> [(name: String, text: String)] {
-        var hostile = RenderFixture()
-        hostile.router(2, "Box<Int>; \"q\" #1 a:b [x] {y} é 😀 end", at: 1)
-        hostile.add(1, .launch(router: 2))
-        hostile.add(1, .activate(interactor: 1))
-        hostile.router(4, "Child%%{init}%%`x`", at: 2)
-        hostile.add(2, .attach(parent: 2, child: 4))
-        hostile.add(3, .taskStart(task: 9, owner: 3, label: "task: <b>bold</b> & more"))
-        hostile.add(4, .mark(text: "mark; with # and \"quotes\" --> arrow ->> end"))
+        var hostile = RenderFixture.hostile(root: "Box<Int>; \"q\" #1 a:b [x] {y} é 😀 end", child: "Child%%{init}%%`x`",
+                                            taskLabel: "task: <b>bold</b> & more", mark: "mark; with # and \"quotes\" --> arrow ->> end")
         hostile.add(5, .detach(parent: 2, child: 4))
         hostile.add(6, .deallocated(id: 4))
         let small = RenderFixture.small.analyzer()

@@ -185,14 +185,8 @@ struct MermaidRendererTests {
     @Test("hostile type names, labels and marks never reach a diagram raw")
     func hostileNames() {
         let hostile = "Box<Int>; \"q\" #1 a:b [x] (y) é end *a_b*"
-        var fixture = RenderFixture()
-        fixture.router(2, hostile, at: 1)
-        fixture.add(1, .launch(router: 2))
-        fixture.add(1, .activate(interactor: 1))
-        fixture.router(4, "Child%%{init}%%", at: 2)
-        fixture.add(2, .attach(parent: 2, child: 4))
-        fixture.add(3, .taskStart(task: 9, owner: 3, label: "task: <b>bold</b>"))
-        fixture.add(4, .mark(text: "mark; with # and \"quotes\" --> arrow"))
+        let fixture = RenderFixture.hostile(root: hostile, child: "Child%%{init}%%", taskLabel: "task: <b>bold</b>",
+                                            mark: "mark; with # and \"quotes\" --> arrow")
         let escapedName = "Box#60;Int#62;#59; #34;q#34; #35;1 a#58;b #91;x#93; (y) #233; end #42;a#95;b#42;"
         let diagrams = [
             MermaidRenderer.flowchart(fixture.state, findings: []),

@@ -23,6 +23,20 @@ struct RenderFixture {
         add(ms, .routerCreated(id: id, type: type, interactor: id - 1, interactorType: interactorType))
     }
 
+    /// Creates router `id` (with interactor `id - 1`) and launches it as an active root.
+    mutating func launch(_ id: NodeID, _ type: String, at ms: Double) {
+        router(id, type, at: ms)
+        add(ms, .launch(router: id))
+        add(ms, .activate(interactor: id - 1))
+    }
+
+    /// Creates router `id` (with interactor `id - 1`) and attaches it to `parent`, active unless `active` is false.
+    mutating func attach(_ id: NodeID, _ type: String, to parent: NodeID, at ms: Double, active: Bool = true) {
+        router(id, type, at: ms)
+        add(ms, .attach(parent: parent, child: id))
+        if active { add(ms, .activate(interactor: id - 1)) }
+    }
+
     /// The same trace, cut after the events at `ms`.
     func until(ms: Double) -> RenderFixture {
         var copy = self
@@ -54,12 +68,8 @@ struct RenderFixture {
     /// mark), and a second child that is detached and never deallocated.
     static var small: RenderFixture {
         var f = RenderFixture()
-        f.router(2, "RootRouter", at: 1)
-        f.add(1, .launch(router: 2))
-        f.add(1, .activate(interactor: 1))
-        f.router(4, "HomeRouter", at: 10)
-        f.add(10, .attach(parent: 2, child: 4))
-        f.add(10, .activate(interactor: 3))
+        f.launch(2, "RootRouter", at: 1)
+        f.attach(4, "HomeRouter", to: 2, at: 10)
         f.add(12, .taskStart(task: 5, owner: 3, label: "poll"))
         f.add(40, .mark(text: "open \"settings\""))
         f.add(50, .detach(parent: 2, child: 4))
@@ -68,9 +78,7 @@ struct RenderFixture {
         f.add(52, .taskEnd(task: 5, outcome: .cancelled))
         f.add(60, .deallocated(id: 4))
         f.add(60, .deallocated(id: 3))
-        f.router(7, "SettingsRouter", at: 70)
-        f.add(70, .attach(parent: 2, child: 7))
-        f.add(70, .activate(interactor: 6))
+        f.attach(7, "SettingsRouter", to: 2, at: 70)
         f.add(90, .detach(parent: 2, child: 7))
         f.add(90, .deactivate(interactor: 6))
         f.add(130, .sessionEnd(reason: "exit"))
@@ -81,15 +89,9 @@ struct RenderFixture {
     /// task still running after the cancellation request.
     static var leaky: RenderFixture {
         var f = RenderFixture(app: "leaky", pid: 7)
-        f.router(2, "RootRouter", at: 0)
-        f.add(0, .launch(router: 2))
-        f.add(0, .activate(interactor: 1))
-        f.router(4, "ParentRouter", at: 10)
-        f.add(10, .attach(parent: 2, child: 4))
-        f.add(10, .activate(interactor: 3))
-        f.router(6, "ChildRouter", at: 10)
-        f.add(10, .attach(parent: 4, child: 6))
-        f.add(10, .activate(interactor: 5))
+        f.launch(2, "RootRouter", at: 0)
+        f.attach(4, "ParentRouter", to: 2, at: 10)
+        f.attach(6, "ChildRouter", to: 4, at: 10)
         f.add(20, .taskStart(task: 7, owner: 5, label: "loop"))
         f.add(50, .detach(parent: 2, child: 4))
         f.add(50, .deactivate(interactor: 3))
@@ -109,16 +111,21 @@ struct RenderFixture {
     /// A root with `count` children attached to it.
     static func wide(_ count: Int) -> RenderFixture {
         var f = RenderFixture(app: "wide")
-        f.router(2, "RootRouter", at: 0)
-        f.add(0, .launch(router: 2))
-        f.add(0, .activate(interactor: 1))
+        f.launch(2, "RootRouter", at: 0)
         for k in 0..<count {
-            let id = NodeID(4 + 2 * k)
-            let ms = Double(k) + 1
-            f.router(id, "ChildRouter\(k)", at: ms)
-            f.add(ms, .attach(parent: 2, child: id))
-            f.add(ms, .activate(interactor: id - 1))
+            f.attach(NodeID(4 + 2 * k), "ChildRouter\(k)", to: 2, at: Double(k) + 1)
         }
+        return f
+    }
+
+    /// A root and a child with hostile names (`root`, `child`), a task with a
+    /// hostile label, and a hostile mark: text a diagram must escape.
+    static func hostile(root: String, child: String, taskLabel: String, mark: String) -> RenderFixture {
+        var f = RenderFixture()
+        f.launch(2, root, at: 1)
+        f.attach(4, child, to: 2, at: 2, active: false)
+        f.add(3, .taskStart(task: 9, owner: 3, label: taskLabel))
+        f.add(4, .mark(text: mark))
         return f
     }
 }

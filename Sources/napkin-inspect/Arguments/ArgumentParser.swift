@@ -1,42 +1,45 @@
-/// A small command-line parser: long options (`--at 12`, `--at=12`), short
-/// flags (`-h`), positionals, and `-- CMD ARGS...` for commands that run a
-/// program. Errors name the problem and the fix.
+/// A small command-line parser: long options (`--at 12`, `--at=12`), `-h`,
+/// positionals, and `-- CMD ARGS...` for commands that run a program. It checks
+/// names, arity and closed choices; values are converted when a command reads
+/// them (``ParsedArguments/value(_:)``). Errors name the problem and the fix.
 enum ArgumentParser {
-    static func parse(_ arguments: [String], spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+    /// Reads `arguments` (the words after the command name) as `configuration` describes them.
+    static func parse(_ arguments: [String], for configuration: CommandConfiguration) throws(UsageError) -> ParsedArguments {
         var parsed = ParsedArguments()
         var i = 0
-        let hint = "see 'napkin-inspect \(spec.name) --help'"
+        let name = configuration.name
+        let hint = "see 'napkin-inspect \(name) --help'"
         while i < arguments.count {
             let word = arguments[i]
             i += 1
             if word == "--" {
-                guard spec.acceptsCommand else {
-                    throw UsageError("'\(spec.name)' does not run a command; remove '--' (\(hint))", command: spec.name)
+                guard configuration.acceptsCommand else {
+                    throw UsageError("'\(name)' does not run a command; remove '--' (\(hint))")
                 }
                 let rest = Array(arguments[i...])
                 guard !rest.isEmpty else {
-                    throw UsageError("'--' must be followed by a command to run, e.g. '-- swift test'", command: spec.name)
+                    throw UsageError("'--' must be followed by a command to run, e.g. '-- swift test'")
                 }
                 parsed.command = rest
                 break
             }
             if word == "-h" || word == "--help" {
-                parsed.flags.insert("help")
+                parsed.wantsHelp = true
                 continue
             }
             if word.hasPrefix("--") {
-                var name = String(word.dropFirst(2))
+                var optionName = String(word.dropFirst(2))
                 var inline: String?
-                if let eq = name.firstIndex(of: "=") {
-                    inline = String(name[name.index(after: eq)...])
-                    name = String(name[..<eq])
+                if let eq = optionName.firstIndex(of: "=") {
+                    inline = String(optionName[optionName.index(after: eq)...])
+                    optionName = String(optionName[..<eq])
                 }
-                guard let option = spec.option(named: name) else {
-                    throw UsageError("unknown option '--\(name)' for '\(spec.name)' (\(hint))", command: spec.name)
+                guard let option = configuration.option(named: optionName) else {
+                    throw UsageError("unknown option '--\(optionName)' for '\(name)' (\(hint))")
                 }
                 if option.isFlag {
-                    if inline != nil { throw UsageError("'--\(name)' takes no value", command: spec.name) }
-                    parsed.flags.insert(name)
+                    if inline != nil { throw UsageError("'--\(optionName)' takes no value") }
+                    parsed.flags.insert(optionName)
                     continue
                 }
                 let value: String
@@ -44,36 +47,30 @@ enum ArgumentParser {
                     value = inline
                 } else {
                     guard i < arguments.count, arguments[i] != "--" else {
-                        throw UsageError("'--\(name)' needs a value: --\(name) \(option.valueName ?? "VALUE")", command: spec.name)
+                        throw UsageError("'--\(optionName)' needs a value: --\(optionName) \(option.valueName ?? "VALUE")")
                     }
                     value = arguments[i]
                     i += 1
                 }
                 if let choices = option.choices, !choices.contains(value) {
-                    throw UsageError("'--\(name)' must be one of \(choices.joined(separator: ", ")); got '\(value)'", command: spec.name)
+                    throw UsageError.notOneOf(choices, option: optionName, got: value)
                 }
-                parsed.values[name] = value
+                parsed.texts[optionName] = value
                 continue
             }
-            if word.hasPrefix("-") && word.count > 1 {
-                let letters = word.dropFirst()
-                for letter in letters {
-                    guard let option = spec.option(short: letter), option.isFlag else {
-                        throw UsageError("unknown option '-\(letter)' for '\(spec.name)' (\(hint))", command: spec.name)
-                    }
-                    parsed.flags.insert(option.name)
-                }
-                continue
+            // No command has short options besides -h: name the first letter.
+            if word.hasPrefix("-"), let letter = word.dropFirst().first {
+                throw UsageError("unknown option '-\(letter)' for '\(name)' (\(hint))")
             }
             parsed.positionals.append(word)
         }
-        if parsed.has("help") { return parsed }
-        if parsed.positionals.count > spec.positionals.upperBound {
-            let extra = parsed.positionals[spec.positionals.upperBound]
-            throw UsageError("unexpected argument '\(extra)' (\(hint))", command: spec.name)
+        if parsed.wantsHelp { return parsed }
+        if parsed.positionals.count > configuration.positionals.upperBound {
+            let extra = parsed.positionals[configuration.positionals.upperBound]
+            throw UsageError("unexpected argument '\(extra)' (\(hint))")
         }
-        if parsed.positionals.count < spec.positionals.lowerBound && parsed.command == nil {
-            throw UsageError("missing trace file: napkin-inspect \(spec.usage.first ?? spec.name)", command: spec.name)
+        if parsed.positionals.count < configuration.positionals.lowerBound && parsed.command == nil {
+            throw UsageError("missing trace file: napkin-inspect \(configuration.usage.first ?? name)")
         }
         return parsed
     }

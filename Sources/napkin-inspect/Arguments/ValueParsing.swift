@@ -1,4 +1,5 @@
-/// Parses the values options take: durations and moments of a trace.
+/// Turns the text of option values into values: durations, moments, widths.
+/// Errors name the option and show values it takes.
 enum ValueParsing {
     /// `1s`, `250ms`, `1.5s`, `2m`, `500us`, `100ns`, or plain seconds (`1.5`), in nanoseconds.
     static func duration(_ text: String, option: String) throws(UsageError) -> UInt64 {
@@ -19,15 +20,18 @@ enum ValueParsing {
         return UInt64(value * scale)
     }
 
-    /// A moment of a trace: a sequence number (`120`) or a time (`1.5s`, `800ms`).
-    enum Moment: Equatable {
-        case seq(UInt64)
-        case time(UInt64)
-    }
-
+    /// A moment of a trace: a sequence number (`120`) or a time with a unit (`1.5s`, `800ms`).
     static func moment(_ text: String, option: String) throws(UsageError) -> Moment {
         if let seq = UInt64(text) { return .seq(seq) }
         if text.last?.isLetter == true, let time = try? duration(text, option: option) { return .time(time) }
         throw UsageError("'--\(option)' needs a sequence number (e.g. 120) or a time since the start (e.g. 1.5s, 800ms); got '\(text)'")
+    }
+
+    /// A number of columns, from 40 to 10,000.
+    static func columns(_ text: String, option: String) throws(UsageError) -> Int {
+        guard let value = Int(text), value >= 40, value <= 10_000 else {
+            throw UsageError("'--\(option)' needs a number of columns from 40 to 10000; got '\(text)'")
+        }
+        return value
     }
 }

@@ -2,69 +2,109 @@ import Foundation
 import NapkinTrace
 
 /// `napkin-inspect check FILE|DIR...` and `check -- COMMAND`: findings, as a CI gate.
-enum CheckCommand {
-    static func run(_ context: CommandContext) throws -> Int32 {
-        let grace = try context.grace()
-        let expectTeardown = context.arguments.has("expect-teardown")
-        var allowList = AllowList()
-        if let path = context.arguments.value("allow") {
-            guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
-                throw CommandFailure("cannot read the allow-list \(path) (check the path)")
-            }
-            allowList = try AllowList(path: path, contents: contents)
-        }
+struct CheckCommand: Command {
+    /// The options only `check` has.
+    enum Options {
+        /// `--format FORMAT`.
+        static let format = ValueOption<Format>.choice("format", valueName: "FORMAT")
+        /// `--expect-teardown`.
+        static let expectTeardown = Flag(
+            "expect-teardown", help: "Report everything still alive at the end of the trace (for runs that tear down).")
+        /// `--allow FILE`.
+        static let allow = ValueOption.text(
+            "allow", valueName: "FILE", help: "Allow-list of known findings to ignore (see docs/findings.md).")
+        /// `--fail-on LEVEL`.
+        static let failOn = ValueOption<FailureLevel>.choice(
+            "fail-on", valueName: "LEVEL", help: "Exit 1 on any finding (warning, the default) or only on errors (error).")
+        /// `--trace-dir DIR`.
+        static let traceDir = ValueOption.text(
+            "trace-dir", valueName: "DIR", help: "With COMMAND: write its traces into DIR (kept) instead of a temporary directory.")
+    }
 
+    static let configuration = CommandConfiguration(
+        name: "check",
+        abstract: "Find lifecycle bugs (leaks, orphaned tasks); exit 1 when there are any.",
+        summary: "Find lifecycle bugs in a trace; exit 1 when there are any (a CI gate).",
+        usage: ["check FILE|DIR... [options]", "check [options] -- COMMAND [ARGS...]"],
+        positionals: 0...64,
+        options: [Options.format, CommonOptions.grace, Options.expectTeardown, Options.allow, Options.failOn, Options.traceDir]
+            + CommonOptions.colorOptions,
+        acceptsCommand: true,
+        details: """
+        Analyses each trace (a DIR means every .ndjson file in it) and prints the findings.
+        With COMMAND (e.g. -- swift test), runs it with NAPKIN_TRACE pointing at a directory, so that
+        every process it starts writes its own trace, then checks them all.
+        Exit status: 0 no findings, 1 findings, 2 usage error or unusable input;
+        with COMMAND, a command that fails passes its own exit status on.
+        """,
+        examples: [
+            "napkin-inspect check Examples/traces/bug-retain-cycle.ndjson",
+            "napkin-inspect check --expect-teardown -- swift test",
+            "napkin-inspect check run.ndjson --format junit > napkin-report.xml",
+        ])
+
+    /// The trace files and directories given.
+    var paths: [String]
+    /// `-- COMMAND`: the program to run and check.
+    var command: [String]?
+    /// `--grace` and `--expect-teardown`, as the analysis takes them.
+    var analysis: TraceAnalyzer.Options
+    /// `--allow`: the allow-list file.
+    var allowPath: String?
+    /// `--fail-on`.
+    var failOn: FailureLevel
+    /// `--trace-dir`: where the traces of COMMAND are kept.
+    var traceDirectory: String?
+    /// `--format`.
+    var format: Format
+    /// `--color`, `--no-color`.
+    var style: Style
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        paths = arguments.positionals
+        command = arguments.command
+        analysis = TraceAnalyzer.Options(grace: try arguments.grace(), expectTeardown: arguments.isSet(Options.expectTeardown))
+        allowPath = try arguments.value(Options.allow)
+        failOn = try arguments.choice(Options.failOn)
+        traceDirectory = try arguments.value(Options.traceDir)
+        format = try arguments.choice(Options.format)
+        style = try arguments.style()
+    }
+
+    func run() throws -> Int32 {
+        var allowList = try AllowList.load(allowPath)
         var commandStatus: Int32?
-        var paths: [String]
+        let files: [String]
         var temporaryDirectory: String?
         defer { if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) } }
-        if let command = context.arguments.command {
-            guard context.arguments.positionals.isEmpty else {
-                throw UsageError("give either trace files or '-- COMMAND', not both", command: "check")
-            }
+        if let command {
+            guard paths.isEmpty else { throw UsageError("give either trace files or '-- COMMAND', not both") }
             let directory: String
-            if let kept = context.arguments.value("trace-dir") {
-                directory = try prepareTraceDirectory(kept)
+            if let traceDirectory {
+                directory = try TraceFiles.prepareKeptDirectory(traceDirectory)
             } else {
-                directory = try makeTemporaryDirectory()
+                directory = try TraceFiles.makeTemporaryDirectory()
                 temporaryDirectory = directory
             }
-            let previous = signal(SIGINT, SIG_IGN)
-            let child = try ChildProcess(command: command, environment: ["NAPKIN_TRACE": directory + "/"])
-            let status = child.wait()
-            signal(SIGINT, previous)
+            let status = try ChildProcess.run(command, environment: ["NAPKIN_TRACE": directory + "/"])
             commandStatus = status
-            paths = traceFiles(in: directory)
-            if paths.isEmpty {
+            files = TraceFiles.find(in: directory)
+            if files.isEmpty {
                 Output.error("'\(command.joined(separator: " "))' wrote no trace: it created no napkin router or interactor (is it linked with Napkin?)")
                 return status != 0 ? status : ExitStatus.unusable
             }
         } else {
-            guard !context.arguments.positionals.isEmpty else {
-                throw UsageError("missing trace file: napkin-inspect check FILE (or: check -- COMMAND)", command: "check")
-            }
-            paths = []
-            for path in context.arguments.positionals {
-                var isDirectory: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-                    let found = traceFiles(in: path)
-                    if found.isEmpty { throw CommandFailure("\(path): a directory without .ndjson trace files") }
-                    paths += found
-                } else {
-                    paths.append(path)
-                }
-            }
+            guard !paths.isEmpty else { throw UsageError("missing trace file: napkin-inspect check FILE (or: check -- COMMAND)") }
+            files = try TraceFiles.expand(paths)
         }
 
         var checked: [CheckedTrace] = []
         var unusable = false
-        for path in paths {
+        for file in files {
             do {
-                var result = try analyze(path, grace: grace, expectTeardown: expectTeardown, allowList: &allowList)
-                if temporaryDirectory != nil, let session = result.session {
-                    // The file is about to be deleted: name the process instead.
-                    result.path = "\(session.app) (pid \(session.pid))"
-                }
+                var result = try CheckedTrace(checking: file, options: analysis, allowList: &allowList)
+                // A temporary file is about to be deleted: name the process instead.
+                if temporaryDirectory != nil, let session = result.session { result.path = session.heading }
                 checked.append(result)
             } catch {
                 Output.error(error.message)
@@ -72,76 +112,14 @@ enum CheckCommand {
             }
         }
 
-        switch context.arguments.value("format") ?? "text" {
-        case "json": Output.write(FindingFormats.json(checked))
-        case "junit": Output.write(FindingFormats.junit(checked))
-        case "github":
-            Output.write(FindingFormats.github(checked))
-            let count = checked.reduce(0) { $0 + $1.findings.count }
-            Output.error(count == 0 ? "no findings in \(checked.count) trace\(checked.count == 1 ? "" : "s")" : "\(count) finding\(count == 1 ? "" : "s")")
-        default: Output.write(FindingFormats.text(checked, style: context.style))
-        }
+        format.write(checked, style: style)
         for entry in allowList.unused {
             Output.error("note: allow-list line \(entry.line) (\(entry.rule) \(entry.type)) matched nothing; remove it if the issue is fixed")
         }
 
         if let commandStatus, commandStatus != 0 { return commandStatus }
         if unusable { return ExitStatus.unusable }
-        let failOnErrorsOnly = context.arguments.value("fail-on") == "error"
-        let failing = checked.flatMap(\.findings).contains { !failOnErrorsOnly || $0.severity == .error }
+        let failing = checked.flatMap(\.findings).contains(where: failOn.fails)
         return failing ? ExitStatus.findings : ExitStatus.success
-    }
-
-    static func analyze(_ path: String, grace: UInt64, expectTeardown: Bool, allowList: inout AllowList) throws(CommandFailure) -> CheckedTrace {
-        var analyzer = TraceAnalyzer(options: .init(grace: grace, expectTeardown: expectTeardown))
-        var session: SessionInfo?
-        let summary = try TraceInput(path: path).read { event in
-            if session == nil, case .sessionStart(let info) = event.kind { session = info }
-            analyzer.consume(event)
-            return true
-        }
-        analyzer.finish()
-        var findings: [Finding] = []
-        var allowed: [Finding] = []
-        for finding in analyzer.findings {
-            if allowList.allows(finding) { allowed.append(finding) } else { findings.append(finding) }
-        }
-        return CheckedTrace(path: path, session: session, events: summary.events, endedCleanly: analyzer.state.ended,
-                            droppedEvents: analyzer.state.droppedEvents, undecided: analyzer.undecided,
-                            endTime: analyzer.state.time, findings: findings, allowed: allowed,
-                            diagnostics: summary.diagnostics)
-    }
-
-    /// The `.ndjson` files in `directory`, sorted by name.
-    static func traceFiles(in directory: String) -> [String] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return names.filter { $0.hasSuffix(".ndjson") }.sorted().map { directory.hasSuffix("/") ? directory + $0 : directory + "/" + $0 }
-    }
-
-    private static func makeTemporaryDirectory() throws(CommandFailure) -> String {
-        let base = ProcessInfo.processInfo.environment["TMPDIR"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? "/tmp"
-        var template = Array("\(base)/napkin-check-XXXXXX".utf8CString)
-        guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
-            throw CommandFailure("cannot create a temporary directory in \(base) (set TMPDIR to a writable directory)")
-        }
-        return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    }
-
-    private static func prepareTraceDirectory(_ path: String) throws(CommandFailure) -> String {
-        let directory = path.hasSuffix("/") ? String(path.dropLast()) : path
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw CommandFailure("--trace-dir \(path): exists and is not a directory") }
-            guard traceFiles(in: directory).isEmpty else {
-                throw CommandFailure("--trace-dir \(path): already holds .ndjson traces; give an empty or new directory (nothing is overwritten)")
-            }
-        } else {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw CommandFailure("--trace-dir \(path): cannot create it (\(error.localizedDescription))")
-            }
-        }
-        return directory
     }
 }

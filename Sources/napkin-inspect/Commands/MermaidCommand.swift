@@ -2,32 +2,86 @@ import NapkinTrace
 
 /// `napkin-inspect mermaid FILE [--view tree|timeline|sequence] [--at SEQ|TIME] [--markdown]`:
 /// a Mermaid diagram of a trace.
-enum MermaidCommand {
-    static func run(_ context: CommandContext) throws -> Int32 {
-        let view = context.arguments.value("view") ?? "tree"
-        let moment = try context.arguments.value("at").map { text throws(UsageError) in try ValueParsing.moment(text, option: "at") }
-        if moment != nil && view != "tree" {
-            throw UsageError("'--at' only applies to the tree view; drop it or use --view tree", command: "mermaid")
-        }
-        let diagram: String
-        switch view {
-        case "timeline":
-            diagram = MermaidRenderer.gantt(try TimelineCommand.readHistory(context.tracePath))
-        case "sequence":
-            diagram = MermaidRenderer.sequence(try TimelineCommand.readHistory(context.tracePath))
-        default:
-            let (analyzer, reachedEnd) = try TreeCommand.fold(context.tracePath, until: moment, grace: context.grace())
-            if let moment, reachedEnd {
-                let asked: String
-                switch moment {
-                case .seq(let seq): asked = "seq \(seq)"
-                case .time(let time): asked = TimeFormat.point(time)
-                }
-                Output.error("note: the trace ends before \(asked); showing its end")
+struct MermaidCommand: Command {
+    /// `--view`: which diagram.
+    enum View: String, ListedChoice {
+        case tree, timeline, sequence
+        var note: String? {
+            switch self {
+            case .tree: "a flowchart, findings styled"
+            case .timeline: "a Gantt chart"
+            case .sequence: nil
             }
-            diagram = MermaidRenderer.flowchart(analyzer.state, findings: analyzer.findings)
         }
-        Output.write(context.arguments.has("markdown") ? MermaidRenderer.markdown(diagram) : diagram)
+    }
+
+    /// The diagram asked for, with what it needs.
+    enum Diagram {
+        /// The tree at a moment (or at the end), as a flowchart.
+        case flowchart(moment: Moment?, grace: UInt64)
+        /// Every lifecycle, as a Gantt chart.
+        case gantt
+        /// Attach and detach, as a sequence diagram.
+        case sequence
+    }
+
+    /// The options only `mermaid` has.
+    enum Options {
+        /// `--view VIEW`.
+        static let view = ValueOption<View>.choice("view", valueName: "VIEW")
+        /// `--at SEQ|TIME`.
+        static let at = ValueOption.moment("at", help: "For the tree view: the moment to show.")
+        /// `--markdown`.
+        static let markdown = Flag("markdown", help: "Wrap the diagram in a ```mermaid block for a Markdown file.")
+    }
+
+    static let configuration = CommandConfiguration(
+        name: "mermaid",
+        abstract: "Print the tree, timelines or attach/detach sequence as a Mermaid diagram.",
+        summary: "Print a Mermaid diagram of a trace: the tree, lifecycles, or attach/detach sequence.",
+        usage: ["mermaid FILE [--view tree|timeline|sequence] [options]"],
+        positionals: 1...1,
+        options: [Options.view, Options.at, Options.markdown, CommonOptions.grace],
+        examples: [
+            "napkin-inspect mermaid Examples/traces/bug-service-keeps-child.ndjson --markdown >> report.md",
+            "napkin-inspect mermaid run.ndjson --view sequence",
+        ])
+
+    /// The trace file.
+    var path: String
+    /// `--view`, with `--at` and `--grace` for the tree.
+    var diagram: Diagram
+    /// `--markdown`: fence the diagram for a Markdown file.
+    var markdown: Bool
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        path = arguments.tracePath
+        let moment = try arguments.value(Options.at)
+        let view = try arguments.choice(Options.view)
+        if moment != nil && view != .tree {
+            throw UsageError("'--at' only applies to the tree view; drop it or use --view tree")
+        }
+        switch view {
+        case .tree: diagram = .flowchart(moment: moment, grace: try arguments.grace())
+        case .timeline: diagram = .gantt
+        case .sequence: diagram = .sequence
+        }
+        markdown = arguments.isSet(Options.markdown)
+    }
+
+    func run() throws -> Int32 {
+        let text: String
+        switch diagram {
+        case .flowchart(let moment, let grace):
+            let fold = try TraceFold(path: path, until: moment, grace: grace)
+            fold.notePastEnd()
+            text = MermaidRenderer.flowchart(fold.analyzer.state, findings: fold.analyzer.findings)
+        case .gantt:
+            text = MermaidRenderer.gantt(try TraceInput(path: path).history())
+        case .sequence:
+            text = MermaidRenderer.sequence(try TraceInput(path: path).history())
+        }
+        Output.write(markdown ? MermaidRenderer.markdown(text) : text)
         return ExitStatus.success
     }
 }

@@ -2,54 +2,68 @@ import NapkinTrace
 
 /// `napkin-inspect timeline FILE [--node NAME] [--width N] [--format text|mermaid]`:
 /// each router's lifecycle over time.
-enum TimelineCommand {
-    static func run(_ context: CommandContext) throws -> Int32 {
-        let width = try context.arguments.value("width").map { text throws(UsageError) in try parseWidth(text) }
-        let history = try readHistory(context.tracePath)
-        let filter = try nodeFilter(context.arguments.value("node"), in: history)
-        if context.arguments.value("format") == "mermaid" {
+struct TimelineCommand: Command {
+    /// `--format`: a text chart or a Mermaid Gantt chart.
+    enum Format: String, ListedChoice {
+        case text, mermaid
+        var note: String? {
+            switch self {
+            case .text: nil
+            case .mermaid: "a Gantt chart"
+            }
+        }
+    }
+
+    /// The options only `timeline` has.
+    enum Options {
+        /// `--node NAME`.
+        static let node = ValueOption.text(
+            "node", valueName: "NAME", help: "Only routers whose type contains NAME, or the node with id NAME (e.g. PitBoard, 14).")
+        /// `--width COLUMNS`.
+        static let width = ValueOption.columns("width", help: "Width of the chart (default: the terminal's, or 100).")
+        /// `--format FORMAT`.
+        static let format = ValueOption<Format>.choice("format", valueName: "FORMAT")
+    }
+
+    static let configuration = CommandConfiguration(
+        name: "timeline",
+        abstract: "Chart each router's lifecycle over time.",
+        summary: "Chart each router's lifecycle over time: attached, active, deallocated, tasks.",
+        usage: ["timeline FILE [--node NAME] [options]"],
+        positionals: 1...1,
+        options: [Options.node, Options.width, Options.format] + CommonOptions.colorOptions,
+        examples: ["napkin-inspect timeline Examples/traces/clean.ndjson", "napkin-inspect timeline run.ndjson --node PitBoard"])
+
+    /// The trace file.
+    var path: String
+    /// `--node`: only the routers it names.
+    var node: String?
+    /// `--width`: the chart's width (the terminal's, or 100, when nil).
+    var width: Int?
+    /// `--format`.
+    var format: Format
+    /// `--color`, `--no-color`.
+    var style: Style
+
+    init(parsing arguments: ParsedArguments) throws(UsageError) {
+        path = arguments.tracePath
+        width = try arguments.value(Options.width)
+        node = try arguments.value(Options.node)
+        format = try arguments.choice(Options.format)
+        style = try arguments.style()
+    }
+
+    func run() throws -> Int32 {
+        let history = try TraceInput(path: path).history()
+        let filter = try node.map { name throws(CommandFailure) in try NodeFilter(name: name, checkedAgainst: history) }
+        switch format {
+        case .mermaid:
             Output.write(MermaidRenderer.gantt(history, filter: filter))
-            return ExitStatus.success
+        case .text:
+            let columns = width ?? (TerminalInfo.isTerminal(1) ? TerminalInfo.size(1).columns : 100)
+            let renderer = TimelineRenderer(style: style, width: columns, filter: filter)
+            Output.write(renderer.lines(history).map { $0 + "\n" }.joined())
         }
-        let columns = width ?? (TerminalInfo.isTerminal(1) ? TerminalInfo.size(1).columns : 100)
-        let renderer = TimelineRenderer(style: context.style, width: columns, filter: filter)
-        Output.write(renderer.lines(history).map { $0 + "\n" }.joined())
         return ExitStatus.success
-    }
-
-    /// Folds the whole trace at `path` into a history.
-    static func readHistory(_ path: String) throws(CommandFailure) -> TraceHistory {
-        var history = TraceHistory()
-        _ = try TraceInput(path: path).read { event in
-            history.apply(event)
-            return true
-        }
-        return history
-    }
-
-    /// The `--node NAME` filter, checked against the trace: a name nothing
-    /// matches is an error that lists some of the router types there are.
-    static func nodeFilter(_ name: String?, in history: TraceHistory) throws(CommandFailure) -> NodeFilter? {
-        guard let name else { return nil }
-        let filter = NodeFilter(name: name)
-        if history.nodes.contains(where: filter.matches) { return filter }
-        var types: [String] = []
-        for life in history.nodes where life.kind == .router && !types.contains(life.type) { types.append(life.type) }
-        let known: String
-        if types.isEmpty {
-            known = "the trace has no routers"
-        } else {
-            let shown = types.prefix(6).joined(separator: ", ")
-            known = "router types in this trace: \(shown)\(types.count > 6 ? ", ... (\(types.count) in all)" : "")"
-        }
-        throw CommandFailure("--node '\(name)' matches no router or interactor (by type name or id); \(known)")
-    }
-
-    /// `--width N`: at least 40 columns.
-    static func parseWidth(_ text: String) throws(UsageError) -> Int {
-        guard let value = Int(text), value >= 40, value <= 10_000 else {
-            throw UsageError("'--width' needs a number of columns from 40 to 10000; got '\(text)'", command: "timeline")
-        }
-        return value
     }
 }

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Runs a program with tracing switched on, for `live -- CMD` and `check -- CMD`.
 ///
@@ -10,17 +6,18 @@ import Darwin
 /// (unless redirected), so its own output stays the user's; its trace
 /// reaches us through the environment variable `NAPKIN_TRACE`.
 final class ChildProcess {
-    let pid: pid_t
-    private(set) var status: Int32?
+    private let pid: pid_t
+    /// The exit status, once the child has been reaped.
+    private var status: Int32?
 
-    /// Starts `command` (looked up on PATH) with `environment` added to ours.
+    /// Starts `command` (looked up on PATH) with `extra` added to our environment.
     ///
     /// - Parameters:
     ///   - traceFD: a descriptor to hand to the child as fd 3 (for `NAPKIN_TRACE=fd:3`).
     ///   - outputFD: when set, the child's stdout and stderr go there instead of ours.
     init(command: [String], environment extra: [String: String], traceFD: Int32? = nil, outputFD: Int32? = nil) throws(CommandFailure) {
         guard let program = command.first else { throw CommandFailure("no command to run") }
-        var actions = posix_spawn_file_actions_t()
+        var actions = Platform.emptySpawnFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         // The child gets the descriptors as 3 (and 1, 2) only: an extra copy of the pipe
@@ -34,10 +31,10 @@ final class ChildProcess {
             posix_spawn_file_actions_adddup2(&actions, outputFD, 2)
             if outputFD > 3 { posix_spawn_file_actions_addclose(&actions, outputFD) }
         }
-        var attributes = posix_spawnattr_t()
+        var attributes = Platform.emptySpawnAttributes()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        // The child gets default SIGINT/SIGPIPE handling even if we ignore them.
+        // The child gets default SIGINT/SIGPIPE/SIGTERM handling even if we ignore them.
         var defaults = sigset_t()
         sigemptyset(&defaults)
         sigaddset(&defaults, SIGINT)
@@ -49,19 +46,13 @@ final class ChildProcess {
         posix_spawnattr_setsigmask(&attributes, &noSignals)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
 
-        var env: [String: String] = [:]
-        var index = 0
-        while let entry = environ[index] {
-            let text = String(cString: entry)
-            if let eq = text.firstIndex(of: "=") { env[String(text[..<eq])] = String(text[text.index(after: eq)...]) }
-            index += 1
-        }
-        for (key, value) in extra { env[key] = value }
-        let envStrings = env.map { "\($0.key)=\($0.value)" }
+        var environment = ProcessInfo.processInfo.environment
+        for (key, value) in extra { environment[key] = value }
+        let environmentStrings = environment.map { "\($0.key)=\($0.value)" }
 
         var pid: pid_t = 0
         let result = withCStrings(command) { argv in
-            withCStrings(envStrings) { envp in
+            withCStrings(environmentStrings) { envp in
                 posix_spawnp(&pid, program, &actions, &attributes, argv, envp)
             }
         }
@@ -70,6 +61,14 @@ final class ChildProcess {
             throw CommandFailure("cannot run '\(program)': \(reason)")
         }
         self.pid = pid
+    }
+
+    /// Runs `command` to its end and returns its status; meanwhile Ctrl-C is
+    /// left to the command (which gets it from the terminal) instead of stopping us.
+    static func run(_ command: [String], environment: [String: String]) throws(CommandFailure) -> Int32 {
+        let previous = signal(SIGINT, SIG_IGN)
+        defer { signal(SIGINT, previous) }
+        return try ChildProcess(command: command, environment: environment).wait()
     }
 
     /// Waits for the child to exit; returns its status as a shell reports it
@@ -86,7 +85,7 @@ final class ChildProcess {
         return code
     }
 
-    /// Checks without blocking whether the child has exited.
+    /// Checks without blocking whether the child has exited; returns its status if so.
     func poll() -> Int32? {
         if let status { return status }
         var raw: Int32 = 0
@@ -97,8 +96,23 @@ final class ChildProcess {
         return code
     }
 
-    func signal(_ number: Int32) {
-        if status == nil { kill(pid, number) }
+    /// Sends `signal` to the child, unless it has been reaped.
+    func send(_ signal: Int32) {
+        if status == nil { kill(pid, signal) }
+    }
+
+    /// Stops the child politely: SIGTERM, then SIGKILL if it still runs 2 s later; waits for it.
+    func stop() {
+        if poll() == nil {
+            send(SIGTERM)
+            var waited = 0
+            while poll() == nil && waited < 40 {
+                Platform.sleep(nanoseconds: 50_000_000)
+                waited += 1
+            }
+            if poll() == nil { send(SIGKILL) }
+        }
+        wait()
     }
 
     private static func shellStatus(_ raw: Int32) -> Int32 {

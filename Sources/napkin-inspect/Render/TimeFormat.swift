@@ -1,6 +1,6 @@
 /// Formats trace times for people.
 enum TimeFormat {
-    /// `850ms`, `3.2s`, `2m05s`, `1h02m`.
+    /// `850ms`, `3.2s`, `2m05s`, `1h02m`: a length of time.
     static func duration(_ ns: UInt64) -> String {
         let ms = ns / 1_000_000
         if ms < 1_000 {
@@ -14,7 +14,7 @@ enum TimeFormat {
         return "\(total / 3600)h" + pad2((total % 3600) / 60) + "m"
     }
 
-    /// `t=1.234s`: a point of the trace.
+    /// `850.000ms`, `1.234s`: a point of the trace, to the microsecond.
     static func point(_ ns: UInt64) -> String {
         let ms = Double(ns) / 1e6
         if ms < 1000 { return String(format3: ms) + "ms" }
@@ -22,26 +22,4 @@ enum TimeFormat {
     }
 
     private static func pad2(_ n: Int) -> String { n < 10 ? "0\(n)" : "\(n)" }
-}
-
-extension String {
-    /// One decimal place, without Foundation.
-    init(format1 value: Double) {
-        let tenths = Int((value * 10).rounded())
-        self = "\(tenths / 10).\(tenths % 10)"
-    }
-
-    /// Three decimal places, without Foundation.
-    init(format3 value: Double) {
-        let thousandths = Int((value * 1000).rounded())
-        let fraction = thousandths % 1000
-        let padded = fraction < 10 ? "00\(fraction)" : fraction < 100 ? "0\(fraction)" : "\(fraction)"
-        self = "\(thousandths / 1000).\(padded)"
-    }
-
-    /// Pads with spaces to `width` display columns (counts characters).
-    func padded(to width: Int) -> String {
-        let n = count
-        return n >= width ? self : self + String(repeating: " ", count: width - n)
-    }
 }

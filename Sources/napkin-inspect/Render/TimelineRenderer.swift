@@ -9,14 +9,16 @@ import NapkinTrace
 /// Colour only comes from ``Style``; every band also has its own character, so
 /// the chart reads the same without colour.
 struct TimelineRenderer {
+    /// Colours, or none.
     var style: Style
     /// Total width in columns (at least 40 is used).
     var width: Int
     /// Only the rows this filter accepts (all when nil).
     var filter: NodeFilter?
     /// At most this many marks are listed under the chart.
-    var maxListedMarks = 40
+    static let maxListedMarks = 40
 
+    /// The character of each band and of a mark.
     enum Glyph {
         static let active: Character = "\u{2588}"     // █
         static let inactive: Character = "\u{2592}"   // ▒
@@ -35,8 +37,8 @@ struct TimelineRenderer {
         let totalWidth = max(40, width)
 
         var out: [String] = []
-        let title = history.session.map { "\(Self.printable($0.app)) (pid \($0.pid))" } ?? "trace"
-        let what = filter.map { "\(rows.count) of \(routerCount) matching '\(Self.printable($0.name))', \(Self.span(start)) to \(Self.span(stop))" }
+        let title = history.session?.heading.printable ?? "trace"
+        let what = filter.map { "\(rows.count) of \(routerCount) matching '\($0.name.printable)', \(Self.span(start)) to \(Self.span(stop))" }
             ?? "\(routerCount) \(routerCount == 1 ? "router" : "routers") over \(Self.span(stop))"
         let plainTitle = title + ": " + what
         if plainTitle.count > totalWidth {
@@ -55,7 +57,7 @@ struct TimelineRenderer {
             if let parent = life.attached.first?.parent, let d = depth[parent] { depth[life.id] = min(d + 1, 12) } else { depth[life.id] = 0 }
         }
         func rowLabel(_ life: TraceHistory.NodeLife) -> String {
-            String(repeating: "  ", count: filter == nil ? depth[life.id] ?? 0 : 0) + Self.printable(life.name) + (life.kind == .interactor ? " (interactor)" : "")
+            String(repeating: "  ", count: filter == nil ? depth[life.id] ?? 0 : 0) + life.name.printable + (life.kind == .interactor ? " (interactor)" : "")
         }
         let labels = rows.map(rowLabel)
         let captions = zip(rows, labels).map { taskCaption($0, indent: $1.prefix { $0 == " " }.count) }
@@ -101,14 +103,14 @@ struct TimelineRenderer {
         if !marks.isEmpty {
             out.append("")
             out.append(style.bold("Marks:"))
-            let timeWidth = marks.prefix(maxListedMarks).map { TimeFormat.point($0.time).count }.max() ?? 0
-            for mark in marks.prefix(maxListedMarks) {
-                let markText = Self.printable(mark.text)
+            let timeWidth = marks.prefix(Self.maxListedMarks).map { TimeFormat.point($0.time).count }.max() ?? 0
+            for mark in marks.prefix(Self.maxListedMarks) {
+                let markText = mark.text.printable
                 let text = markText.count > totalWidth - timeWidth - 4 ? String(markText.prefix(max(1, totalWidth - timeWidth - 5))) + "\u{2026}" : markText
                 out.append("  " + style.dim(TimeFormat.point(mark.time).padded(to: timeWidth)) + "  " + text)
             }
-            if marks.count > maxListedMarks {
-                out.append(style.dim("  \u{2026} \(marks.count - maxListedMarks) more marks"))
+            if marks.count > Self.maxListedMarks {
+                out.append(style.dim("  \u{2026} \(marks.count - Self.maxListedMarks) more marks"))
             }
         }
 
@@ -124,7 +126,7 @@ struct TimelineRenderer {
         guard !life.tasks.isEmpty else { return nil }
         var names: [String] = []
         for task in life.tasks {
-            let name = task.label.map(Self.printable) ?? "task"
+            let name = task.label?.printable ?? "task"
             if !names.contains(name) { names.append(name) }
         }
         let count = life.tasks.count
@@ -245,19 +247,6 @@ struct TimelineRenderer {
 
     // MARK: - Helpers
 
-    /// `text` with control characters (newlines, escape sequences) replaced by
-    /// spaces, so that text from the trace cannot break the layout or the terminal.
-    static func printable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isControl) else { return text }
-        var out = ""
-        for scalar in text.unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? " " : scalar) }
-        return out
-    }
-
-    private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
-    }
-
     /// A moment of the trace for the title: `0`, `850ms`, `3.2s`.
     static func span(_ ns: UInt64) -> String {
         ns == 0 ? "0" : TimeFormat.duration(ns)
@@ -269,70 +258,5 @@ struct TimelineRenderer {
         let leading = cut.prefix { $0 == " " }
         let body = String(cut.dropFirst(leading.count))
         return String(leading) + (bold ? style.bold(body) : body) + String(repeating: " ", count: max(0, width - cut.count))
-    }
-
-    /// Maps trace time to chart columns.
-    struct Scale {
-        var start: UInt64
-        var stop: UInt64
-        var columns: Int
-
-        func column(_ time: UInt64) -> Int {
-            guard time > start else { return 0 }
-            let fraction = Double(time - start) / Double(max(1, stop - start))
-            return min(columns - 1, max(0, Int(fraction * Double(columns))))
-        }
-
-        /// Round tick times at least `minimumSpacing` columns apart, with their labels.
-        func ticks(minimumSpacing: Int) -> [(time: UInt64, text: String)] {
-            let span = Double(max(1, stop - start))
-            let wanted = span * Double(minimumSpacing) / Double(max(1, columns))
-            // 1-2-5 steps up to 10 s, then steps people count in: 20 s, 30 s, 1 m, 2 m, 5 m, ...
-            var steps: [UInt64] = []
-            var power: UInt64 = 1
-            while power < 10_000_000_000 {
-                steps += [power, 2 * power, 5 * power]
-                power *= 10
-            }
-            steps += [10, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 18_000, 36_000, 86_400].map { $0 * 1_000_000_000 }
-            let step = steps.first { Double($0) >= wanted } ?? UInt64(wanted.rounded(.up))
-            var result: [(UInt64, String)] = []
-            var time = (start + step - 1) / step * step
-            while time <= stop {
-                result.append((time, Scale.format(time, step: step, seconds: stop >= 1_000_000_000)))
-                time += step
-            }
-            return result
-        }
-
-        /// `0`, `250ms`, `1.5s`, `2m30s`: as precise as the step needs.
-        static func format(_ time: UInt64, step: UInt64, seconds inSeconds: Bool) -> String {
-            if time == 0 { return "0" }
-            if step >= 60_000_000_000 && time >= 60_000_000_000 { return TimeFormat.duration(time) }
-            if step >= 1_000_000 && !inSeconds { return "\(time / 1_000_000)ms" }
-            if step >= 1_000_000 {
-                let seconds = time / 1_000_000_000
-                var fraction = time % 1_000_000_000
-                var digits = 0
-                var unit: UInt64 = 1_000_000_000
-                while unit > step && digits < 3 { unit /= 10; digits += 1 }
-                if digits == 0 { return "\(seconds)s" }
-                fraction /= unit
-                var text = String(fraction)
-                while text.count < digits { text = "0" + text }
-                return "\(seconds).\(text)s"
-            }
-            if step >= 1_000 { return "\(time / 1_000)µs" }
-            return "\(time)ns"
-        }
-    }
-}
-
-extension String {
-    /// The string without trailing spaces (escape codes are kept).
-    func trimmingTrailingSpaces() -> String {
-        var text = self
-        while text.last == " " { text.removeLast() }
-        return text
     }
 }

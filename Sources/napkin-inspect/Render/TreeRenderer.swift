@@ -3,16 +3,21 @@ import NapkinTrace
 /// Draws the tree of a ``TraceState`` as text: each router under its parent
 /// with its state, age, running tasks and any finding about it.
 struct TreeRenderer {
+    /// Colours, or none.
     var style: Style
     /// Findings to mark, by the node they are about.
     var findings: [Finding] = []
 
     /// One rendered row.
     struct Row {
+        /// The row as printed.
         var text: String
+        /// Whether a finding is marked on the row.
         var hasFinding: Bool
     }
 
+    /// The rows of the tree: the live tree, then routers outside it that are
+    /// still alive, then interactors whose router is gone.
     func rows(_ state: TraceState) -> [Row] {
         var marks: [NodeID: [Finding]] = [:]
         for finding in findings where finding.subject != .trace {
@@ -40,30 +45,25 @@ struct TreeRenderer {
 
         var rows: [Row] = []
         func row(_ prefix: String, _ node: TraceNode, note: String?) {
-            let interactorID = node.kind == .router ? node.interactor : node.id
-            let interactor = interactorID.flatMap { state[$0] }
-            let active = interactor?.isActive ?? false
+            let status = NodeStatus(of: node, in: state)
+            let word = status.state.rawValue.padded(to: 9)
             let stateText: String
-            if node.kind == .router && !node.isInLiveTree {
-                stateText = style.yellow("detached".padded(to: 9))
-            } else if active {
-                stateText = style.green("active".padded(to: 9))
-            } else {
-                stateText = style.dim("inactive".padded(to: 9))
+            switch status.state {
+            case .detached: stateText = style.yellow(word)
+            case .active: stateText = style.green(word)
+            case .inactive: stateText = style.dim(word)
             }
             let age = TimeFormat.duration(state.time &- node.createdTime).padded(to: 7)
-            let taskCount = interactor?.runningTasks.count ?? 0
-            let tasks = (taskCount == 0 ? "" : taskCount == 1 ? "1 task" : "\(taskCount) tasks").padded(to: 8)
+            let tasks = status.tasksText.padded(to: 8)
             var text = prefix + style.bold(node.name) + String(repeating: " ", count: max(1, width - prefix.count - node.name.count))
             text += "\(stateText) \(age) \(tasks)"
             if let note { text += " " + style.dim(note) }
-            let about = (marks[node.id] ?? []) + (interactorID.flatMap { marks[$0] } ?? [])
+            let about = (marks[node.id] ?? []) + (status.interactorID.flatMap { marks[$0] } ?? [])
             for finding in about {
                 let mark = "! \(finding.rule.rawValue)"
                 text += " " + (finding.severity == .error ? style.red(mark) : style.yellow(mark))
             }
-            while text.last == " " { text.removeLast() }
-            rows.append(Row(text: text, hasFinding: !about.isEmpty))
+            rows.append(Row(text: text.trimmingTrailingSpaces(), hasFinding: !about.isEmpty))
         }
         for entry in entries { row(entry.prefix, entry.node, note: entry.note) }
         if !outsideEntries.isEmpty {
@@ -98,7 +98,7 @@ struct TreeRenderer {
 
     /// A one-line title: app, pid and the moment shown.
     static func title(_ state: TraceState, style: Style) -> String {
-        let app = state.session.map { "\($0.app) (pid \($0.pid))" } ?? "trace"
+        let app = state.session?.heading ?? "trace"
         return style.bold(app) + style.dim(" at t=\(TimeFormat.point(state.time)) (after seq \(state.lastSeq))")
     }
 }

@@ -1,29 +1,15 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// Writes text to stdout or stderr without buffering surprises.
+/// Writes text straight to standard output or error (no buffering, so that
+/// output and errors interleave in the order they are written).
 enum Output {
+    /// Writes `text` to `fd` (standard output by default).
     static func write(_ text: String, to fd: Int32 = 1) {
         var text = text
-        text.withUTF8 { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let n = Glibc_write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if n > 0 { offset += n } else if n < 0 && errno == EINTR { continue } else { return }
-            }
-        }
+        text.withUTF8 { Platform.writeAll(UnsafeRawBufferPointer($0), to: fd) }
     }
 
-    /// Prints `text` and a newline on stdout.
+    /// Prints `text` and a newline on standard output.
     static func line(_ text: String = "") { write(text + "\n") }
 
-    /// One line on stderr, prefixed with the program name.
+    /// One line on standard error, prefixed with the program name.
     static func error(_ text: String) { write("napkin-inspect: \(text)\n", to: 2) }
-}
-
-@inline(__always) private func Glibc_write(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int {
-    write(fd, p, n)
 }

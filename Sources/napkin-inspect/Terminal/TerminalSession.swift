@@ -1,26 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-import Synchronization
-
-/// Signals the live view reacts to, set from C signal handlers.
-enum LiveSignals {
-    static let quit = Atomic<Bool>(false)
-    static let resized = Atomic<Bool>(false)
-
-    /// Installs the handlers (SIGINT, SIGTERM, SIGHUP quit; SIGWINCH redraws).
-    static func install() {
-        _ = quit.load(ordering: .relaxed)
-        _ = resized.load(ordering: .relaxed)
-        signal(SIGINT) { _ in LiveSignals.quit.store(true, ordering: .relaxed) }
-        signal(SIGTERM) { _ in LiveSignals.quit.store(true, ordering: .relaxed) }
-        signal(SIGHUP) { _ in LiveSignals.quit.store(true, ordering: .relaxed) }
-        signal(SIGWINCH) { _ in LiveSignals.resized.store(true, ordering: .relaxed) }
-    }
-}
-
 /// The terminal in full-screen mode: alternate screen, hidden cursor, keys
 /// read without echo. ``restore()`` puts everything back; it is called on
 /// every way out (quit key, Ctrl-C, end of a command, an error).
@@ -30,6 +7,7 @@ final class TerminalSession {
     private var hasOriginal = false
     private var restored = false
 
+    /// Switches the terminal to full-screen mode, keys without echo.
     init() {
         // Keys come from the controlling terminal, so that a trace on stdin still works.
         let tty = open("/dev/tty", O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -65,6 +43,7 @@ final class TerminalSession {
         Output.write(frame)
     }
 
+    /// Leaves the alternate screen, shows the cursor and gives the keyboard back (once).
     func restore() {
         guard !restored else { return }
         restored = true
@@ -74,33 +53,4 @@ final class TerminalSession {
     }
 
     deinit { restore() }
-}
-
-/// Cuts a string with ANSI colour codes to `width` visible characters.
-func truncateVisible(_ text: String, to width: Int) -> String {
-    var out = ""
-    var visible = 0
-    var inEscape = false
-    var truncated = false
-    for character in text {
-        if inEscape {
-            out.append(character)
-            if character.isLetter { inEscape = false }
-            continue
-        }
-        if character == "\u{1B}" {
-            inEscape = true
-            out.append(character)
-            continue
-        }
-        if visible >= width {
-            truncated = true
-            continue
-        }
-        out.append(character)
-        visible += 1
-    }
-    // Colours cut off mid-way must not bleed into the next line.
-    if truncated { out += "\u{1B}[0m" }
-    return out
 }

@@ -1,3 +1,4 @@
+import Foundation
 import NapkinTrace
 
 /// Known findings to ignore, from a file a team keeps next to its CI config.
@@ -11,13 +12,20 @@ import NapkinTrace
 ///     orphaned-task PitBoardInteractor pit-poller
 ///     duplicate-child *
 struct AllowList {
+    /// One line of the file: `RULE [TYPE [LABEL]]`.
     struct Entry {
+        /// A rule id, or `*`.
         var rule: String
+        /// A type name, or `*`.
         var type: String
+        /// A task label, or `*`.
         var label: String
+        /// The entry's line number in the file.
         var line: Int
+        /// Whether a finding matched the entry.
         var used = false
 
+        /// Whether the entry allows `finding`.
         func matches(_ finding: Finding) -> Bool {
             (rule == "*" || rule == finding.rule.rawValue)
                 && (type == "*" || type == finding.type)
@@ -25,10 +33,22 @@ struct AllowList {
         }
     }
 
+    /// The entries, in file order.
     private(set) var entries: [Entry] = []
 
+    /// An empty allow-list: it allows nothing.
     init() {}
 
+    /// The allow-list in the file at `path` (`--allow`), or an empty one when there is none.
+    static func load(_ path: String?) throws(CommandFailure) -> AllowList {
+        guard let path else { return AllowList() }
+        guard let contents = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw CommandFailure("cannot read the allow-list \(path) (check the path)")
+        }
+        return try AllowList(path: path, contents: contents)
+    }
+
+    /// The allow-list in `contents`, read from `path` (named in errors).
     init(path: String, contents: String) throws(CommandFailure) {
         let known = Set(Finding.Rule.allCases.map(\.rawValue))
         // Split on any line break: in a Swift String "\r\n" is one Character, not "\n",
@@ -56,5 +76,6 @@ struct AllowList {
         return true
     }
 
+    /// The entries no finding matched.
     var unused: [Entry] { entries.filter { !$0.used } }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import NapkinTrace
-import Synchronization
 
 /// Hands events from the reader thread to the live view's loop.
 ///
@@ -21,6 +20,7 @@ final class LiveEventQueue: @unchecked Sendable {
     private var rejection: TraceReadError?
     private var cancelled = false
 
+    /// Queues one item of the reader; waits while the queue is full (unless cancelled).
     func push(_ item: TraceReader.Item) {
         condition.lock()
         defer { condition.unlock() }
@@ -33,6 +33,7 @@ final class LiveEventQueue: @unchecked Sendable {
         }
     }
 
+    /// Marks the end of the input (with the reason, when it is not a trace).
     func finish(rejection: TraceReadError?) {
         condition.lock()
         finished = true
@@ -80,46 +81,8 @@ final class LiveEventQueue: @unchecked Sendable {
 /// only the reading thread calls `next()`; other threads call only `stop()`,
 /// which is an atomic store.
 final class ReaderBox: @unchecked Sendable {
+    /// The reader handed over.
     let reader: TraceReader
+    /// Boxes `reader` for the hand-off.
     init(_ reader: TraceReader) { self.reader = reader }
-}
-
-/// Collects a child's output (its stdout and stderr) for the live view's pane.
-final class OutputPane: Sendable {
-    private let lines = Mutex<[String]>([])
-    private let limit = 1000
-
-    /// Reads `fd` until it closes, on a new thread.
-    func startReading(_ fd: Int32) {
-        let thread = Thread { [self] in
-            var pending: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, 4096) }
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { break }
-                for byte in buffer[0..<n] {
-                    if byte == 10 {
-                        append(String(decoding: pending, as: UTF8.self))
-                        pending.removeAll(keepingCapacity: true)
-                    } else if byte != 13 {
-                        pending.append(byte)
-                    }
-                }
-            }
-            if !pending.isEmpty { append(String(decoding: pending, as: UTF8.self)) }
-            close(fd)
-        }
-        thread.name = "napkin-inspect-output"
-        thread.start()
-    }
-
-    private func append(_ line: String) {
-        lines.withLock { l in
-            l.append(line)
-            if l.count > limit { l.removeFirst(l.count - limit) }
-        }
-    }
-
-    var all: [String] { lines.withLock { $0 } }
 }

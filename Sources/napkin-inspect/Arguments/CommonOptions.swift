@@ -1,0 +1,30 @@
+import Foundation
+
+/// Options several commands share, and how they are read.
+enum CommonOptions {
+    /// `--grace DURATION`: how long the analysis waits before it reports.
+    static let grace = ValueOption.duration(
+        "grace", help: "How long a detached router may take to deallocate or a cancelled task to stop (default 1s).")
+    /// The grace period without `--grace`: 1 s, like RIBs' LeakDetector.
+    static let defaultGrace: UInt64 = 1_000_000_000
+    /// `--color WHEN`.
+    static let color = ValueOption<ColorChoice>.choice(
+        "color", valueName: "WHEN", help: "Colour: auto (default: only on a terminal, never with NO_COLOR), always, never.")
+    /// `--no-color`, the same as `--color never`.
+    static let noColor = Flag("no-color", help: "Same as --color never.")
+    /// `--color` and `--no-color`, as commands that print in colour list them.
+    static let colorOptions: [any DeclaredOption] = [color, noColor]
+}
+
+extension ParsedArguments {
+    /// `--grace`, in nanoseconds (1 s when not given).
+    func grace() throws(UsageError) -> UInt64 {
+        try value(CommonOptions.grace) ?? CommonOptions.defaultGrace
+    }
+
+    /// The output style `--color` and `--no-color` ask for, given the environment (`NO_COLOR`, `TERM`).
+    func style(environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) -> Style {
+        let choice = isSet(CommonOptions.noColor) ? .never : try self.choice(CommonOptions.color)
+        return Style.resolve(choice, environment: environment)
+    }
+}

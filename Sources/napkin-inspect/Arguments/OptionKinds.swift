@@ -1,0 +1,51 @@
+/// The kinds of values options take, each with its placeholder and conversion.
+extension ValueOption where Value == String {
+    /// Text taken as given: a path, a name.
+    static func text(_ name: String, valueName: String, help: String) -> ValueOption {
+        ValueOption(spec: OptionSpec(name: name, valueName: valueName, help: help)) { text throws(UsageError) in text }
+    }
+}
+
+extension ValueOption where Value == UInt64 {
+    /// A duration (`DURATION`: `500ms`, `1s`, `1.5`), in nanoseconds.
+    static func duration(_ name: String, help: String) -> ValueOption {
+        ValueOption(spec: OptionSpec(name: name, valueName: "DURATION", help: help)) { text throws(UsageError) in
+            try ValueParsing.duration(text, option: name)
+        }
+    }
+}
+
+extension ValueOption where Value == Moment {
+    /// A moment of the trace (`SEQ|TIME`: `120`, `1.5s`).
+    static func moment(_ name: String, help: String) -> ValueOption {
+        ValueOption(spec: OptionSpec(name: name, valueName: "SEQ|TIME", help: help)) { text throws(UsageError) in
+            try ValueParsing.moment(text, option: name)
+        }
+    }
+}
+
+extension ValueOption where Value == Int {
+    /// A width in columns (`COLUMNS`), from 40 to 10,000.
+    static func columns(_ name: String, help: String) -> ValueOption {
+        ValueOption(spec: OptionSpec(name: name, valueName: "COLUMNS", help: help)) { text throws(UsageError) in
+            try ValueParsing.columns(text, option: name)
+        }
+    }
+}
+
+extension ValueOption where Value: ArgumentChoice {
+    /// One of a closed set of spellings (the raw values of `Value`), checked by the parser.
+    static func choice(_ name: String, valueName: String, help: String) -> ValueOption {
+        ValueOption(spec: OptionSpec(name: name, valueName: valueName, help: help, choices: Value.spellings)) { text throws(UsageError) in
+            guard let value = Value(rawValue: text) else { throw UsageError.notOneOf(Value.spellings, option: name, got: text) }
+            return value
+        }
+    }
+}
+
+extension ValueOption where Value: ListedChoice {
+    /// One of a closed set of spellings, with a `--help` line that lists them.
+    static func choice(_ name: String, valueName: String) -> ValueOption {
+        choice(name, valueName: valueName, help: Value.helpList)
+    }
+}

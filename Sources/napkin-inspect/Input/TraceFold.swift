@@ -1,0 +1,42 @@
+import NapkinTrace
+
+/// A trace analysed up to a moment (`--at SEQ|TIME`) or to its end: what
+/// `tree` and `mermaid --view tree` show.
+struct TraceFold {
+    /// The analysis at that moment (finished, when the whole trace was asked for).
+    var analyzer: TraceAnalyzer
+    /// The moment asked for, if any.
+    let moment: Moment?
+    /// Whether the end of the trace was reached (before the moment, if one was asked for).
+    let reachedEnd: Bool
+
+    /// Folds the trace at `path` up to `moment` (or to its end, finishing the analysis).
+    init(path: String, until moment: Moment?, grace: UInt64) throws(CommandFailure) {
+        var analyzer = TraceAnalyzer(options: .init(grace: grace))
+        var stoppedEarly = false
+        _ = try TraceInput(path: path).read { event in
+            switch moment {
+            case .seq(let seq) where event.seq > seq:
+                stoppedEarly = true
+                return false
+            case .time(let time) where event.time > time:
+                analyzer.advance(to: time)
+                stoppedEarly = true
+                return false
+            default:
+                analyzer.consume(event)
+                return true
+            }
+        }
+        if !stoppedEarly && moment == nil { analyzer.finish() }
+        self.analyzer = analyzer
+        self.moment = moment
+        self.reachedEnd = !stoppedEarly
+    }
+
+    /// When the trace ends before the moment asked for, says so on standard
+    /// error: the end is shown instead.
+    func notePastEnd() {
+        if let moment, reachedEnd { Output.error("note: the trace ends before \(moment); showing its end") }
+    }
+}

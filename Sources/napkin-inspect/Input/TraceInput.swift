@@ -1,0 +1,85 @@
+import NapkinTrace
+
+/// Reads a trace file for a command: streams its events, reports the reader's
+/// diagnostics on standard error (the first five of each severity, then how
+/// many more), and turns an input that is not a trace into a
+/// ``CommandFailure`` (exit status 2).
+struct TraceInput {
+    /// The file, or `-` for standard input.
+    let path: String
+
+    /// What reading produced besides the events.
+    struct Summary {
+        var events = 0
+        var bytes = 0
+        var invalidLines = 0
+        var unknownKinds: [String: Int] = [:]
+        var unknownFields = 0
+        var endedMidLine = false
+    }
+
+    /// How many diagnostics of each severity are printed before they are only counted.
+    private static let shownPerSeverity = 5
+
+    /// Opens `path` (`-`: standard input) for reading, following it as it grows when `follow` is set.
+    static func openReader(_ path: String, follow: Bool = false) throws(CommandFailure) -> TraceReader {
+        do {
+            return try TraceReader(path: path, options: .init(follow: follow))
+        } catch let error as TraceReadError {
+            throw CommandFailure(error.description)
+        } catch {
+            throw CommandFailure("\(path): \(error)")
+        }
+    }
+
+    /// Reads every event, calling `body`; `body` returns false to stop early.
+    func read(_ body: (TraceEvent) throws(CommandFailure) -> Bool) throws(CommandFailure) -> Summary {
+        let reader = try Self.openReader(path)
+        var shown: [TraceDiagnostic.Severity: Int] = [:]
+        while let item = reader.next() {
+            switch item {
+            case .event(let event):
+                if !(try body(event)) {
+                    reader.stop()
+                    return finish(reader, shown)
+                }
+            case .diagnostic(let diagnostic):
+                // Once the input is rejected as not a trace, the reader may still hand
+                // out one diagnostic about a later line: the rejection says it all.
+                if reader.rejection != nil { continue }
+                let count = shown[diagnostic.severity, default: 0]
+                shown[diagnostic.severity] = count + 1
+                if count < Self.shownPerSeverity {
+                    Output.error("\(reader.source): \(diagnostic.severity.rawValue): \(diagnostic)")
+                }
+            }
+        }
+        if let rejection = reader.rejection { throw CommandFailure(rejection.description) }
+        if reader.eventCount == 0 {
+            throw CommandFailure(reader.byteCount == 0
+                ? "\(path): empty: no trace records (was NAPKIN_TRACE set when the app ran?)"
+                : "\(path): no valid trace records")
+        }
+        return finish(reader, shown)
+    }
+
+    /// Reports how many diagnostics were not shown, and sums up the reading.
+    private func finish(_ reader: TraceReader, _ shown: [TraceDiagnostic.Severity: Int]) -> Summary {
+        for (severity, count) in shown.sorted(by: { $0.key > $1.key }) where count > Self.shownPerSeverity {
+            Output.error("\(reader.source): \(count - Self.shownPerSeverity) more \(severity.rawValue)s not shown")
+        }
+        return Summary(events: reader.eventCount, bytes: reader.byteCount, invalidLines: reader.invalidLineCount,
+                       unknownKinds: reader.unknownKinds, unknownFields: reader.unknownFieldCount,
+                       endedMidLine: reader.endedMidLine)
+    }
+
+    /// Folds the whole trace into a history of every node's life.
+    func history() throws(CommandFailure) -> TraceHistory {
+        var history = TraceHistory()
+        _ = try read { event in
+            history.apply(event)
+            return true
+        }
+        return history
+    }
+}

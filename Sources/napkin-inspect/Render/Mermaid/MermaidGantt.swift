@@ -1,0 +1,134 @@
+import NapkinTrace
+
+extension MermaidRenderer {
+    /// At most this many routers (sections) in a Gantt chart.
+    static let maxSections = 200
+    /// At most this many bars in one Gantt section.
+    static let maxBarsPerSection = 40
+    /// At most this many marks in a Gantt chart.
+    static let maxMarks = 40
+
+    /// A `gantt` chart with one section per router (and per lone interactor), one
+    /// row per bar (mermaid's compact mode would put a short bar's text over the next one):
+    /// `attached` bars, `detached (alive)` bars while it is alive but not attached,
+    /// `active` bars for its interactor, one bar per bound task (red from the
+    /// cancellation request while it keeps running), and a `deinit` milestone.
+    /// Marks are milestones in a section of their own. Times are milliseconds
+    /// since the start of the session (`dateFormat x`).
+    static func gantt(_ history: TraceHistory, filter: NodeFilter? = nil) -> String {
+        let end = history.endTime
+        let selected = history.nodes.filter { filter?.matches($0) ?? true }
+        var body: [String] = []
+        var size = 0
+        var sections = 0
+        var longest = 8
+        let minGap = max(2_000_000, end / 200)
+
+        for life in selected {
+            guard sections < maxSections, size < maxCharacters else { break }
+            sections += 1
+            let title = name(life.type, life.id)
+            longest = max(longest, life.type.count + 2 + String(life.id).count)
+            var bars: [String] = []
+            var count = 0
+            func bar(_ text: String, tags: String?, id: String, from start: UInt64, to stop: UInt64?) {
+                guard count < maxBarsPerSection else { count += 1; return }
+                count += 1
+                let a = ms(start)
+                var b = ms(stop ?? end)
+                if b <= a { b = a + 1 }  // visible, however short
+                bars.append("    \(text) :\(tags.map { "\($0), " } ?? "")\(id), \(a), \(b)")
+            }
+            let gone = life.deallocated ?? end
+            // Attached spans, and the time alive but not attached after them
+            // (short gaps, like the moment between a detach and the deinit, are left out).
+            var cursor: UInt64?
+            for (k, attachment) in life.attached.enumerated() {
+                let span = attachment.span
+                if let from = cursor, span.start > from, span.start - from >= minGap {
+                    bar("detached (alive)", tags: "done", id: "n\(life.id)x\(k)", from: from, to: span.start)
+                }
+                bar(attachment.parent == nil ? "launched" : "attached", tags: nil, id: "n\(life.id)a\(k)", from: span.start, to: span.end)
+                cursor = span.end ?? end
+            }
+            if life.kind == .router {
+                let from = cursor ?? life.created
+                if gone > from && (life.deallocated == nil || gone - from >= minGap) {
+                    bar(cursor == nil ? "never attached (alive)" : "detached (alive)", tags: life.deallocated == nil ? "crit" : "done",
+                        id: "n\(life.id)x\(life.attached.count)", from: from, to: gone)
+                }
+            }
+            for (k, span) in life.active.enumerated() {
+                bar("active", tags: "active", id: "n\(life.id)b\(k)", from: span.start, to: span.end)
+            }
+            for (k, task) in life.tasks.enumerated() {
+                let label = "task" + (task.label.map { " '" + $0 + "'" } ?? "")
+                if let cancel = task.cancel {
+                    bar(escape(label), tags: "done", id: "n\(life.id)t\(k)", from: task.start, to: cancel)
+                    if (task.end ?? end) > cancel && ms(task.end ?? end) > ms(cancel) {
+                        bar(escape(label + " after cancel"), tags: "crit", id: "n\(life.id)c\(k)", from: cancel, to: task.end)
+                    }
+                } else {
+                    bar(escape(label), tags: task.end == nil ? "crit" : "done", id: "n\(life.id)t\(k)", from: task.start, to: task.end)
+                }
+            }
+            if count > maxBarsPerSection {
+                bars.append("    #8230; \(count - maxBarsPerSection) more :n\(life.id)m, \(ms(gone)), \(ms(gone) + 1)")
+            }
+            if let deallocated = life.deallocated {
+                bars.append("    deinit :milestone, n\(life.id)d, \(ms(deallocated)), 0ms")
+            }
+            if bars.isEmpty { bars.append("    created :milestone, n\(life.id)n, \(ms(life.created)), 0ms") }
+            let text = ["  section \(title)"] + bars
+            body += text
+            size += Self.size(of: text)
+        }
+
+        // Marks: a milestone each, in a section of their own (one row per task, so texts never overlap).
+        if filter == nil && !history.marks.isEmpty {
+            body.append("  section marks")
+            for (k, mark) in history.marks.enumerated() {
+                guard k < maxMarks, size < maxCharacters else {
+                    body.append("    #8230; \(history.marks.count - k) more marks :milestone, k\(k), \(ms(end)), 0ms")
+                    break
+                }
+                let line = "    \(escape(mark.text, limit: 60)) :milestone, k\(k), \(ms(mark.time)), 0ms"
+                body.append(line)
+                size += line.utf8.count + 1
+            }
+        }
+
+        var title = history.session?.heading ?? "trace"
+        title += ": lifecycles"
+        if let filter { title += " of '\(filter.name)'" }
+        if selected.count > sections { title += ", \u{2026} \(selected.count - sections) more not shown" }
+        if selected.isEmpty { body.append("  section no routers"); body.append("    nothing traced :milestone, e0, 0, 0ms") }
+
+        let padding = min(420, max(120, longest * 7 + 24))
+        var lines = [
+            "---",
+            "config:",
+            "  gantt:",
+            "    leftPadding: \(padding)",
+            "---",
+            "gantt",
+            "  title \(escape(title, limit: 160))",
+            "  dateFormat x",
+            "  axisFormat \(axisFormat(end))",
+            "  todayMarker off",
+        ]
+        lines += body
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Nanoseconds to whole milliseconds.
+    private static func ms(_ ns: UInt64) -> UInt64 { ns / 1_000_000 }
+
+    /// A d3 time format for the axis that reads well for a trace of this length
+    /// (dates are milliseconds since the session start, shown as seconds or minutes).
+    static func axisFormat(_ end: UInt64) -> String {
+        if end < 10_000_000_000 { return "%-S.%L s" }
+        if end < 60_000_000_000 { return "%-S s" }
+        return "%-M:%S"
+    }
+}

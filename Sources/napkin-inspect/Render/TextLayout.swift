@@ -1,0 +1,57 @@
+/// Laying text out in columns on a terminal: padding, trimming, cutting
+/// (around colour codes) and neutralising control characters.
+extension String {
+    /// Pads with spaces to `width` display columns (counts characters).
+    func padded(to width: Int) -> String {
+        let n = count
+        return n >= width ? self : self + String(repeating: " ", count: width - n)
+    }
+
+    /// The string without trailing spaces (escape codes are kept).
+    func trimmingTrailingSpaces() -> String {
+        var text = self
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+
+    /// The string with control characters (newlines, escape sequences) replaced
+    /// by spaces, so that text from a trace cannot break the layout or the terminal.
+    var printable: String {
+        func isControl(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
+        }
+        guard unicodeScalars.contains(where: isControl) else { return self }
+        var out = ""
+        for scalar in unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? " " : scalar) }
+        return out
+    }
+
+    /// The string cut to `width` visible characters; ANSI colour codes do not
+    /// count, and a cut string ends with a reset so its colour cannot bleed.
+    func truncatedVisible(to width: Int) -> String {
+        var out = ""
+        var visible = 0
+        var inEscape = false
+        var truncated = false
+        for character in self {
+            if inEscape {
+                out.append(character)
+                if character.isLetter { inEscape = false }
+                continue
+            }
+            if character == "\u{1B}" {
+                inEscape = true
+                out.append(character)
+                continue
+            }
+            if visible >= width {
+                truncated = true
+                continue
+            }
+            out.append(character)
+            visible += 1
+        }
+        if truncated { out += "\u{1B}[0m" }
+        return out
+    }
+}
