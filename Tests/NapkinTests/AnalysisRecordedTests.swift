@@ -29,7 +29,10 @@ struct AnalysisRecordedTests {
         var run = await recordOnRoot("duplicate") { root in
             menus.append(RecordedMenuRouter())
             await root.attachChild(menus[0])
-            // "Back" forgot detachChild; opening the menu again attaches a second one.
+            // "Back" forgot detachChild; opening the menu again attaches a second one. The
+            // steps are marked, as an app (or a UI test) marks them: without a mark, two
+            // same-type children attached back to back are a group (a list, tabs).
+            NapkinTrace.mark("back")
             menus.append(RecordedMenuRouter())
             await root.attachChild(menus[1])
         }

@@ -15,14 +15,15 @@ extension Finding.Rule {
 /// Children of one type attached *as a group* are a collection, not a leak:
 /// the rows of a list, the tabs of a tab bar, the pages of a pager. A group
 /// is a second same-type child attached within ``groupWindow`` of the
-/// previous one's attach or load (a loop of `attachChild` calls, each
-/// awaiting the previous one, attaches the next child microseconds after
-/// the previous one loaded; a person navigating back and forth takes far
-/// longer). Once a parent has attached a group of a type, more children of
-/// that type are never flagged for it.
+/// previous one's attach or load, with no mark written in between (a loop
+/// of `attachChild` calls, each awaiting the previous one, attaches the next
+/// child microseconds after the previous one loaded; a person navigating
+/// back and forth takes far longer, and an app that marks its steps with
+/// `NapkinTrace.mark` says so). Once a parent has attached a group of a
+/// type, more children of that type are never flagged for it.
 struct DuplicateChildRule: FindingRule {
     static let rule = Finding.Rule.duplicateChild
-    static let watches: Set<TraceEvent.Name> = [.attach, .load, .deallocated]
+    static let watches: Set<TraceEvent.Name> = [.attach, .load, .deallocated, .mark]
 
     /// How close (trace time) a same-type attach must follow the previous
     /// one's attach or load to be part of the same group.
@@ -34,12 +35,16 @@ struct DuplicateChildRule: FindingRule {
         var lastChild: NodeID
         /// When it was attached or loaded.
         var lastActivity: UInt64
+        /// How many marks the trace had then.
+        var marks: UInt64
         /// The parent attached children of this type as a group.
         var isCollection = false
     }
 
     /// Per live parent, per child type. Forgotten when the parent is deallocated.
     private var history = NodeTable<[String: TypeHistory]>()
+    /// Marks seen so far.
+    private var marks: UInt64 = 0
 
     init() {}
 
@@ -50,11 +55,17 @@ struct DuplicateChildRule: FindingRule {
             attached(child, type: type, to: parent, event, &context)
         case .load(let id):
             guard let (parent, type) = context.state.table.with(id, { node in node.parent.map { ($0, node.type) } }) ?? nil else { return }
+            let marks = self.marks
             history.update(parent) { types in
-                if types[type]?.lastChild == id { types[type]?.lastActivity = event.time }
+                if types[type]?.lastChild == id {
+                    types[type]?.lastActivity = event.time
+                    types[type]?.marks = marks
+                }
             }
         case .deallocated(let id):
             history[id] = nil
+        case .mark:
+            marks &+= 1
         default:
             break
         }
@@ -63,9 +74,10 @@ struct DuplicateChildRule: FindingRule {
     private mutating func attached(_ child: NodeID, type: String, to parent: NodeID, _ event: TraceEvent,
                                    _ context: inout AnalysisContext) {
         let previous = history[parent]?[type]
-        var entry = previous ?? TypeHistory(lastChild: child, lastActivity: event.time)
+        var entry = previous ?? TypeHistory(lastChild: child, lastActivity: event.time, marks: marks)
         entry.lastChild = child
         entry.lastActivity = event.time
+        entry.marks = marks
         if history[parent] == nil { history[parent] = [:] }
         defer { history.update(parent) { $0[type] = entry } }
         // The child of this type attached before, if it is still attached here
@@ -74,7 +86,7 @@ struct DuplicateChildRule: FindingRule {
               context.state.table.with(previous.lastChild, { $0.parent == parent }) == true,
               let older = context.state[previous.lastChild] else { return }
         let (groupEnd, overflow) = previous.lastActivity.addingReportingOverflow(Self.groupWindow)
-        if event.time <= groupEnd || overflow || event.time < previous.lastActivity {
+        if (event.time <= groupEnd || overflow || event.time < previous.lastActivity) && previous.marks == marks {
             entry.isCollection = true
             return
         }

@@ -77,10 +77,12 @@ struct LiveLoop {
                 lastEventTrace = analyzer.state.time
                 batch.removeAll(keepingCapacity: true)
                 dirty = true
-            } else if isLive && !finished && lastEventWall > 0 && analyzer.state.session != nil {
+            } else if isLive && !finished && !analyzer.state.ended && lastEventWall > 0 && analyzer.state.session != nil {
                 // Trace time passes while the app is quiet: let due checks run. (From the
                 // last event's time: adding the quiet time to the already advanced clock
                 // on every frame made it run away, about 25× too fast after a second.)
+                // Not after the session's end record: nothing happens after it, and
+                // `check` would not let time pass either.
                 analyzer.advance(to: lastEventTrace &+ (now &- lastEventWall))
             }
             if let diagnostic = drained.diagnostics.last { lastDiagnostic = diagnostic }
@@ -89,6 +91,8 @@ struct LiveLoop {
                 rejection = drained.rejection
                 dirty = true
                 if rejection != nil { break }
+                // The whole trace is in: the same verdict as `check` gives it.
+                analyzer.finish()
             }
             if let child, childStatus == nil, let status = child.poll() {
                 childStatus = status

@@ -68,6 +68,13 @@ struct DuplicateChildRuleTests {
         late.wait(DuplicateChildRule.groupWindow + 50_000_000)
         late.child(6, "Item", of: 2)
         #expect(TraceAnalyzer.analyze(late.events).ruleAndSubject == ["duplicate-child ItemRouter#4"])
+        // A mark in between (the app saying a step happened) also makes it a separate step.
+        var marked = TraceBuilder()
+        marked.root(2)
+        marked.child(4, "Item", of: 2)
+        marked.add(.mark(text: "back"))
+        marked.child(6, "Item", of: 2)
+        #expect(TraceAnalyzer.analyze(marked.events).ruleAndSubject == ["duplicate-child ItemRouter#4"])
     }
 
     @Test("its fixtures yield exactly their findings; the clean twin nothing, with and without expect-teardown",
