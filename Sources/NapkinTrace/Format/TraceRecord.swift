@@ -82,7 +82,7 @@ struct TraceRecordFields {
         guard let name else {
             if let unknownName { return .unknownKind(unknownName) }
             if let wrongType { return .invalid(wrongType) }
-            return .invalid("no \"ev\" field: not a napkin trace record")
+            return .notARecord("no \"ev\" field: not a napkin trace record")
         }
         if let wrongType { return .invalid(wrongType) }
         do {

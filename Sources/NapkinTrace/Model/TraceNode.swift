@@ -29,7 +29,7 @@ public struct TraceNode: Sendable, Hashable {
     /// How many children are attached (routers only).
     public var childCount: Int { childList.count }
     /// The attached children (the storage behind ``children``).
-    var childList = ChildList()
+    var childList = IDList()
     /// This router's slot in its parent's ``childList``.
     var slotInParent = 0
     /// Whether the router was launched as a root.
@@ -53,8 +53,12 @@ public struct TraceNode: Sendable, Hashable {
     public internal(set) var isActive = false
     /// When the interactor last changed state.
     public internal(set) var stateChangedAt: TraceMoment?
-    /// The bound tasks of this interactor that are still running.
-    public internal(set) var runningTasks: [NodeID] = []
+    /// The bound tasks of this interactor that are still running, in start order.
+    public var runningTasks: [NodeID] { Array(taskList) }
+    /// How many bound tasks of this interactor are running.
+    public var runningTaskCount: Int { taskList.count }
+    /// The running tasks (the storage behind ``runningTasks``).
+    var taskList = IDList()
 
     init(id: NodeID, kind: NodeKind, type: String, seq: UInt64, time: UInt64) {
         self.id = id
@@ -124,6 +128,8 @@ public struct TraceTask: Sendable, Hashable {
     public let startedWhileInactive: Bool
     /// Whether the owner has been deallocated.
     public internal(set) var ownerGone = false
+    /// This task's slot in its owner's task list.
+    var slotInOwner = 0
 
     /// `label` or `task`, for messages.
     public var displayName: String { label.map { "'\($0)'" } ?? "task" }

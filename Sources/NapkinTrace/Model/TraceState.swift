@@ -20,6 +20,18 @@ public struct TraceState: Sendable {
     public var interactorCount: Int { table.count - routerCount }
     /// How many bound tasks are running now.
     public var taskCount: Int { taskTable.count }
+    /// Creation records (or task starts) that named an id already alive: a corrupt trace.
+    public private(set) var idConflictCount = 0
+    /// The first of them.
+    public private(set) var firstIDConflict: IDConflict?
+
+    /// An id created again while alive.
+    public struct IDConflict: Sendable, Hashable {
+        /// The id.
+        public var id: NodeID
+        /// The sequence number of the second creation.
+        public var seq: UInt64
+    }
     /// Launched routers still alive, in launch order.
     public private(set) var roots: [NodeID] = []
     /// The last sequence number applied.
@@ -173,25 +185,29 @@ public struct TraceState: Sendable {
             setLive(true, from: id)
             return nil
         case .taskStart(let task, let owner, let label):
-            let ownerNode = table[owner]
-            taskTable[task] = TraceTask(id: task, owner: owner, ownerType: ownerNode?.type ?? "interactor", label: label, startSeq: seq, startTime: t,
-                                    startedWhileInactive: !(ownerNode?.isActive ?? false))
+            if taskTable.contains(task) || table.contains(task) {
+                // A task id that names a running task or a live node: a corrupt trace.
+                noteIDConflict(task, seq: seq)
+                return nil
+            }
+            let (ownerType, active) = table.with(owner) { ($0.type, $0.isActive) } ?? ("interactor", false)
+            var record = TraceTask(id: task, owner: owner, ownerType: ownerType, label: label, startSeq: seq, startTime: t,
+                                   startedWhileInactive: !active)
             tasksStarted += 1
-            guard ownerNode != nil else {
-                taskTable.update(task) { $0.ownerGone = true }
+            guard table.update(owner, { record.slotInOwner = $0.taskList.append(task) }) else {
+                record.ownerGone = true
+                taskTable[task] = record
                 return missing(owner)
             }
-            table.update(owner) { $0.runningTasks.append(task) }
+            taskTable[task] = record
             return nil
         case .taskCancel(let task):
-            if taskTable[task] != nil && taskTable[task]!.cancelRequested == nil { taskTable[task]!.cancelRequested = seq }
+            taskTable.update(task) { if $0.cancelRequested == nil { $0.cancelRequested = seq } }
             return nil
         case .taskEnd(let task, _):
             guard let ended = taskTable.removeValue(forKey: task) else { return nil }
             tasksEnded += 1
-            if let index = table.with(ended.owner, { $0.runningTasks.firstIndex(of: task) }) ?? nil {
-                table.update(ended.owner) { $0.runningTasks.remove(at: index) }
-            }
+            removeTask(ended)
             return nil
         case .deallocated(let id):
             // Moved out of the table, not copied.
@@ -234,11 +250,30 @@ public struct TraceState: Sendable {
     private mutating func createNode(_ node: TraceNode) {
         // A second creation record for a live id belongs to a corrupt or
         // spliced trace: the node we know is kept, so links stay consistent.
-        guard !table.contains(node.id) else { return }
+        guard !table.contains(node.id) && !taskTable.contains(node.id) else {
+            noteIDConflict(node.id, seq: node.createdSeq)
+            return
+        }
         createdCount += 1
         if node.kind == .router { routerCount += 1 }
         table[node.id] = node
         if node.id > maxNodeID { maxNodeID = node.id }
+    }
+
+    /// Takes a task out of its owner's running tasks, in constant time (amortised).
+    private mutating func removeTask(_ task: TraceTask) {
+        var compacted: [NodeID]?
+        table.update(task.owner) {
+            $0.taskList.remove(task.id, slot: task.slotInOwner)
+            if $0.taskList.needsCompaction { compacted = $0.taskList.compact() }
+        }
+        guard let compacted else { return }
+        for (index, id) in compacted.enumerated() { taskTable.update(id) { $0.slotInOwner = index } }
+    }
+
+    private mutating func noteIDConflict(_ id: NodeID, seq: UInt64) {
+        idConflictCount += 1
+        if firstIDConflict == nil { firstIDConflict = IDConflict(id: id, seq: seq) }
     }
 
     /// Whether `ancestor` is `id` or above it in the tree.
@@ -353,7 +388,7 @@ public struct TraceState: Sendable {
                 table.update(interactor) { $0.router = nil }
             }
         } else {
-            for task in node.runningTasks { taskTable.update(task) { $0.ownerGone = true } }
+            for task in node.taskList { taskTable.update(task) { $0.ownerGone = true } }
         }
     }
 
@@ -444,6 +479,6 @@ public struct TraceState: Sendable {
     /// The running tasks of router `id`'s interactor.
     public func runningTaskCount(router id: NodeID) -> Int {
         guard let interactor = table[id]?.interactor else { return 0 }
-        return table[interactor]?.runningTasks.count ?? 0
+        return table.with(interactor, { $0.taskList.count }) ?? 0
     }
 }

@@ -38,6 +38,13 @@ struct JSONScanner {
 
     private var column: Int { i + 1 }
 
+    /// Whether the line's first non-space byte opens an object.
+    var startsWithObject: Bool {
+        var k = 0
+        while k < bytes.count, bytes[k] == 32 || bytes[k] == 9 { k += 1 }
+        return k < bytes.count && bytes[k] == UInt8(ascii: "{")
+    }
+
     // MARK: - Objects
 
     /// Expects `{`; afterwards call ``nextKey()`` until it returns false.

@@ -125,6 +125,7 @@ struct LineFramer {
 
     private mutating func reportTooLong(into pending: inout [TraceReader.Item]) {
         tooLongLineCount += 1
+        // Not a record napkin writes; the trace's integrity counts it with the lines that are not records.
         pending.append(.diagnostic(TraceDiagnostic(.error, line: lineCount,
             "longer than \(maxLineLength) bytes; skipped (not a napkin trace line?)")))
     }

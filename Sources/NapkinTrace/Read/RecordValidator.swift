@@ -1,37 +1,64 @@
-/// Turns a ``TraceReader``'s lines into events and checks them as a trace.
+/// Turns a ``TraceReader``'s lines into events and checks them as a trace,
+/// keeping its ``TraceIntegrity``.
 ///
+/// - Lines that are not records (the app's own output with
+///   `NAPKIN_TRACE=stdout`, JSON log lines) are skipped and counted; before
+///   the first record at most ``TraceReader/Options/maxLeadingForeignLines``
+///   of them (1,000 by default).
 /// - The first record decides whether the input is a napkin trace at all: a
-///   complete first line that is not a valid record rejects the whole input.
+///   damaged first record (or no record at all) rejects the whole input.
 /// - A UTF-8 byte-order mark before the first record is ignored.
-/// - A first record that is not a session record, or one written with a newer
-///   trace format, is warned about.
-/// - Sequence numbers must grow (a new session record starts them again);
-///   an event out of order is returned after a warning.
-/// - Records of unknown kinds are counted and noted once per kind.
-/// - Blank lines are allowed; other bad lines are counted and reported.
+/// - Each session's sequence numbers must run 1, 2, 3... (a `dropped` record
+///   accounts for the ones it names) and its times must not go backwards or
+///   jump by more than ``TraceIntegrity/maxPlausibleGap``; anything else is
+///   damage. An event out of order is still returned, after a warning.
+/// - Records of unknown kinds are counted (at most ``maxUnknownKindNames``
+///   names) and noted once per kind.
 struct RecordValidator {
+    /// How many distinct unknown kind names are kept (the rest are counted under one name).
+    static let maxUnknownKindNames = 64
+
     /// The input's name, for the rejection.
     let source: String
+    /// How many lines that are not records may come before the first record.
+    let maxLeadingForeignLines: Int
     var parser = TraceLineParser()
     private var sawRecord = false
     private var lastSeq: UInt64 = 0
+    private var lastTime: UInt64 = 0
+    /// The reason the first line that is not a record is not one (for a rejection).
+    private var firstForeignReason: (line: Int, reason: String)?
     /// Valid events returned so far.
     private(set) var eventCount = 0
     /// Records of unknown kinds, by `ev` value.
     private(set) var unknownKinds: [String: Int] = [:]
     /// Lines that were not valid records (blank lines excluded).
     private(set) var invalidLineCount = 0
+    /// What the lines so far say about the trace itself.
+    private(set) var integrity = TraceIntegrity()
     /// Set when the input is not a napkin trace; nothing more is read.
     private(set) var rejection: TraceReadError?
 
-    init(source: String) {
+    init(source: String, maxLeadingForeignLines: Int) {
         self.source = source
+        self.maxLeadingForeignLines = maxLeadingForeignLines
     }
 
-    /// Forgets the sequence so far: the followed file started over.
+    /// Forgets the sequence so far: the followed file started over (it was
+    /// truncated or replaced), so it is a new trace, with its own integrity.
     mutating func restart() {
         lastSeq = 0
+        lastTime = 0
         sawRecord = false
+        firstForeignReason = nil
+        integrity = TraceIntegrity()
+    }
+
+    /// The input ended: rejects it if it held no record at all.
+    mutating func inputEnded() {
+        guard !sawRecord, rejection == nil, let first = firstForeignReason else { return }
+        rejection = TraceReadError(source: source, message:
+            "not a napkin trace: line \(first.line): \(first.reason) (no trace record in \(integrity.foreignLines) lines; expected NDJSON written with NAPKIN_TRACE)")
     }
 
     /// The item for `line`, if any; warnings that go with it are queued in `pending`.
@@ -49,62 +76,112 @@ struct RecordValidator {
             bytes = UnsafeBufferPointer(rebasing: bytes[3...])
         }
         let result = parser.parse(bytes)
-        if !sawRecord {
-            sawRecord = true
-            if checkFirst(result, line: line, pending: &pending) { return nil }
-        }
         switch result {
         case .event(let event):
+            if !sawRecord { first(event, line: line, pending: &pending) }
+            integrity.countRecord()
             eventCount += 1
-            if case .sessionStart = event.kind {
-                lastSeq = event.seq
-            } else if event.seq <= lastSeq {
-                pending.append(.event(event))
-                return .diagnostic(TraceDiagnostic(.warning, line: line.number,
-                    "seq \(event.seq) does not follow seq \(lastSeq): events out of order (a merged or edited trace?)"))
-            } else {
-                lastSeq = event.seq
-            }
-            return .event(event)
+            return check(event, line: line, pending: &pending)
         case .unknownKind(let name):
-            let seen = unknownKinds[name, default: 0]
-            unknownKinds[name] = seen + 1
+            sawRecord = true
+            integrity.countRecord()
+            let key = unknownKinds[name] != nil || unknownKinds.count < Self.maxUnknownKindNames ? name : "(other names)"
+            let seen = unknownKinds[key, default: 0]
+            unknownKinds[key] = seen + 1
             if seen == 0 {
                 return .diagnostic(TraceDiagnostic(.note, line: line.number,
                     "unknown event kind \"\(name)\" (from a newer napkin?); skipped, and so are later ones"))
             }
             return nil
+        case .notARecord(let reason):
+            invalidLineCount += 1
+            integrity.countForeignLine()
+            if firstForeignReason == nil { firstForeignReason = (line.number, reason) }
+            if !sawRecord {
+                if integrity.foreignLines > maxLeadingForeignLines { inputEnded() }
+                return nil
+            }
+            return .diagnostic(TraceDiagnostic(.note, line: line.number,
+                "not a trace record (the app's own output?): \(reason); skipped"))
         case .invalid(let reason):
             invalidLineCount += 1
             if !line.complete {
+                integrity.endedMidLine = true
                 return .diagnostic(TraceDiagnostic(.warning, line: line.number,
                     "the last line is cut short (the app stopped mid-write, e.g. it crashed); ignored"))
             }
+            if !sawRecord {
+                rejection = TraceReadError(source: source, message:
+                    "not a napkin trace: line \(line.number): \(reason) (expected NDJSON written with NAPKIN_TRACE)")
+                return nil
+            }
+            integrity.note(.damagedRecords, line: line.number, seq: nil,
+                           "lines that look like records are damaged (\(reason)): the trace was cut, edited or written by two processes at once")
             return .diagnostic(TraceDiagnostic(.error, line: line.number, "\(reason); line skipped"))
         }
     }
 
-    /// Checks the first record; returns `true` when it rejects the input.
-    private mutating func checkFirst(_ result: TraceLineParser.Result, line: LineFramer.Line,
-                                     pending: inout [TraceReader.Item]) -> Bool {
-        switch result {
-        case .invalid(let reason) where line.complete:
-            rejection = TraceReadError(source: source, message:
-                "not a napkin trace: line \(line.number): \(reason) (expected NDJSON written with NAPKIN_TRACE)")
-            return true
-        case .event(let event):
-            if case .sessionStart(let info) = event.kind {
-                if info.version > TraceFormat.version {
-                    pending.append(.diagnostic(TraceDiagnostic(.warning, line: line.number,
-                        "written with trace format v\(info.version); this reader knows v\(TraceFormat.version), newer records are skipped")))
-                }
-            } else {
+    /// The first record of the input: is it a session record, of a format this reader knows?
+    private mutating func first(_ event: TraceEvent, line: LineFramer.Line, pending: inout [TraceReader.Item]) {
+        sawRecord = true
+        if case .sessionStart(let info) = event.kind {
+            if info.version > TraceFormat.version {
                 pending.append(.diagnostic(TraceDiagnostic(.warning, line: line.number,
-                    "the trace does not start with a session record (its beginning is missing?)")))
+                    "written with trace format v\(info.version); this reader knows v\(TraceFormat.version), newer records are skipped")))
             }
-        default:
-            break
+            return
         }
-        return false
+        integrity.note(.noSessionRecord, line: line.number, seq: event.seq,
+                       "the trace does not start with a session record: its beginning is missing, and so may be findings")
+        pending.append(.diagnostic(TraceDiagnostic(.warning, line: line.number,
+            "the trace does not start with a session record (its beginning is missing?)")))
+        lastSeq = event.seq &- 1
+        lastTime = event.time
+    }
+
+    /// Checks `event`'s place in its session: sequence and time.
+    private mutating func check(_ event: TraceEvent, line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item {
+        if case .sessionStart = event.kind {
+            integrity.countSession()
+            if integrity.sessions > 1 {
+                pending.append(.diagnostic(TraceDiagnostic(.note, line: line.number,
+                    "a new session starts (\(integrity.sessions) in this input, concatenated traces?); each is analysed on its own")))
+            }
+            lastSeq = event.seq
+            lastTime = event.time
+            return .event(event)
+        }
+        checkTime(event, line: line)
+        if event.seq <= lastSeq {
+            integrity.note(.sequenceOutOfOrder, line: line.number, seq: event.seq,
+                           "sequence numbers go backwards: records of one session are out of order (merged traces, or two processes writing to one destination)")
+            pending.append(.event(event))
+            return .diagnostic(TraceDiagnostic(.warning, line: line.number,
+                "seq \(event.seq) does not follow seq \(lastSeq): events out of order (a merged or edited trace?)"))
+        }
+        if event.seq > lastSeq &+ 1 {
+            var accounted = false
+            if case .dropped(_, let first, let last) = event.kind, first == lastSeq &+ 1, last == event.seq &- 1 { accounted = true }
+            if !accounted {
+                let missing = event.seq - lastSeq - 1
+                integrity.note(.sequenceGap, line: line.number, seq: event.seq,
+                               "\(missing) record\(missing == 1 ? " is" : "s are") missing before seq \(event.seq) and no dropped record accounts for them: lines were lost, cut out or edited")
+            }
+        }
+        lastSeq = event.seq
+        return .event(event)
+    }
+
+    private mutating func checkTime(_ event: TraceEvent, line: LineFramer.Line) {
+        if event.time < lastTime {
+            integrity.note(.timeBackwards, line: line.number, seq: event.seq,
+                           "time goes backwards (t \(event.time) after \(lastTime)): the trace was merged, edited or is corrupt")
+            return
+        }
+        if event.time - lastTime > TraceIntegrity.maxPlausibleGap {
+            integrity.note(.timeJump, line: line.number, seq: event.seq,
+                           "time jumps forward by \(TraceIntegrity.describe(event.time - lastTime)) between two events: a corrupt time")
+        }
+        lastTime = event.time
     }
 }

@@ -14,7 +14,13 @@ public struct TraceLineParser: Sendable {
         /// A well-formed record whose `ev` this reader does not know (written
         /// by a newer producer); skipped.
         case unknownKind(String)
-        /// Not a valid record; the reason is one line, fit for a diagnostic.
+        /// Not a trace record at all: not a JSON object (a line of the app's
+        /// own output, with `NAPKIN_TRACE=stdout`), or a JSON object without
+        /// an `ev` field (a JSON log line). The reason is one line.
+        case notARecord(String)
+        /// A damaged record: a JSON object that is not valid, or a record
+        /// whose fields are missing or of the wrong type. The reason is one line,
+        /// fit for a diagnostic.
         case invalid(String)
     }
 
@@ -33,7 +39,7 @@ public struct TraceLineParser: Sendable {
         do {
             try fields.read(from: &scanner)
         } catch {
-            return .invalid(error.message)
+            return scanner.startsWithObject ? .invalid(error.message) : .notARecord(error.message)
         }
         // Fields of known kinds only: a record of an unknown kind is counted as such.
         if fields.name != nil { unknownFieldCount &+= fields.unknownFields }

@@ -30,12 +30,19 @@ public final class TraceReader {
         public var maxLineLength: Int
         /// How long to wait between checks for new data when following.
         public var pollInterval: Duration
+        /// How many lines that are not records may come before the first
+        /// record (the app's own output, when it writes its trace to
+        /// standard output); one more rejects the input as not a trace.
+        /// Give 0 for a destination that only the trace writes to (`fd:N`).
+        public var maxLeadingForeignLines: Int
 
         /// Creates options.
-        public init(follow: Bool = false, maxLineLength: Int = 1 << 20, pollInterval: Duration = .milliseconds(50)) {
+        public init(follow: Bool = false, maxLineLength: Int = 1 << 20, pollInterval: Duration = .milliseconds(50),
+                    maxLeadingForeignLines: Int = 1_000) {
             self.follow = follow
             self.maxLineLength = max(64, maxLineLength)
             self.pollInterval = pollInterval
+            self.maxLeadingForeignLines = max(0, maxLeadingForeignLines)
         }
     }
 
@@ -63,6 +70,16 @@ public final class TraceReader {
     public var invalidLineCount: Int { core.lines.tooLongLineCount + core.records.invalidLineCount }
     /// Whether the input ended in the middle of a line.
     public var endedMidLine: Bool { core.lines.endedMidLine }
+    /// What the input so far says about the trace itself: whether a verdict
+    /// on it can be trusted (see ``TraceIntegrity``). Complete once ``next()``
+    /// has returned `nil`.
+    public var integrity: TraceIntegrity {
+        var report = core.records.integrity
+        report.countForeignLines(core.lines.tooLongLineCount)
+        report.endedMidLine = report.endedMidLine || core.lines.endedMidLine
+        report.finish()
+        return report
+    }
     /// Set when the input is not a napkin trace at all (its first record is
     /// not a valid trace record); reading stops.
     public var rejection: TraceReadError? { core.records.rejection }
@@ -105,7 +122,7 @@ public final class TraceReader {
         self.core = Core(input: FileFollower(fd: descriptor, path: path, owns: owns, follow: options.follow,
                                              pollInterval: options.pollInterval, stop: stop),
                          lines: LineFramer(maxLineLength: options.maxLineLength, follow: options.follow),
-                         records: RecordValidator(source: source))
+                         records: RecordValidator(source: source, maxLeadingForeignLines: options.maxLeadingForeignLines))
     }
 
     deinit {
@@ -161,6 +178,7 @@ extension TraceReader {
                     pending.append(.diagnostic(note))
                     records.restart()
                 case .noLine:
+                    if pending.isEmpty { records.inputEnded() }
                     return pending.isEmpty ? nil : pending.removeFirst()
                 }
             }

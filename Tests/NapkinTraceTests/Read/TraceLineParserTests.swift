@@ -47,6 +47,16 @@ struct TraceLineParserTests {
         return nil
     }
 
+    private func expectNotARecord(_ line: String, _ words: String..., sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .notARecord(let reason) = parse(line) else {
+            Issue.record("\(line) is not taken for a line that is not a record: \(parse(line))", sourceLocation: sourceLocation)
+            return
+        }
+        for word in words {
+            #expect(reason.contains(word), "reason \"\(reason)\" for \(line) lacks \"\(word)\"", sourceLocation: sourceLocation)
+        }
+    }
+
     private func expectInvalid(_ line: String, _ words: String..., sourceLocation: SourceLocation = #_sourceLocation) {
         guard let reason = reason(line, sourceLocation: sourceLocation) else { return }
         for word in words {
@@ -213,8 +223,8 @@ struct TraceLineParserTests {
         expectInvalid(#"{"seq":1,"t":0,"ev":"task_end","task":5}"#, "task_end", "\"outcome\"")
         expectInvalid(#"{"seq":1,"t":0,"ev":"task_cancel"}"#, "task_cancel", "\"task\"")
         expectInvalid(#"{"seq":1,"t":0,"ev":"dropped","first":1}"#, "dropped", "\"count\"")
-        expectInvalid(#"{"seq":1,"t":0,"id":1}"#, "no \"ev\"", "not a napkin trace record")
-        expectInvalid("{}", "no \"ev\"")
+        expectNotARecord(#"{"seq":1,"t":0,"id":1}"#, "no \"ev\"", "not a napkin trace record")
+        expectNotARecord("{}", "no \"ev\"")
     }
 
     @Test("integral numbers written with a fraction or an exponent (as jq writes them) are integers")
@@ -267,11 +277,13 @@ struct TraceLineParserTests {
 
     @Test("malformed JSON is rejected with a reason and never crashes")
     func malformed() {
-        expectInvalid("", "empty")
-        expectInvalid("   ", "empty")
-        expectInvalid("hello", "not JSON", "'h'")
-        expectInvalid("[1,2]", "not JSON", "'['")
-        expectInvalid(#""seq""#, "not JSON")
+        // Not an object at all: not a record (a line of the app's own output, say).
+        expectNotARecord("", "empty")
+        expectNotARecord("   ", "empty")
+        expectNotARecord("hello", "not JSON", "'h'")
+        expectNotARecord("[1,2]", "not JSON", "'['")
+        expectNotARecord(#""seq""#, "not JSON")
+        // An object that is not valid: a damaged record.
         expectInvalid("{", "truncated")
         expectInvalid(#"{"seq":1,"t":0,"ev":"load","id":1"#, "truncated")
         expectInvalid(#"{"seq":1,"t":0,"ev":"lo"#, "truncated")

@@ -69,7 +69,7 @@ struct TraceReaderTests {
         #expect(reader.invalidLineCount == 0)
     }
 
-    @Test("a malformed line in the middle: an error with its line number, every later event kept")
+    @Test("a malformed line in the middle: a damaged record is an error, a line of other text a note; every later event kept")
     func malformedLineInTheMiddle() throws {
         var lines = [Self.session] + Self.marks(2...4)
         lines.insert(#"{"seq":5,"t":9,"ev":"attach","parent":2"#, at: 2)   // line 3: cut short
@@ -78,15 +78,20 @@ struct TraceReaderTests {
         lines += Self.marks(10...12)
         let (result, reader) = try readAll(text: lines.joined(separator: "\n") + "\n")
         #expect(result.events.map(\.seq) == [1, 2, 3, 4, 10, 11, 12])
-        #expect(result.errors.map(\.line) == [3, 5, 7])
-        #expect(result.errors.count == result.diagnostics.count, "\(result.diagnostics)")
-        if result.errors.count == 3 {
+        #expect(result.errors.map(\.line) == [3, 7])
+        #expect(result.notes.map(\.line) == [5])
+        #expect(result.errors.count + result.notes.count == result.diagnostics.count, "\(result.diagnostics)")
+        if result.errors.count == 2 {
             #expect(result.errors[0].message.contains("truncated"))
-            #expect(result.errors[1].message.contains("not JSON"))
-            #expect(result.errors[2].message.contains("\"id\""))
+            #expect(result.errors[1].message.contains("\"id\""))
         }
-        for error in result.errors {
-            #expect(error.message.hasSuffix("line skipped"))
+        #expect(result.notes.first?.message.contains("not JSON") == true)
+        // Damaged records make the trace unusable for a verdict; seqs 5 to 9 are missing too.
+        #expect(reader.integrity.problems.map(\.kind) == [.damagedRecords, .sequenceGap])
+        #expect(reader.integrity.problems.first?.line == 3)
+        #expect(reader.integrity.problems.first?.count == 2)
+        for error in result.errors + result.notes {
+            #expect(error.message.hasSuffix("line skipped") || error.message.hasSuffix("; skipped"))
             #expect(error.description.hasPrefix("line \(error.line ?? 0): "))
         }
         #expect(reader.invalidLineCount == 3)
@@ -115,12 +120,16 @@ struct TraceReaderTests {
         }
     }
 
-    @Test("a second session in the same stream restarts the sequence check")
+    @Test("a second session in the same stream restarts the sequence check, with a note; the trace stays usable")
     func secondSession() throws {
         let lines = [Self.session] + Self.marks(2...3) + [Self.session] + Self.marks(2...3)
-        let (result, _) = try readAll(text: lines.joined(separator: "\n") + "\n")
+        let (result, reader) = try readAll(text: lines.joined(separator: "\n") + "\n")
         #expect(result.events.count == 6)
-        #expect(result.diagnostics.isEmpty, "\(result.diagnostics)")
+        #expect(result.diagnostics.map(\.severity) == [.note], "\(result.diagnostics)")
+        #expect(result.notes.first?.line == 4)
+        #expect(result.notes.first?.message.contains("each is analysed on its own") == true)
+        #expect(reader.integrity.isUsable)
+        #expect(reader.integrity.sessions == 2)
     }
 
     @Test("a trace without its session record, or from a newer format version: a warning, events kept")
@@ -173,18 +182,20 @@ struct TraceReaderTests {
 
     // MARK: - Garbage
 
-    @Test("binary garbage lines between valid events: errors, and the events are kept")
+    @Test("binary garbage lines between valid events: a note for a line of other bytes, an error for a damaged record; the events are kept")
     func binaryGarbageInTheMiddle() throws {
         var bytes = Array((Self.session + "\n").utf8)
         bytes += [0, 1, 2, 0xFF, 0xFE, 0x80, 0x7B, 0x22, 0x0A]              // line 2: garbage, starting with NUL
         bytes += Array((Self.marks(2...2)[0] + "\n").utf8)
-        bytes += Array(#"{"seq":3,"t":1,"ev":"mark","text":""#.utf8) + [0xC3, 0x28, 0xFF] + Array("\"}\n".utf8) // invalid UTF-8 in a string
+        bytes += Array(#"{"seq":3,"t":2500,"ev":"mark","text":""#.utf8) + [0xC3, 0x28, 0xFF] + Array("\"}\n".utf8) // invalid UTF-8 in a string
         bytes += [0x7B] + Array(repeating: 0x00, count: 300) + [0x0A]       // line 5: NULs
         bytes += Array((Self.marks(4...4)[0] + "\n").utf8)
         let (result, reader) = try readAll(bytes: bytes)
         #expect(reader.rejection == nil)
         #expect(result.events.map(\.seq) == [1, 2, 3, 4])
-        #expect(result.errors.map(\.line) == [2, 5])
+        #expect(result.notes.map(\.line) == [2])
+        #expect(result.errors.map(\.line) == [5])
+        #expect(reader.integrity.problems.map(\.kind) == [.damagedRecords])
         // Invalid UTF-8 inside a string is repaired, not fatal.
         if result.events.count > 2, case .mark(let text) = result.events[2].kind { #expect(text.contains("\u{FFFD}")) }
     }
@@ -205,10 +216,11 @@ struct TraceReaderTests {
             let reader = try TraceReader(path: file.path, options: .init(maxLineLength: 256))
             let result = readAll(reader)
             if round % 2 == 0 {
-                // Without '{' nothing after the session record can be an event.
+                // Without '{' nothing after the session record can be an event: every
+                // line is other text, a note each.
                 #expect(reader.rejection == nil)
                 #expect(result.events.count == 1, "round \(round)")
-                #expect(result.notes.isEmpty)
+                #expect(result.errors.allSatisfy { $0.message.contains("longer than") }, "\(result.errors)")
                 #expect(reader.invalidLineCount == result.diagnostics.count)
             } else {
                 #expect(result.events.isEmpty, "round \(round)")
@@ -218,7 +230,7 @@ struct TraceReaderTests {
 
     @Test("a file that is not a trace is rejected", arguments: [
         "# Fixture traces\n\nSmall, hand-written NDJSON traces\n",
-        #"{"name":"napkin","version":"1.0.0","dependencies":{}}"# + "\n" + #"{"seq":2,"t":1,"ev":"mark","text":"x"}"# + "\n",
+        #"{"name":"napkin","version":"1.0.0","dependencies":{}}"# + "\n" + #"{"name":"other"}"# + "\n",
         "seq,t,ev\n1,0,session\n",
         "<?xml version=\"1.0\"?>\n<trace/>\n",
     ])
@@ -229,6 +241,64 @@ struct TraceReaderTests {
         #expect(rejection.message.contains("line 1"))
         #expect(result.items.isEmpty, "\(result.items)")
         #expect(reader.next() == nil)
+    }
+
+    @Test("lines that are not records before the first record (the app's own output) are skipped; after it, counted")
+    func outputBeforeTheFirstRecord() throws {
+        let text = "Starting MyServer...\n" + #"{"level":"info","msg":"listening"}"# + "\n" + ([Self.session] + Self.marks(2...4)).joined(separator: "\n")
+            + "\nrequest served\n" + Self.marks(5...5)[0] + "\n"
+        let (result, reader) = try readAll(text: text)
+        #expect(reader.rejection == nil)
+        #expect(result.events.map(\.seq) == [1, 2, 3, 4, 5])
+        #expect(result.errors.isEmpty)
+        #expect(result.notes.map(\.line) == [7])
+        #expect(reader.integrity.isUsable, "\(reader.integrity.problems)")
+        #expect(reader.integrity.foreignLines == 3)
+        #expect(reader.integrity.records == 5)
+    }
+
+    @Test("one session record and a million lines of garbage: not usable for a verdict")
+    func mostlyGarbage() throws {
+        var text = Self.session + "\n"
+        for k in 0..<2_000 { text += "garbage line \(k)\n" }
+        let (result, reader) = try readAll(text: text)
+        #expect(reader.rejection == nil)
+        #expect(result.events.count == 1)
+        #expect(reader.integrity.problems.map(\.kind) == [.mostlyNotRecords])
+        #expect(reader.integrity.problems.first?.message.contains("2000 of 2001 lines") == true)
+    }
+
+    @Test("a file with no record at all in its first 1,000 lines is rejected as not a trace")
+    func noRecordInTheFirstLines() throws {
+        let text = (0..<1_500).map { "line \($0)" }.joined(separator: "\n") + "\n" + Self.session + "\n"
+        let (result, reader) = try readAll(text: text)
+        let rejection = try #require(reader.rejection)
+        #expect(rejection.message.contains("not a napkin trace: line 1"))
+        #expect(result.events.isEmpty)
+    }
+
+    @Test("sequence gaps not accounted for by a dropped record, seqs going back, time going back or jumping: damage")
+    func sequenceAndTime() throws {
+        func problems(_ lines: [String]) throws -> [TraceIntegrity.Problem.Kind] {
+            let (_, reader) = try readAll(text: lines.joined(separator: "\n") + "\n")
+            return reader.integrity.problems.map(\.kind)
+        }
+        let clean = [Self.session] + Self.marks(2...6)
+        #expect(try problems(clean) == [])
+        // A dropped record that names exactly the missing seqs accounts for them.
+        let dropped = [Self.session] + Self.marks(2...3) + [#"{"seq":7,"t":7000,"ev":"dropped","count":3,"first":4,"last":6}"#] + Self.marks(8...9)
+        #expect(try problems(dropped) == [])
+        #expect(try problems([Self.session] + Self.marks(2...3) + Self.marks(6...7)) == [.sequenceGap])
+        #expect(try problems([Self.session] + Self.marks(2...5) + Self.marks(3...4)) == [.timeBackwards, .sequenceOutOfOrder])
+        #expect(try problems([Self.session, #"{"seq":2,"t":5000,"ev":"mark","text":"a"}"#, #"{"seq":3,"t":4000,"ev":"mark","text":"b"}"#]) == [.timeBackwards])
+        let jump = #"{"seq":3,"t":1000000000000000,"ev":"mark","text":"b"}"#
+        #expect(try problems([Self.session, #"{"seq":2,"t":5000,"ev":"mark","text":"a"}"#, jump]) == [.timeJump])
+        // Wrap-around near 2^64: a jump, then time going back.
+        let wrap = [Self.session, #"{"seq":2,"t":18446744073709551000,"ev":"mark","text":"a"}"#, #"{"seq":3,"t":5,"ev":"mark","text":"b"}"#]
+        #expect(try problems(wrap) == [.timeJump, .timeBackwards])
+        // Two processes writing to one destination: two sessions, interleaved.
+        let interleaved = [Self.session, Self.session] + Self.marks(2...3) + Self.marks(2...3)
+        #expect(try problems(interleaved).contains(.sequenceOutOfOrder))
     }
 
     @Test("a real README is rejected")

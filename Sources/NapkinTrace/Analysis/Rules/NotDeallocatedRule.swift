@@ -41,7 +41,7 @@ struct NotDeallocatedRule: FindingRule {
         guard context.state.contains(check.subject), let node = context.state[check.subject] else { return }
         if check.flag == Self.interactorCheck {
             // A running task holds it; that task is reported as orphaned instead.
-            if !node.runningTasks.isEmpty { return }
+            if !node.taskList.isEmpty { return }
             // A deactivation that never finished holds it; reported as active-after-detach.
             if context.hasReported(.activeAfterDetach, key: node.id) { return }
             if node.router != nil { return } // re-owned by a new router

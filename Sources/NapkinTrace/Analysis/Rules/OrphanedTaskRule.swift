@@ -26,12 +26,12 @@ struct OrphanedTaskRule: FindingRule {
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         switch event.kind {
         case .deactivate(let id):
-            for task in context.state.table.with(id, { $0.runningTasks }) ?? [] {
+            for task in context.state.table.with(id, { Array($0.taskList) }) ?? [] {
                 context.schedule(GraceCheck(subject: task, since: event.seq), .keepWaiting)
             }
         case .deallocated:
             guard let owner = context.state.removedNode, owner.kind == .interactor else { return }
-            for task in owner.runningTasks where context.state.isRunning(task: task) {
+            for task in owner.taskList where context.state.isRunning(task: task) {
                 context.schedule(GraceCheck(subject: task, since: event.seq, flag: Self.ownerDeallocated), .keepWaiting)
             }
         default:

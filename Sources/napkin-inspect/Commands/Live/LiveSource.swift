@@ -35,7 +35,9 @@ struct LiveSource {
             collector.startReading(output.readEnd)
             pane = collector
         }
-        return LiveSource(reader: TraceReader(fileDescriptor: trace.readEnd, source: command[0]),
+        return LiveSource(reader: TraceReader(fileDescriptor: trace.readEnd, source: command[0],
+                                                      // Only the trace is written to this pipe.
+                                                      options: .init(maxLeadingForeignLines: 0)),
                           name: command.joined(separator: " "), child: child, pane: pane)
     }
 

@@ -1,10 +1,11 @@
-/// A router's attached children, in attach order, with constant-time append
-/// and removal (a parent may hold a hundred thousand children: a list).
+/// Ids in the order they were added, with constant-time append and removal:
+/// a router's attached children (a parent may hold a hundred thousand: a
+/// list), an interactor's running tasks.
 ///
-/// A removed child leaves a hole (id 0) that iteration skips; once holes are
+/// A removed id leaves a hole (id 0) that iteration skips; once holes are
 /// the majority the list is compacted, and the owner renumbers the slots it
-/// handed out. Each child remembers its slot, so removal does not search.
-struct ChildList: Sendable, Hashable, Sequence {
+/// handed out. Each member remembers its slot, so removal does not search.
+struct IDList: Sendable, Hashable, Sequence {
     private var slots: [NodeID] = []
     /// How many children the list holds.
     private(set) var count = 0
