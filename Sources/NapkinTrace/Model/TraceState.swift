@@ -20,6 +20,18 @@ public struct TraceState: Sendable {
     public var interactorCount: Int { table.count - routerCount }
     /// How many bound tasks are running now.
     public var taskCount: Int { taskTable.count }
+    /// Set when following the trace would take more than near-linear time:
+    /// the first event not applied. Later events are ignored, and the
+    /// trace's integrity reports it (see ``TraceIntegrity/including(_:)``).
+    public private(set) var stoppedAt: TraceMoment?
+    /// Nodes visited by walks of the tree (a moved subtree, a cycle check), and events applied.
+    private var workDone: UInt64 = 0
+    private var eventsApplied: UInt64 = 0
+    /// Walk steps allowed: a fixed allowance plus a few per event. An app's
+    /// trace stays far below it (moving a subtree of n routers writes n
+    /// (de)activations, so walks are paid for by events); a hostile trace
+    /// that moves huge subtrees with single events does not.
+    private var workBudget: UInt64 { 1_000_000 &+ 64 &* eventsApplied }
     /// Creation records (or task starts) that named an id already alive: a corrupt trace.
     public private(set) var idConflictCount = 0
     /// The first of them.
@@ -130,6 +142,14 @@ public struct TraceState: Sendable {
     }
 
     private mutating func applyEvent(_ event: TraceEvent) -> Misuse? {
+        if stoppedAt != nil {
+            if case .sessionStart = event.kind {} else { return nil }
+        }
+        eventsApplied &+= 1
+        if workDone > workBudget {
+            stoppedAt = TraceMoment(seq: event.seq, time: event.time)
+            return nil
+        }
         lastSeq = event.seq
         if event.time > time { time = event.time }
         kindCounts[event.kind.name.index] += 1
@@ -277,9 +297,10 @@ public struct TraceState: Sendable {
     }
 
     /// Whether `ancestor` is `id` or above it in the tree.
-    private func isAncestor(_ ancestor: NodeID, of id: NodeID) -> Bool {
+    private mutating func isAncestor(_ ancestor: NodeID, of id: NodeID) -> Bool {
         var cursor: NodeID? = id
         var steps = 0
+        defer { workDone &+= UInt64(steps) }
         while let current = cursor, steps <= table.count {
             if current == ancestor { return true }
             cursor = table.with(current, { $0.parent }) ?? nil
@@ -403,6 +424,7 @@ public struct TraceState: Sendable {
         }
         var stack = [id]
         while let next = stack.popLast() {
+            workDone &+= 1
             guard let isLive = table.with(next, { $0.isInLiveTree }), isLive != live else { continue }
             table.update(next) { $0.isInLiveTree = live }
             if !live { table.update(next) { $0.leftTreeAt = TraceMoment(seq: seq, time: time) } }
@@ -412,9 +434,17 @@ public struct TraceState: Sendable {
 
     // MARK: - Queries
 
+    /// A node and its depth below the root of the walk.
+    public struct PlacedNode: Sendable {
+        /// The node.
+        public var node: TraceNode
+        /// Its depth (0 for the root of the walk).
+        public var depth: Int
+    }
+
     /// Routers in the live tree, depth first from each root, with their depth.
-    public func liveTree() -> [(node: TraceNode, depth: Int)] {
-        var result: [(TraceNode, Int)] = []
+    public func liveTree() -> [PlacedNode] {
+        var result: [PlacedNode] = []
         for root in roots { walk(root, depth: 0, into: &result) }
         return result
     }
@@ -442,30 +472,32 @@ public struct TraceState: Sendable {
     }
 
     /// `root` and its attached descendants, depth first, with their depth.
-    public func subtree(_ root: NodeID) -> [(node: TraceNode, depth: Int)] {
-        var result: [(TraceNode, Int)] = []
+    public func subtree(_ root: NodeID) -> [PlacedNode] {
+        var result: [PlacedNode] = []
         walk(root, depth: 0, into: &result)
         return result
     }
 
     /// Pre-order, without recursion (a trace may describe a very deep tree).
-    private func walk(_ root: NodeID, depth: Int, into result: inout [(TraceNode, Int)]) {
+    private func walk(_ root: NodeID, depth: Int, into result: inout [PlacedNode]) {
         var stack: [(NodeID, Int)] = [(root, depth)]
         while let (id, level) = stack.popLast() {
             guard let node = table[id] else { continue }
-            result.append((node, level))
+            result.append(PlacedNode(node: node, depth: level))
             for child in node.childList.reversed() { stack.append((child, level + 1)) }
         }
     }
 
     /// The interactors of router `root` and its attached descendants.
-    func subtreeInteractors(_ root: NodeID) -> [NodeID] {
+    mutating func subtreeInteractors(_ root: NodeID) -> [NodeID] {
         var result: [NodeID] = []
         var stack = [root]
         while let id = stack.popLast() {
-            guard let node = table[id] else { continue }
-            if let interactor = node.interactor { result.append(interactor) }
-            stack.append(contentsOf: node.childList)
+            workDone &+= 1
+            table.with(id) { node in
+                if let interactor = node.interactor { result.append(interactor) }
+                stack.append(contentsOf: node.childList)
+            }
         }
         return result
     }

@@ -31,6 +31,9 @@ public struct TraceIntegrity: Sendable, Hashable {
             case timeJump = "time-jump"
             /// An id is created again while the node or task it names is alive.
             case idReused = "id-reused"
+            /// Following the trace would take more than near-linear time (huge
+            /// subtrees moved by single events, far more than an app does).
+            case tooMuchWork = "too-much-work"
         }
 
         /// What is wrong.
@@ -108,11 +111,16 @@ public struct TraceIntegrity: Sendable, Hashable {
     /// This report with what the model noticed while folding the trace
     /// (ids reused while alive), so that one report covers the whole trace.
     public func including(_ state: TraceState) -> TraceIntegrity {
-        guard let first = state.firstIDConflict else { return self }
         var copy = self
-        copy.note(.idReused, line: nil, seq: first.seq,
-                  "id \(first.id) was created again while alive (ids are unique in a session: an edited, merged or corrupt trace)")
-        if let index = copy.problems.firstIndex(where: { $0.kind == .idReused }) { copy.problems[index].count = state.idConflictCount }
+        if let first = state.firstIDConflict {
+            copy.note(.idReused, line: nil, seq: first.seq,
+                      "id \(first.id) was created again while alive (ids are unique in a session: an edited, merged or corrupt trace)")
+            if let index = copy.problems.firstIndex(where: { $0.kind == .idReused }) { copy.problems[index].count = state.idConflictCount }
+        }
+        if let stop = state.stoppedAt {
+            copy.note(.tooMuchWork, line: nil, seq: stop.seq,
+                      "the trace moves huge subtrees with single events far more often than an app can; following it would take quadratic time, so the analysis stopped here")
+        }
         return copy
     }
 }

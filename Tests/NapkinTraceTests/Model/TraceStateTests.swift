@@ -18,7 +18,7 @@ struct TraceStateTests {
         misuse.map { "\($0.kind) \($0.node) \($0.other.map(String.init) ?? "-")" }
     }
 
-    private func names(_ tree: [(node: TraceNode, depth: Int)]) -> [String] {
+    private func names(_ tree: [TraceState.PlacedNode]) -> [String] {
         tree.map { String(repeating: "  ", count: $0.depth) + $0.node.name }
     }
 

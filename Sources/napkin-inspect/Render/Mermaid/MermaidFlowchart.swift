@@ -107,7 +107,7 @@ private struct Flowchart {
     /// Declares `root` and its attached descendants, then their edges.
     mutating func declareSubtree(_ root: NodeID, indent: String) {
         var edges: [String] = []
-        for (node, _) in state.subtree(root) where !shown.contains(node.id) {
+        for node in state.subtree(root).map(\.node) where !shown.contains(node.id) {
             guard declare(node, indent: indent) else { continue }
             if let parent = node.parent, shown.contains(parent) {
                 edges.append("\(indent)n\(parent) --> n\(node.id)")
