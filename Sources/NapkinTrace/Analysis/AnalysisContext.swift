@@ -45,6 +45,14 @@ struct AnalysisContext: Sendable {
         findings.append(finding)
     }
 
+    /// Reports, under the current rule, that `node` is still where `check`
+    /// found it one grace period after the check's event: one finding per node.
+    mutating func report(_ node: TraceNode, as subject: Finding.SubjectKind, after check: GraceCheck, _ message: String) {
+        report(Finding(rule: FindingRules.all[currentRule].rule, subject: subject, type: node.type, id: node.id,
+                       seqs: [check.since], time: check.deadline, message: message),
+               key: node.id)
+    }
+
     /// Whether `rule` already reported a finding with `key`.
     func hasReported(_ rule: Finding.Rule, key: UInt64) -> Bool {
         guard let index = FindingRules.all.firstIndex(where: { $0.rule == rule }) else { return false }

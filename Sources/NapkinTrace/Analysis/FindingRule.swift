@@ -51,7 +51,10 @@ protocol FindingRule: Sendable {
 extension FindingRule {
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {}
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {}
-    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool { false }
+    /// By default a check is open while its subject (a node or a task) is alive.
+    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
+        state.contains(check.subject) || state.isRunning(task: check.subject)
+    }
     func undecided(_ check: GraceCheck) {}
     func finish(_ context: inout AnalysisContext) {}
 }

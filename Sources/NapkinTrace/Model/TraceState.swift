@@ -72,17 +72,17 @@ public struct TraceState: Sendable {
     /// A problem with the app's use of the lifecycle, found while folding.
     public struct Misuse: Sendable, Hashable {
         /// Which kind of misuse.
-        public enum Kind: String, Sendable, Hashable {
+        public enum Kind: Sendable, Hashable {
             /// A router attached while already attached.
-            case doubleAttach = "double-attach"
+            case doubleAttach
             /// A router attached under itself or one of its own descendants (the link is ignored).
-            case attachUnderDescendant = "attach-under-descendant"
+            case attachUnderDescendant
             /// A detach of a router that is not a child of that parent.
-            case detachNonChild = "detach-non-child"
+            case detachNonChild
             /// An event about a node after its deinit.
-            case eventAfterDeinit = "event-after-deinit"
+            case eventAfterDeinit
             /// An event about a node the trace never created (a corrupt or partial trace).
-            case unknownNode = "unknown-node"
+            case unknownNode
         }
         /// Which kind of misuse.
         public var kind: Kind
@@ -177,19 +177,12 @@ public struct TraceState: Sendable {
             return attach(parent: parent, child: child, seq: seq, time: t)
         case .detach(let parent, let child):
             return detach(parent: parent, child: child, seq: seq, time: t)
-        case .activate(let id):
-            guard table.contains(id) else { return missing(id) }
-            table.update(id) {
-                $0.isActive = true
+        case .activate(let id), .deactivate(let id):
+            let active = event.kind.name == .activate
+            guard table.update(id, {
+                $0.isActive = active
                 $0.stateChangedAt = TraceMoment(seq: seq, time: t)
-            }
-            return nil
-        case .deactivate(let id):
-            guard table.contains(id) else { return missing(id) }
-            table.update(id) {
-                $0.isActive = false
-                $0.stateChangedAt = TraceMoment(seq: seq, time: t)
-            }
+            }) else { return missing(id) }
             return nil
         case .load(let id):
             guard table.contains(id) else { return missing(id) }

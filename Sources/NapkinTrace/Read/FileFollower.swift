@@ -42,13 +42,9 @@ struct FileFollower {
     private var inode: UInt64
 
     init(fd: Int32, path: String?, owns: Bool, follow: Bool, pollInterval: Duration, stop: StopSignal) {
-        self.fd = fd
-        self.path = path
-        self.ownsDescriptor = owns
-        self.follow = follow
-        self.pollInterval = pollInterval
-        self.stop = stop
-        self.inode = FileFollower.inode(of: fd)
+        (self.fd, self.path, ownsDescriptor) = (fd, path, owns)
+        (self.follow, self.pollInterval, self.stop) = (follow, pollInterval, stop)
+        inode = FileFollower.inode(of: fd)
     }
 
     /// Closes the descriptor if the reader opened it.

@@ -1,10 +1,3 @@
-extension Finding.Rule {
-    /// An interactor still active a grace period after its router left the tree.
-    public static let activeAfterDetach = Finding.Rule(
-        "active-after-detach", .error, title: "active after detach",
-        summary: "an interactor still active after its router left the tree")
-}
-
 /// `active-after-detach`: when a router leaves the live tree (detached, or
 /// deallocated while in it), its interactor and those of its subtree
 /// deactivate; one still active a grace period later never finished
@@ -15,7 +8,7 @@ extension Finding.Rule {
 /// deactivated step by step from the main actor (and after a deinit, from a
 /// main-actor task), so main-actor progress decides theirs.
 struct ActiveAfterDetachRule: FindingRule {
-    static let rule = Finding.Rule.activeAfterDetach
+    static let rule = Finding.Rule("active-after-detach", .error, title: "active after detach", summary: "an interactor still active after its router left the tree")
     static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
@@ -44,12 +37,15 @@ struct ActiveAfterDetachRule: FindingRule {
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
         guard context.state.table.with(check.subject, { $0.isActive }) == true, let node = context.state[check.subject] else { return }
         if let router = node.router, context.state.table.with(router, { $0.isInLiveTree }) == true { return }
-        context.report(Finding(rule: Self.rule, subject: .interactor, type: node.type, id: node.id, seqs: [check.since], time: check.deadline,
-                               message: "its router left the tree, but the interactor is still active \(context.graceText) later (deactivation never finished?)"),
-                       key: node.id)
+        context.report(node, as: .interactor, after: check, "its router left the tree, but the interactor is still active \(context.graceText) later (deactivation never finished?)")
     }
 
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
         state.table.with(check.subject, { $0.isActive }) == true
     }
+}
+
+extension Finding.Rule {
+    /// An interactor still active a grace period after its router left the tree.
+    public static let activeAfterDetach = ActiveAfterDetachRule.rule
 }

@@ -1,15 +1,8 @@
-extension Finding.Rule {
-    /// With `expectTeardown`: something still alive at the end of the trace.
-    public static let aliveAtEnd = Finding.Rule(
-        "alive-at-end", .error, title: "alive at end",
-        summary: "with --expect-teardown: something still alive at the end")
-}
-
 /// `alive-at-end`: for a run meant to tear everything down
 /// (`--expect-teardown`), the top of each subtree still alive at the end of
 /// the trace, and every interactor whose router is gone.
 struct AliveAtEndRule: FindingRule {
-    static let rule = Finding.Rule.aliveAtEnd
+    static let rule = Finding.Rule("alive-at-end", .error, title: "alive at end", summary: "with --expect-teardown: something still alive at the end")
     static let watches: Set<TraceEvent.Name> = []
 
     func finish(_ context: inout AnalysisContext) {
@@ -33,4 +26,9 @@ struct AliveAtEndRule: FindingRule {
             }
         }
     }
+}
+
+extension Finding.Rule {
+    /// With `expectTeardown`: something still alive at the end of the trace.
+    public static let aliveAtEnd = AliveAtEndRule.rule
 }

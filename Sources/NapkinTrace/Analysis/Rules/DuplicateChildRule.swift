@@ -1,11 +1,3 @@
-extension Finding.Rule {
-    /// A parent that attached a second child of a type it already holds, in
-    /// a separate step: the older one was probably never detached (back navigation).
-    public static let duplicateChild = Finding.Rule(
-        "duplicate-child", .warning, title: "duplicate child",
-        summary: "a parent attached a second child of a type it still holds, in a separate step (a forgotten detach?)")
-}
-
 /// `duplicate-child`: a parent attaches a child while an older child of the
 /// same type is still attached, in a later step than that older child: the
 /// trace of a forgotten `detachChild` on back navigation. The finding is
@@ -22,7 +14,7 @@ extension Finding.Rule {
 /// `NapkinTrace.mark` says so). Once a parent has attached a group of a
 /// type, more children of that type are never flagged for it.
 struct DuplicateChildRule: FindingRule {
-    static let rule = Finding.Rule.duplicateChild
+    static let rule = Finding.Rule("duplicate-child", .warning, title: "duplicate child", summary: "a parent attached a second child of a type it still holds, in a separate step (a forgotten detach?)")
     static let watches: Set<TraceEvent.Name> = [.attach, .load, .deallocated, .mark]
 
     /// How close (trace time) a same-type attach must follow the previous
@@ -96,4 +88,10 @@ struct DuplicateChildRule: FindingRule {
                                message: "\(parentName) attached a second \(type) (#\(child)) while this one is still attached; it was probably never detached (a forgotten detachChild on back navigation?)"),
                        key: older.id)
     }
+}
+
+extension Finding.Rule {
+    /// A parent that attached a second child of a type it already holds, in
+    /// a separate step: the older one was probably never detached (back navigation).
+    public static let duplicateChild = DuplicateChildRule.rule
 }

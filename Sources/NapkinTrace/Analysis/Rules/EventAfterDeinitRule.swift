@@ -1,15 +1,8 @@
-extension Finding.Rule {
-    /// An event about a router or interactor after its deinit.
-    public static let eventAfterDeinit = Finding.Rule(
-        "event-after-deinit", .warning, title: "event after deinit",
-        summary: "an event about a router or interactor after its deinit")
-}
-
 /// `event-after-deinit`: an event names a router or interactor that the
 /// trace already deallocated (a broken emitter, or an edited or merged
 /// trace). Reported once per event.
 struct EventAfterDeinitRule: FindingRule {
-    static let rule = Finding.Rule.eventAfterDeinit
+    static let rule = Finding.Rule("event-after-deinit", .warning, title: "event after deinit", summary: "an event about a router or interactor after its deinit")
     static let watches: Set<TraceEvent.Name> = [.attach, .detach, .activate, .deactivate, .load, .launch, .taskStart, .deallocated]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
@@ -19,4 +12,9 @@ struct EventAfterDeinitRule: FindingRule {
                                message: "\(event.kind.wireName) refers to #\(misuse.node), which was already deallocated"),
                        key: event.seq)
     }
+}
+
+extension Finding.Rule {
+    /// An event about a router or interactor after its deinit.
+    public static let eventAfterDeinit = EventAfterDeinitRule.rule
 }

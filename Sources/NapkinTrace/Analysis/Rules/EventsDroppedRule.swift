@@ -1,15 +1,8 @@
-extension Finding.Rule {
-    /// The app dropped events: the trace is incomplete and may hide findings.
-    public static let eventsDropped = Finding.Rule(
-        "events-dropped", .warning, title: "events dropped",
-        summary: "the app dropped trace events; the trace is incomplete")
-}
-
 /// `events-dropped`: the app's trace writer fell behind and dropped events
 /// (its `dropped` records say how many and which sequence numbers). Reported
 /// once per session, at its end.
 struct EventsDroppedRule: FindingRule {
-    static let rule = Finding.Rule.eventsDropped
+    static let rule = Finding.Rule("events-dropped", .warning, title: "events dropped", summary: "the app dropped trace events; the trace is incomplete")
     static let watches: Set<TraceEvent.Name> = [.dropped]
 
     private var total: UInt64 = 0
@@ -33,4 +26,9 @@ struct EventsDroppedRule: FindingRule {
                                message: "the app dropped \(total) events (seq \(shown)\(rangeCount > 3 ? ", ..." : "")) because the trace could not be written fast enough; findings may be missing"),
                        key: 0)
     }
+}
+
+extension Finding.Rule {
+    /// The app dropped events: the trace is incomplete and may hide findings.
+    public static let eventsDropped = EventsDroppedRule.rule
 }

@@ -1,11 +1,3 @@
-extension Finding.Rule {
-    /// A router or interactor that left the tree and was not deallocated
-    /// within the grace period: something retains it (a retain cycle?).
-    public static let notDeallocated = Finding.Rule(
-        "not-deallocated", .error, title: "not deallocated",
-        summary: "a router (or interactor) that left the tree and was not deallocated: a leak")
-}
-
 /// `not-deallocated`: a detached router should be deallocated within the
 /// grace period, and a deallocated router's interactor should follow it.
 ///
@@ -14,7 +6,7 @@ extension Finding.Rule {
 /// left to `orphaned-task`, one whose deactivation never finished to
 /// `active-after-detach`.
 struct NotDeallocatedRule: FindingRule {
-    static let rule = Finding.Rule.notDeallocated
+    static let rule = Finding.Rule("not-deallocated", .error, title: "not deallocated", summary: "a router (or interactor) that left the tree and was not deallocated: a leak")
     static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
 
     /// `flag` of a check: true for an interactor whose router was deallocated.
@@ -45,18 +37,18 @@ struct NotDeallocatedRule: FindingRule {
             // A deactivation that never finished holds it; reported as active-after-detach.
             if context.hasReported(.activeAfterDetach, key: node.id) { return }
             if node.router != nil { return } // re-owned by a new router
-            context.report(Finding(rule: Self.rule, subject: .interactor, type: node.type, id: node.id, seqs: [check.since], time: check.deadline,
-                                   message: "its router #\(check.other) was deallocated, but the interactor is still alive \(context.graceText) later: something retains it"),
-                           key: node.id)
+            context.report(node, as: .interactor, after: check,
+                           "its router #\(check.other) was deallocated, but the interactor is still alive \(context.graceText) later: something retains it")
         } else {
             guard !node.isInLiveTree else { return }
-            context.report(Finding(rule: Self.rule, subject: .router, type: node.type, id: node.id, seqs: [check.since], time: check.deadline,
-                                   message: "detached, but still alive \(context.graceText) later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?)"),
-                           key: node.id)
+            context.report(node, as: .router, after: check,
+                           "detached, but still alive \(context.graceText) later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?)")
         }
     }
+}
 
-    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state.contains(check.subject)
-    }
+extension Finding.Rule {
+    /// A router or interactor that left the tree and was not deallocated
+    /// within the grace period: something retains it (a retain cycle?).
+    public static let notDeallocated = NotDeallocatedRule.rule
 }

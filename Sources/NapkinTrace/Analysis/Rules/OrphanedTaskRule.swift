@@ -1,19 +1,10 @@
-extension Finding.Rule {
-    /// A bound task still running a grace period after its owner deactivated
-    /// or went away, or at the end of the trace while its owner is inactive
-    /// or gone: it ignores cancellation.
-    public static let orphanedTask = Finding.Rule(
-        "orphaned-task", .error, title: "orphaned task",
-        summary: "a bound task that keeps running after its interactor deactivated or went away")
-}
-
 /// `orphaned-task`: when an interactor deactivates (or is deallocated), the
 /// framework cancels its bound tasks; a task still running a grace period
 /// later ignores cancellation. At the end of the trace, a task still running
 /// while its owner is inactive or gone is reported too, unless the trace
 /// ended within the grace period of its cancellation (undecided).
 struct OrphanedTaskRule: FindingRule {
-    static let rule = Finding.Rule.orphanedTask
+    static let rule = Finding.Rule("orphaned-task", .error, title: "orphaned task", summary: "a bound task that keeps running after its interactor deactivated or went away")
     static let watches: Set<TraceEvent.Name> = [.deactivate, .deallocated]
 
     /// `flag` of a check: the owner was deallocated (rather than deactivated).
@@ -53,10 +44,6 @@ struct OrphanedTaskRule: FindingRule {
                        key: task.id)
     }
 
-    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state.isRunning(task: check.subject)
-    }
-
     mutating func undecided(_ check: GraceCheck) {
         tooRecent.insert(check.subject)
     }
@@ -74,4 +61,11 @@ struct OrphanedTaskRule: FindingRule {
                            key: task.id)
         }
     }
+}
+
+extension Finding.Rule {
+    /// A bound task still running a grace period after its owner deactivated
+    /// or went away, or at the end of the trace while its owner is inactive
+    /// or gone: it ignores cancellation.
+    public static let orphanedTask = OrphanedTaskRule.rule
 }

@@ -1,15 +1,8 @@
-extension Finding.Rule {
-    /// A task started while its owner was inactive.
-    public static let taskStartedInactive = Finding.Rule(
-        "task-started-inactive", .warning, title: "task started while inactive",
-        summary: "a bound task started while its interactor was inactive")
-}
-
 /// `task-started-inactive`: a bound task belongs to its interactor's active
 /// scope; one started before activation (work started in `init`) or after
 /// deactivation runs until the next deactivation, unseen.
 struct TaskStartedInactiveRule: FindingRule {
-    static let rule = Finding.Rule.taskStartedInactive
+    static let rule = Finding.Rule("task-started-inactive", .warning, title: "task started while inactive", summary: "a bound task started while its interactor was inactive")
     static let watches: Set<TraceEvent.Name> = [.taskStart]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
@@ -20,4 +13,9 @@ struct TaskStartedInactiveRule: FindingRule {
                                message: "task \(task.displayName) started while \(node.name) was inactive; it runs until the next deactivation (start it in didBecomeActive)"),
                        key: id)
     }
+}
+
+extension Finding.Rule {
+    /// A task started while its owner was inactive.
+    public static let taskStartedInactive = TaskStartedInactiveRule.rule
 }

@@ -1,17 +1,9 @@
-extension Finding.Rule {
-    /// A router still attached to a parent that left the tree and was
-    /// deallocated, and that did not deallocate with it.
-    public static let undetachedChild = Finding.Rule(
-        "undetached-child", .error, title: "un-detached child",
-        summary: "a router still attached to a parent that was deallocated, and still alive")
-}
-
 /// `undetached-child`: when a router is deallocated while children are still
 /// attached to it, each child should go with it; one that is still alive
 /// (and not attached anywhere else) a grace period later is held by
 /// something outside the tree. The finding's seq is the parent's `deinit`.
 struct UndetachedChildRule: FindingRule {
-    static let rule = Finding.Rule.undetachedChild
+    static let rule = Finding.Rule("undetached-child", .error, title: "un-detached child", summary: "a router still attached to a parent that was deallocated, and still alive")
     static let watches: Set<TraceEvent.Name> = [.deallocated]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
@@ -24,12 +16,13 @@ struct UndetachedChildRule: FindingRule {
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
         guard context.state.contains(check.subject), let node = context.state[check.subject], node.parent == nil, !node.isInLiveTree,
               let orphaning = node.orphanedFrom, orphaning.parent == check.other else { return }
-        context.report(Finding(rule: Self.rule, subject: .router, type: node.type, id: node.id, seqs: [check.since], time: check.deadline,
-                               message: "still attached to \(orphaning.parentType)#\(orphaning.parent), which was deallocated without detaching it, and still alive \(context.graceText) later: something outside the tree retains it"),
-                       key: node.id)
+        context.report(node, as: .router, after: check,
+                       "still attached to \(orphaning.parentType)#\(orphaning.parent), which was deallocated without detaching it, and still alive \(context.graceText) later: something outside the tree retains it")
     }
+}
 
-    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state.contains(check.subject)
-    }
+extension Finding.Rule {
+    /// A router still attached to a parent that left the tree and was
+    /// deallocated, and that did not deallocate with it.
+    public static let undetachedChild = UndetachedChildRule.rule
 }
