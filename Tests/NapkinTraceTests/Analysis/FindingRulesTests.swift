@@ -49,6 +49,13 @@ struct FindingRulesTests {
         }
     }
 
+    @Test("the table at the top of docs/findings.md lists every rule, in registry order, with its severity and summary")
+    func tableOfRules() throws {
+        let rows = try PackagePaths.text("docs/findings.md").split(separator: "\n").filter { $0.hasPrefix("| [`") }.map(String.init)
+        let expected = Finding.Rule.allCases.map { "| [`\($0.rawValue)`](#\($0.rawValue)) | \($0.severity.rawValue) | \($0.summary) |" }
+        #expect(rows == expected)
+    }
+
     @Test("every rule has a test file named after it that tests it, and every rule test file has its rule's source file")
     func everyRuleHasTests() throws {
         let testFiles = try PackagePaths.files(in: "Tests/NapkinTraceTests/Analysis/Rules", endingIn: "RuleTests.swift")
