@@ -12,11 +12,10 @@ struct AnalysisContext: Sendable {
     private(set) var findingsNotKept = 0
     /// Causes already reported: (rule index, key).
     private var reported: Set<Cause> = []
-    /// Checks waiting for their deadline, by clock.
-    private var traceChecks = GraceQueue()
-    private var mainActorChecks = GraceQueue()
+    /// Checks waiting for their deadline.
+    private var checks = GraceQueue()
     /// How many checks wait.
-    var pendingChecks: Int { traceChecks.count + mainActorChecks.count }
+    var pendingChecks: Int { checks.count }
     /// The rule being run (set by the analyzer), so that checks and causes are filed under it.
     var currentRule = 0
 
@@ -67,29 +66,18 @@ struct AnalysisContext: Sendable {
         let (deadline, overflow) = state.time.addingReportingOverflow(options.grace)
         check.deadline = overflow ? .max : deadline
         check.rule = currentRule
-        switch check.clock {
-        case .trace: traceChecks.schedule(check, request)
-        case .mainActor: mainActorChecks.schedule(check, request)
-        }
+        checks.schedule(check, request)
     }
 
-    /// Takes the due check with the earliest deadline: a trace-clock check
-    /// due before `traceTime`, or a main-actor check due before `mainActorTime`.
-    mutating func nextDue(traceTime: UInt64, mainActorTime: UInt64) -> GraceCheck? {
-        let trace = traceChecks.firstDeadline.flatMap { $0 < traceTime ? $0 : nil }
-        let main = mainActorChecks.firstDeadline.flatMap { $0 < mainActorTime ? $0 : nil }
-        switch (trace, main) {
-        case (let t?, let m?): return t <= m ? traceChecks.popFirst(dueBefore: traceTime) : mainActorChecks.popFirst(dueBefore: mainActorTime)
-        case (.some, nil): return traceChecks.popFirst(dueBefore: traceTime)
-        case (nil, .some): return mainActorChecks.popFirst(dueBefore: mainActorTime)
-        case (nil, nil): return nil
-        }
+    /// Takes the check with the earliest deadline if it is before `time`.
+    mutating func nextDue(before time: UInt64) -> GraceCheck? {
+        checks.popFirst(dueBefore: time)
     }
 
     /// Takes every remaining check, earliest deadline first (the session ended).
     mutating func takeRemainingChecks() -> [GraceCheck] {
         var rest: [GraceCheck] = []
-        while let check = nextDue(traceTime: .max, mainActorTime: .max) { rest.append(check) }
+        while let check = checks.popFirst(dueBefore: .max) { rest.append(check) }
         return rest
     }
 

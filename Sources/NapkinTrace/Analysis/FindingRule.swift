@@ -14,10 +14,11 @@
 /// - report with ``AnalysisContext/report(_:key:)``, giving a key (a node or
 ///   task id, or a sequence number) that names the cause, so that one cause
 ///   is reported once;
-/// - to look again one grace period later, ``AnalysisContext/schedule(_:)``
-///   a ``GraceCheck``; it comes back to ``decide(_:_:)`` when trace time has
-///   passed its deadline, or, if the trace ended first, to
-///   ``isOpen(_:in:)`` (still undecided?) and ``undecided(_:)``;
+/// - to look again one grace period later, ``AnalysisContext/schedule(_:_:)``
+///   a ``GraceCheck``; it comes back to ``decide(_:_:)`` when the app's main
+///   actor has run past its deadline (see ``TraceAnalyzer``), or, if the
+///   trace ended first, to ``isOpen(_:in:)`` (still undecided?) and
+///   ``undecided(_:)``;
 /// - keep only state that is bounded by the live nodes (the analyzer must
 ///   follow endless traces in constant memory); a rule is made anew for
 ///   every session of a trace.
@@ -74,21 +75,6 @@ struct GraceCheck: Sendable {
     var deadline: UInt64 = 0
     /// Which rule scheduled it (an index into ``FindingRules/all``); set by the context.
     var rule = 0
-    /// Whose progress decides it.
-    var clock = GraceClock.trace
-}
-
-/// What must have run past a check's deadline before the check is decided.
-enum GraceClock: Sendable {
-    /// Any event: trace time passed the deadline. For what other threads do
-    /// (interactors deactivating, tasks ending).
-    case trace
-    /// The main actor: an event only the main actor writes (an attach, a
-    /// router's deinit) passed the deadline, or the trace ended. For what
-    /// runs on the main actor (a router's deinit, and the releases it
-    /// makes): while the main actor is blocked, events from other threads
-    /// must not decide that it is late.
-    case mainActor
 }
 
 /// What to do when a rule asks for a check on a subject that already has one waiting.

@@ -1,5 +1,4 @@
-/// The grace-period checks of one clock waiting for their deadline: a
-/// min-heap by deadline (ties in scheduling order), with at most one check
+/// The grace-period checks waiting for their deadline: a min-heap by deadline (ties in scheduling order), with at most one check
 /// per rule and subject.
 ///
 /// Asking again for a check that is already waiting does not add an entry:
@@ -35,9 +34,6 @@ struct GraceQueue: Sendable {
         latest[check.rule][check.subject] = check
         if !waiting { push(Entry(deadline: check.deadline, order: next(), rule: check.rule, subject: check.subject)) }
     }
-
-    /// The deadline of the first check, if any.
-    var firstDeadline: UInt64? { heap.first?.deadline }
 
     /// The check with the earliest deadline, if that deadline is before `time`
     /// (`.max` takes any).

@@ -8,15 +8,15 @@
 /// events advance trace time (or ``advance(to:)`` does, for a live view), and
 /// at ``finish()``. Memory follows the number of live nodes.
 ///
-/// A check about a deallocation is decided only when the app's **main
-/// actor** has made progress past its deadline (an event only the main actor
-/// writes, such as an attach or a router's deinit, with a later time): a
-/// router's deinit and the releases it makes run on the main actor, so while
-/// it is blocked (a busy machine, a long synchronous call) they are late,
-/// and events from other threads must not decide the check meanwhile.
-/// Checks about interactors and tasks, whose work runs elsewhere, are
-/// decided by trace time. The end of the trace, and ``advance(to:)`` (idle
-/// time of a live view), decide what is due.
+/// A check is decided only when the app's **main actor** has made progress
+/// past its deadline (an event only the main actor writes, such as an attach
+/// or a router's deinit, with a later time), not when any event does: a
+/// router's deinit and the releases it makes, the deactivations that follow
+/// a detach, and the last main-actor steps of a cancelled task all need the
+/// main actor, so while it is blocked (a busy machine, a long synchronous
+/// call) they are late through no fault of the app's lifecycle, and events
+/// from other threads must not decide the check meanwhile. The end of the
+/// trace, and ``advance(to:)`` (idle time of a live view), decide what is due.
 ///
 /// The definitions of the findings are in `docs/findings.md`. One cause is
 /// reported once: a leaked router is reported, not the interactor and
@@ -54,8 +54,6 @@ public struct TraceAnalyzer: Sendable {
 
     private var context: AnalysisContext
     private var rules: [any FindingRule]
-    /// The time of the latest event only the main actor writes (or of ``advance(to:)``).
-    private var mainActorTime: UInt64 = 0
     private var finished = false
 
     /// For each event kind (by ``TraceEvent/Name`` index), the rules that watch it.
@@ -92,12 +90,10 @@ public struct TraceAnalyzer: Sendable {
             sessionCount += 1
             context.startSession()
             rules = Self.makeRules()
-            mainActorTime = 0
             context.state.apply(event)
             return
         }
-        if context.state.isMainActorEvent(event) { mainActorTime = max(mainActorTime, event.time) }
-        runChecks(traceTime: event.time, mainActorTime: mainActorTime)
+        if context.state.isMainActorEvent(event) { runChecks(before: event.time) }
         let effect = context.state.fold(event)
         for index in Self.dispatch[event.kind.name.index] {
             context.currentRule = index
@@ -108,9 +104,7 @@ public struct TraceAnalyzer: Sendable {
     /// Lets trace time pass without an event (a live view calls this as the
     /// wall clock advances), running the checks that fall due.
     public mutating func advance(to time: UInt64) {
-        let after = time == .max ? .max : time + 1
-        mainActorTime = max(mainActorTime, time)
-        runChecks(traceTime: after, mainActorTime: after)
+        runChecks(before: time == .max ? .max : time + 1)
         context.state.advanceTime(to: time)
     }
 
@@ -128,9 +122,9 @@ public struct TraceAnalyzer: Sendable {
 
     // MARK: - Checks
 
-    /// Decides the checks due before these times.
-    private mutating func runChecks(traceTime: UInt64, mainActorTime: UInt64) {
-        while let check = context.nextDue(traceTime: traceTime, mainActorTime: mainActorTime) {
+    /// Decides the checks due before `time`.
+    private mutating func runChecks(before time: UInt64) {
+        while let check = context.nextDue(before: time) {
             context.currentRule = check.rule
             rules[check.rule].decide(check, &context)
         }

@@ -3,10 +3,11 @@
 /// deactivate; one still active a grace period later never finished
 /// resigning (a `didBecomeActive` that never returns, say).
 ///
-/// The detached router's own interactor is deactivated by `detachChild`
-/// directly, so trace time decides its check; the rest of the subtree is
-/// deactivated step by step from the main actor (and after a deinit, from a
-/// main-actor task), so main-actor progress decides theirs.
+/// Deactivation is driven from the main actor (`detachChild` steps through
+/// the subtree from there; after a deinit, a main-actor task does) and
+/// `willResignActive` often updates a presenter on it, so main-actor
+/// progress decides the checks: a blocked main actor delays them without
+/// making them findings.
 struct ActiveAfterDetachRule: FindingRule {
     static let rule = Finding.Rule("active-after-detach", .error, title: "active after detach", summary: "an interactor still active after its router left the tree")
     static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
@@ -15,18 +16,17 @@ struct ActiveAfterDetachRule: FindingRule {
         switch event.kind {
         case .detach(_, let child):
             guard effect.childWasInLiveTree, context.state.contains(child) else { return }
-            let own = context.state.table.with(child, { $0.interactor }) ?? nil
             for interactor in context.state.subtreeInteractors(child) {
-                context.schedule(GraceCheck(subject: interactor, since: event.seq, clock: interactor == own ? .trace : .mainActor))
+                context.schedule(GraceCheck(subject: interactor, since: event.seq))
             }
         case .deallocated:
             guard let router = context.state.removedNode, router.kind == .router, router.isInLiveTree else { return }
             if let interactor = router.interactor, context.state.contains(interactor) {
-                context.schedule(GraceCheck(subject: interactor, since: event.seq, clock: .mainActor))
+                context.schedule(GraceCheck(subject: interactor, since: event.seq))
             }
             for child in router.childList where context.state.contains(child) {
                 for interactor in context.state.subtreeInteractors(child) {
-                    context.schedule(GraceCheck(subject: interactor, since: event.seq, clock: .mainActor))
+                    context.schedule(GraceCheck(subject: interactor, since: event.seq))
                 }
             }
         default:

@@ -18,11 +18,11 @@ struct NotDeallocatedRule: FindingRule {
             // A router detached from a parent that had already left the tree is on its
             // own from now on (its parent's check no longer covers it): check it too.
             guard effect.childWasInLiveTree || effect.childWasAttached, context.state.contains(child) else { return }
-            context.schedule(GraceCheck(subject: child, since: event.seq, clock: .mainActor))
+            context.schedule(GraceCheck(subject: child, since: event.seq))
         case .deallocated:
             guard let router = context.state.removedNode, router.kind == .router,
                   let interactor = router.interactor, context.state.contains(interactor) else { return }
-            context.schedule(GraceCheck(subject: interactor, since: event.seq, other: router.id, flag: Self.interactorCheck, clock: .mainActor))
+            context.schedule(GraceCheck(subject: interactor, since: event.seq, other: router.id, flag: Self.interactorCheck))
         default:
             break
         }

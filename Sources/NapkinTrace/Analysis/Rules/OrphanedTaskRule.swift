@@ -3,6 +3,10 @@
 /// later ignores cancellation. At the end of the trace, a task still running
 /// while its owner is inactive or gone is reported too, unless the trace
 /// ended within the grace period of its cancellation (undecided).
+///
+/// Main-actor progress decides the checks: a task's last steps often run on
+/// the main actor (updating a presenter), so while it is blocked a cancelled
+/// task cannot finish, and that is not the task's fault.
 struct OrphanedTaskRule: FindingRule {
     static let rule = Finding.Rule("orphaned-task", .error, title: "orphaned task", summary: "a bound task that keeps running after its interactor deactivated or went away")
     static let watches: Set<TraceEvent.Name> = [.deactivate, .deallocated]

@@ -9,7 +9,7 @@ struct UndetachedChildRule: FindingRule {
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         guard let parent = context.state.removedNode, parent.kind == .router else { return }
         for child in parent.childList where context.state.contains(child) {
-            context.schedule(GraceCheck(subject: child, since: event.seq, other: parent.id, clock: .mainActor))
+            context.schedule(GraceCheck(subject: child, since: event.seq, other: parent.id))
         }
     }
 
