@@ -66,6 +66,7 @@ struct AnalysisContext: Sendable {
         let (deadline, overflow) = state.time.addingReportingOverflow(options.grace)
         check.deadline = overflow ? .max : deadline
         check.rule = currentRule
+        check.scheduledAt = state.time
         checks.schedule(check, request)
     }
 

@@ -75,6 +75,8 @@ struct GraceCheck: Sendable {
     var deadline: UInt64 = 0
     /// Which rule scheduled it (an index into ``FindingRules/all``); set by the context.
     var rule = 0
+    /// Trace time of the event that scheduled it; set by the context.
+    var scheduledAt: UInt64 = 0
 }
 
 /// What to do when a rule asks for a check on a subject that already has one waiting.

@@ -9,14 +9,17 @@
 /// at ``finish()``. Memory follows the number of live nodes.
 ///
 /// A check is decided only when the app's **main actor** has made progress
-/// past its deadline (an event only the main actor writes, such as an attach
-/// or a router's deinit, with a later time), not when any event does: a
-/// router's deinit and the releases it makes, the deactivations that follow
-/// a detach, and the last main-actor steps of a cancelled task all need the
-/// main actor, so while it is blocked (a busy machine, a long synchronous
-/// call) they are late through no fault of the app's lifecycle, and events
-/// from other threads must not decide the check meanwhile. The end of the
-/// trace, and ``advance(to:)`` (idle time of a live view), decide what is due.
+/// past its deadline (``MainActorProgress``: an event only the main actor
+/// writes, such as an attach or a router's deinit, with a later time), not
+/// when any event does: a router's deinit and the releases it makes, the
+/// deactivations that follow a detach, and the last main-actor steps of a
+/// cancelled task all need the main actor, so while it is blocked (a busy
+/// machine, a long synchronous call) they are late through no fault of the
+/// app's lifecycle, and events from other threads must not decide the check
+/// meanwhile. If the main actor wrote nothing for the whole grace period,
+/// what it does in the first quarter of a grace period after it resumes
+/// counts as done in time. The end of the trace, and ``advance(to:)`` (idle
+/// time of a live view), decide what is due.
 ///
 /// The definitions of the findings are in `docs/findings.md`. One cause is
 /// reported once: a leaked router is reported, not the interactor and
@@ -54,6 +57,8 @@ public struct TraceAnalyzer: Sendable {
 
     private var context: AnalysisContext
     private var rules: [any FindingRule]
+    /// How far the app's main actor has run: what decides the checks.
+    private var progress: MainActorProgress
     private var finished = false
 
     /// For each event kind (by ``TraceEvent/Name`` index), the rules that watch it.
@@ -66,6 +71,7 @@ public struct TraceAnalyzer: Sendable {
         self.options = options
         context = AnalysisContext(options: options)
         rules = Self.makeRules()
+        progress = MainActorProgress(settle: options.grace / 4)
     }
 
     private static func makeRules() -> [any FindingRule] {
@@ -78,8 +84,8 @@ public struct TraceAnalyzer: Sendable {
     public var findings: [Finding] { context.findings }
     /// Findings established beyond ``maxKeptFindings`` (counted, not kept).
     public var findingsNotKept: Int { context.findingsNotKept }
-    /// Checks still waiting for their deadline.
-    public var pendingChecks: Int { context.pendingChecks }
+    /// Checks still waiting for their deadline (or for the main actor to catch up).
+    public var pendingChecks: Int { context.pendingChecks + progress.waiting }
 
     // MARK: - Folding
 
@@ -90,10 +96,12 @@ public struct TraceAnalyzer: Sendable {
             sessionCount += 1
             context.startSession()
             rules = Self.makeRules()
+            progress = MainActorProgress(settle: options.grace / 4)
             context.state.apply(event)
             return
         }
-        if context.state.isMainActorEvent(event) { runChecks(before: event.time) }
+        let isMainActor = context.state.isMainActorEvent(event)
+        decide(progress.checksToDecide(before: event, isMainActor: isMainActor, &context))
         let effect = context.state.fold(event)
         for index in Self.dispatch[event.kind.name.index] {
             context.currentRule = index
@@ -104,6 +112,7 @@ public struct TraceAnalyzer: Sendable {
     /// Lets trace time pass without an event (a live view calls this as the
     /// wall clock advances), running the checks that fall due.
     public mutating func advance(to time: UInt64) {
+        decide(progress.takeAll())
         runChecks(before: time == .max ? .max : time + 1)
         context.state.advanceTime(to: time)
     }
@@ -130,7 +139,15 @@ public struct TraceAnalyzer: Sendable {
         }
     }
 
+    private mutating func decide(_ checks: [GraceCheck]) {
+        for check in checks {
+            context.currentRule = check.rule
+            rules[check.rule].decide(check, &context)
+        }
+    }
+
     private mutating func finishSession() {
+        decide(progress.takeAll())
         let end = context.state.time
         for check in context.takeRemainingChecks() {
             context.currentRule = check.rule

@@ -35,11 +35,39 @@ struct TraceAnalyzerTests {
         b.add(.sessionEnd(reason: "exit"), at: detach + 3 * .second)
         #expect(TraceAnalyzer.analyze(b.events).isClean)
 
+        // The main actor keeps running (it creates another router half-way) and
+        // the deinit comes just after the grace period: reported.
         var late = TraceBuilder.homeTree()
         late.detach(4, from: 2)
+        late.add(.interactorCreated(id: 9, type: "OtherInteractor"), at: detach + .second / 2)
+        late.add(.routerCreated(id: 10, type: "OtherRouter", interactor: 9, interactorType: "OtherInteractor"))
         late.add(.deallocated(id: 4), at: detach + .second + 1)
         late.add(.deallocated(id: 3), at: detach + .second + 2)
         late.add(.sessionEnd(reason: "exit"), at: detach + 3 * .second)
+        #expect(TraceAnalyzer.analyze(late.events).ruleAndSubject == ["not-deallocated HomeRouter#4"])
+    }
+
+    @Test("a main actor silent for the whole grace period (blocked, or idle): what it does first when it runs again counts as in time")
+    func silentMainActor() {
+        var b = TraceBuilder.homeTree()
+        b.detach(4, from: 2)
+        let detach = b.events[b.events.count - 2].time
+        b.add(.mark(text: "another thread"), at: detach + .second / 2)
+        b.add(.mark(text: "another thread"), at: detach + 2 * .second)     // trace time passes the deadline...
+        b.add(.deallocated(id: 4), at: detach + 3 * .second)               // ...the main actor's first act after 3 s
+        b.add(.deallocated(id: 3), at: detach + 3 * .second + 10)
+        b.add(.sessionEnd(reason: "exit"), at: detach + 5 * .second)
+        #expect(TraceAnalyzer.analyze(b.events).isClean)
+
+        // Its catch-up lasts a quarter of the grace period: a deinit after that is late.
+        var late = TraceBuilder.homeTree()
+        late.detach(4, from: 2)
+        late.add(.interactorCreated(id: 9, type: "OtherInteractor"), at: detach + 3 * .second)
+        late.add(.routerCreated(id: 10, type: "OtherRouter", interactor: 9, interactorType: "OtherInteractor"))
+        late.add(.load(router: 2), at: detach + 3 * .second + .second / 2)
+        late.add(.deallocated(id: 4), at: detach + 4 * .second)
+        late.add(.deallocated(id: 3), at: detach + 4 * .second + 10)
+        late.add(.sessionEnd(reason: "exit"), at: detach + 5 * .second)
         #expect(TraceAnalyzer.analyze(late.events).ruleAndSubject == ["not-deallocated HomeRouter#4"])
     }
 

@@ -29,6 +29,8 @@ struct NotDeallocatedRuleTests {
         // left the tree and was not deallocated within the grace period.
         var slow = TraceBuilder.homeTree()
         slow.detach(4, from: 2)
+        slow.wait(.second / 2)
+        slow.child(8, "Menu", of: 2)        // the main actor runs on meanwhile
         slow.wait(3 * .second)
         slow.attach(4, to: 2)
         slow.add(.mark(text: "idle"), at: slow.time + 5 * .second)
