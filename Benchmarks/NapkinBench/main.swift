@@ -2,6 +2,7 @@
 //   swift run -c release napkin-bench reader      (reader + analysis vs jq)
 //   swift run -c release napkin-bench framework   (tracing off vs on; Benchmarks/framework.sh adds hooks removed)
 //   napkin-bench feed --rate 200000 | napkin-inspect live   (does the live view keep pace?)
+//   swift build -c release && .build/release/napkin-bench hostile   (every command on hostile shapes: time, memory)
 // Numbers are ratios of contenders measured in the same run.
 
 let arguments = Array(CommandLine.arguments.dropFirst())
@@ -22,10 +23,12 @@ case "profile-analysis":
 case "framework":
     await FrameworkBenchmark.run(cycles: option("--cycles", 20_000), rounds: option("--rounds", 5),
                                  offOnly: arguments.contains("--off-only"))
+case "hostile":
+    HostileBenchmark.run(events: option("--events", 1_000_000))
 case "feed":
     FeedBenchmark.run(rate: option("--rate", 200_000), seconds: option("--seconds", 5))
 case "all":
     ReaderBenchmark.run(cycles: option("--cycles", 80_000), keep: false)
 default:
-    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] | feed [--rate N] [--seconds N]")
+    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] | feed [--rate N] [--seconds N] | hostile [--events N]")
 }

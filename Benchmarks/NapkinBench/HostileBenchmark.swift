@@ -1,0 +1,74 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
+/// Runs every `napkin-inspect` command on every ``HostileShapes`` trace and
+/// prints time and peak memory of each run, next to the normal shape:
+/// `napkin-bench hostile [--events N]` (release build; the `napkin-inspect`
+/// binary next to this one is used).
+enum HostileBenchmark {
+    /// The commands measured, as arguments before the trace path.
+    static let commands: [[String]] = [
+        ["check"], ["stats"], ["tree"], ["timeline"], ["mermaid"], ["live"],
+    ]
+
+    static func run(events: Int) {
+        let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
+        let inspect = directory + "/napkin-inspect"
+        guard FileManager.default.isExecutableFile(atPath: inspect) else {
+            print("napkin-inspect not found next to napkin-bench (\(inspect)): build it first (swift build -c release)")
+            return
+        }
+        print("Hostile shapes, about \(events) events each; each cell: seconds / peak memory (MiB) of napkin-inspect CMD FILE")
+        let header = "shape".padding(toLength: 15, withPad: " ", startingAt: 0) + "  events     MB  "
+            + commands.map { $0[0].padding(toLength: 14, withPad: " ", startingAt: 0) }.joined()
+        print(header)
+        for shape in HostileShapes.all(events: events) {
+            let path = NSTemporaryDirectory() + "napkin-hostile-\(getpid())-\(shape.name).ndjson"
+            defer { unlink(path) }
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            var writer = TraceWriter { bytes in _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) } }
+            shape.write(&writer)
+            writer.finish()
+            close(fd)
+            let size = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1e6
+            var row = shape.name.padding(toLength: 15, withPad: " ", startingAt: 0)
+            row += String(format: "%8d %6.1f  ", writer.count, size)
+            for command in commands {
+                let (seconds, peak, status) = measure(inspect, command + [path])
+                let cell = status > 2 ? "SIGNAL \(status)" : String(format: "%.2fs/%.0f", seconds, peak)
+                row += cell.padding(toLength: 14, withPad: " ", startingAt: 0)
+            }
+            print(row)
+        }
+        print("(status above 2 would be a crash; every command must finish with 0, 1 or 2)")
+    }
+
+    /// Runs `program` with `arguments`, output discarded; returns wall seconds, peak RSS in MiB and the exit status.
+    static func measure(_ program: String, _ arguments: [String]) -> (Double, Double, Int32) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let start = DispatchTime.now().uptimeNanoseconds
+        guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return (0, 0, 127) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        #if canImport(Darwin)
+        let peak = Double(usage.ru_maxrss) / 1_048_576
+        #else
+        let peak = Double(usage.ru_maxrss) / 1024
+        #endif
+        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (seconds, peak, code)
+    }
+}
