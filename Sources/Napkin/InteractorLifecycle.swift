@@ -23,15 +23,25 @@ import Synchronization
 ///   yields `false` to every `isActiveStream`, then cancels the bound tasks.
 /// - Deinit cancels the remaining bound tasks and finishes every stream.
 ///
-/// All state is guarded by one lock (a pthread mutex, see `Locked`) (the "creation record written" flag
-/// is an atomic), so every member is safe to call from
-/// any actor or thread.
+/// All state is guarded by one lock (a pthread mutex, see `Locked`); the
+/// trace binding and the "creation record written" flag are atomics. Every
+/// member is safe to call from any actor or thread.
+///
+/// ## Tracing
+/// A lifecycle reports to the trace its interactor was created in, or, if it
+/// was created untraced, to the trace of the first traced router that owns it
+/// or whose subtree it joins (*adoption*, see ``Router``). The binding (tracer
+/// and id) is set once and never changes; while it is unset, every trace hook
+/// is one atomic load that finds nil.
 public final class InteractorLifecycle: Sendable {
     private enum Phase: Sendable { case inactive, activating, active, deactivating }
 
     private struct BoundTask: Sendable {
         let task: Task<Void, Never>
-        let traceID: NodeID
+        /// The task's id in the trace; 0 while the lifecycle is untraced.
+        var traceID: NodeID
+        /// The name given with `task(named:)`, to announce the task if the lifecycle is adopted.
+        let label: String?
     }
 
     private struct State: Sendable {
@@ -46,22 +56,43 @@ public final class InteractorLifecycle: Sendable {
         var cancelledBelow: UInt64 = 0
         var streams: [UInt64: AsyncStream<Bool>.Continuation] = [:]
         var nextStreamKey: UInt64 = 0
+        /// The binding an adoption installed (nil for a lifecycle traced from
+        /// creation or untraced): a task that started untraced finds its trace
+        /// here when it ends, even after the lifecycle is gone.
+        var adoption: TraceBinding?
+        /// Ids the adoption gave to tasks that started untraced, by task key, until they end.
+        var adoptedTasks: [UInt64: NodeID] = [:]
     }
 
+    /// Captured strongly by bound tasks (never the lifecycle itself, which they must not keep alive).
     private let state = Locked(State())
     /// Whether the interactor's creation record has been written.
     private let announced = Atomic<Bool>(false)
-    /// Where this interactor's transitions are traced; `nil` when tracing was off at creation.
-    package var tracer: Tracer? { traced(storedTracer) }
-    private let storedTracer: Tracer?
-    /// This interactor's id in the trace (0 when untraced).
-    package let traceID: NodeID
+    /// Where this interactor reports: set at creation when tracing is on, or by
+    /// an adoption (with `state`'s lock held), at most once; read without a lock.
+    private let binding = AtomicLazyReference<TraceBinding>()
+
+    /// The binding, or nil (one atomic load); constant nil when hooks are compiled out.
+    @inline(__always)
+    private var trace: TraceBinding? {
+        #if NAPKIN_NO_TRACE_HOOKS
+        return nil
+        #else
+        return binding.load()
+        #endif
+    }
+
+    /// Where this interactor's transitions are traced; `nil` while untraced
+    /// (tracing was off at creation and no traced router has adopted it).
+    package var tracer: Tracer? { trace?.tracer }
+    /// This interactor's id in the trace (0 while untraced).
+    package var traceID: NodeID { trace?.id ?? 0 }
 
     /// Creates an inactive lifecycle.
     public init() {
-        let tracer = tracerForNewObject()
-        self.storedTracer = tracer
-        self.traceID = tracer?.nextID() ?? 0
+        if let tracer = tracerForNewObject() {
+            _ = binding.storeIfNil(TraceBinding(tracer: tracer, id: tracer.nextID()))
+        }
     }
 
     /// Whether the interactor is active (including while it activates or resigns).
@@ -128,7 +159,7 @@ public final class InteractorLifecycle: Sendable {
         didBecomeActive: () async -> Void, willResignActive: () async -> Void,
         canActivate: Bool = true, canDeactivate: Bool = true
     ) async {
-        if tracer != nil { announce(ownerType) }
+        if trace != nil { announce(ownerType) }
         let isRunner = state.withLock { s -> Bool in
             s.desired = target
             if s.running { return false }
@@ -137,37 +168,41 @@ public final class InteractorLifecycle: Sendable {
         }
         guard isRunner else { return }
         while true {
-            let step = state.withLock { s -> Phase? in
+            // The binding is read with the lock held, with the phase change: an
+            // adoption (which announces the phase with the lock held) either
+            // comes first and is seen here, or comes later and sees the new
+            // phase. The transition is recorded once, never twice or not at all.
+            let (step, trace) = state.withLock { s -> (Phase?, TraceBinding?) in
                 if s.desired && s.phase == .inactive && canActivate {
                     s.phase = .activating
                     for continuation in s.streams.values { continuation.yield(true) }
-                    return .activating
+                    return (.activating, self.trace)
                 }
                 if !s.desired && s.phase == .active && canDeactivate {
                     s.phase = .deactivating
-                    return .deactivating
+                    return (.deactivating, self.trace)
                 }
                 s.running = false
-                return nil
+                return (nil, nil)
             }
             switch step {
             case .activating:
-                tracer?.emit(.activate(interactor: traceID))
+                if let trace { trace.tracer.emit(.activate(interactor: trace.id)) }
                 await didBecomeActive()
                 state.withLock { $0.phase = .active }
             case .deactivating:
-                tracer?.emit(.deactivate(interactor: traceID))
+                if let trace { trace.tracer.emit(.deactivate(interactor: trace.id)) }
                 await willResignActive()
-                let tasks = state.withLock { s -> [BoundTask] in
+                let (tasks, trace) = state.withLock { s -> ([BoundTask], TraceBinding?) in
                     s.phase = .inactive
                     for continuation in s.streams.values { continuation.yield(false) }
                     let tasks = Array(s.tasks.values)
                     s.tasks.removeAll()
                     s.cancelledBelow = s.nextTaskKey
                     s.finishedEarly.removeAll()
-                    return tasks
+                    return (tasks, self.trace)
                 }
-                cancel(tasks)
+                Self.cancel(tasks, reportingTo: trace)
             default:
                 return
             }
@@ -178,9 +213,9 @@ public final class InteractorLifecycle: Sendable {
     @discardableResult
     package func register(label: String?, ownerType: Any.Type?, priority: TaskPriority?,
                           _ work: @Sendable @escaping () async -> Void) -> Task<Void, Never> {
-        let tracer = self.tracer
-        if tracer != nil { announce(ownerType) }
-        let taskID = tracer?.nextID() ?? 0
+        let trace = self.trace
+        if trace != nil { announce(ownerType) }
+        let taskID = trace?.tracer.nextID() ?? 0
         let key = state.withLock { s in
             let key = s.nextTaskKey
             s.nextTaskKey &+= 1
@@ -188,57 +223,126 @@ public final class InteractorLifecycle: Sendable {
         }
         // The start is emitted before the task exists, so it precedes the
         // task's end and any cancellation in sequence order.
-        tracer?.emit(.taskStart(task: taskID, owner: traceID, label: label))
-        let task = Task(priority: priority) { [weak self] in
+        if let trace { trace.tracer.emit(.taskStart(task: taskID, owner: trace.id, label: label)) }
+        let state = self.state
+        let task = Task(priority: priority) {
             await work()
-            tracer?.emit(.taskEnd(task: taskID, outcome: Task.isCancelled ? .cancelled : .completed))
-            self?.taskFinished(key)
+            if let trace {
+                trace.tracer.emit(.taskEnd(task: taskID, outcome: Task.isCancelled ? .cancelled : .completed))
+            }
+            // A task that started untraced and was adopted meanwhile ends in its adopter's trace.
+            if let (tracer, adoptedID) = Self.taskFinished(key, in: state) {
+                tracer.emit(.taskEnd(task: adoptedID, outcome: Task.isCancelled ? .cancelled : .completed))
+            }
         }
         state.withLock { s in
             // A task that already finished removed nothing; do not keep its handle.
-            if s.finishedEarly.remove(key) == nil {
-                s.tasks[key] = BoundTask(task: task, traceID: taskID)
+            guard s.finishedEarly.remove(key) == nil else { return }
+            var id = taskID
+            if id == 0, let adoption = s.adoption {
+                // Adopted since `trace` was read: announce it as the adoption
+                // announced the tasks it found (the lock orders the two).
+                id = adoption.tracer.nextID()
+                s.adoptedTasks[key] = id
+                adoption.tracer.emit(.taskStart(task: id, owner: adoption.id, label: label))
             }
+            s.tasks[key] = BoundTask(task: task, traceID: id, label: label)
         }
         return task
     }
 
-    /// Writes the interactor's creation record, once, before its first other event.
-    package func announce(_ ownerType: Any.Type?) {
-        guard let tracer else { return }
-        // After the first call this is one atomic load, not a lock.
-        if announced.load(ordering: .relaxed) { return }
-        if !announced.exchange(true, ordering: .acquiringAndReleasing) {
-            tracer.emit(.interactorCreated(id: traceID, type: ownerType.map(traceName(of:)) ?? "Interactor"))
+    /// Makes the interactor report to `tracer`, the trace of a router that
+    /// owns it or whose subtree it joins, then calls `announceRouter` with its
+    /// id there (0 if it reports to another trace) for the router's creation record.
+    ///
+    /// - Untraced: it is *adopted*. With the lock held (so that no transition
+    ///   or bound task is missed or recorded twice), it gets an id and writes
+    ///   its creation record, the router's (`announceRouter`), then its state:
+    ///   `activate` if active, `task_start` (with its label) for each bound
+    ///   task still running, `deactivate` if resigning.
+    /// - Traced by `tracer`: its creation record is written if it was not yet.
+    /// - Traced by another tracer: it keeps it; nothing is written for it.
+    package func enterTrace(_ tracer: Tracer, ownerType: Any.Type, announcingRouter announceRouter: (NodeID) -> Void) {
+        if let trace {
+            if trace.tracer === tracer {
+                announce(ownerType)
+                announceRouter(trace.id)
+            } else {
+                announceRouter(0)
+            }
+            return
+        }
+        let typeName = traceName(of: ownerType)
+        state.withLock { s in
+            // Before the binding is published: whoever sees the binding sees the flag.
+            announced.store(true, ordering: .releasing)
+            let candidate = TraceBinding(tracer: tracer, id: tracer.nextID())
+            let trace = binding.storeIfNil(candidate)
+            guard trace === candidate else {
+                // Adopted by another router first (a shared interactor); it did the writing.
+                announceRouter(trace.tracer === tracer ? trace.id : 0)
+                return
+            }
+            s.adoption = trace
+            tracer.emit(.interactorCreated(id: trace.id, type: typeName))
+            announceRouter(trace.id)
+            if s.phase != .inactive { tracer.emit(.activate(interactor: trace.id)) }
+            for key in s.tasks.keys.sorted() {
+                let id = tracer.nextID()
+                s.tasks[key]!.traceID = id
+                s.adoptedTasks[key] = id
+                tracer.emit(.taskStart(task: id, owner: trace.id, label: s.tasks[key]!.label))
+            }
+            if s.phase == .deactivating { tracer.emit(.deactivate(interactor: trace.id)) }
         }
     }
 
-    private func taskFinished(_ key: UInt64) {
+    /// Writes the interactor's creation record, once, before its first other event.
+    package func announce(_ ownerType: Any.Type?) {
+        guard let trace else { return }
+        // After the first call this is one atomic load, not a lock.
+        if announced.load(ordering: .relaxed) { return }
+        if !announced.exchange(true, ordering: .acquiringAndReleasing) {
+            trace.tracer.emit(.interactorCreated(id: trace.id, type: ownerType.map(traceName(of:)) ?? "Interactor"))
+        }
+    }
+
+    /// Forgets the bound task `key`, which returned; returns where to record
+    /// its end if it started untraced and an adoption announced it.
+    private static func taskFinished(_ key: UInt64, in state: Locked<State>) -> (Tracer, NodeID)? {
         state.withLock { s in
             if s.tasks.removeValue(forKey: key) == nil && key >= s.cancelledBelow {
                 s.finishedEarly.insert(key)
             }
+            guard !s.adoptedTasks.isEmpty, let id = s.adoptedTasks.removeValue(forKey: key),
+                  let adoption = s.adoption else { return nil }
+            return (adoption.tracer, id)
         }
     }
 
-    private func cancel(_ tasks: [BoundTask]) {
+    /// Cancels `tasks`, recording each cancellation in `trace` (tasks without an id are not in it).
+    private static func cancel(_ tasks: [BoundTask], reportingTo trace: TraceBinding?) {
         for bound in tasks {
-            tracer?.emit(.taskCancel(task: bound.traceID))
+            if let trace, bound.traceID != 0 { trace.tracer.emit(.taskCancel(task: bound.traceID)) }
             bound.task.cancel()
         }
     }
 
     deinit {
         let announced = self.announced.load(ordering: .acquiring)
+        let trace = self.trace
         let (tasks, streams) = state.withLock { s in
             let result = (Array(s.tasks.values), Array(s.streams.values))
             s.tasks.removeAll()
             s.streams.removeAll()
             s.phase = .inactive
+            // Tasks still running outlive the state's owner: nothing to remember when they end.
+            s.cancelledBelow = s.nextTaskKey
+            s.finishedEarly.removeAll()
             return result
         }
-        cancel(tasks)
+        Self.cancel(tasks, reportingTo: trace)
         for continuation in streams { continuation.finish() }
-        if announced { tracer?.emit(.deallocated(id: traceID)) }
+        if announced, let trace { trace.tracer.emit(.deallocated(id: trace.id)) }
     }
 }

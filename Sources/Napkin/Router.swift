@@ -32,6 +32,14 @@ import NapkinTrace
 ///   router: it lives exactly as long as your references and its parent's
 ///   `children` keep it (a released router's children live on until that
 ///   task has deactivated them).
+///
+/// Tracing: a router reports to the trace it was created in (see
+/// `NapkinTrace`). A traced router that attaches an untraced child *adopts*
+/// it: the child, its interactor, their running bound tasks and the child's
+/// whole subtree report to the parent's trace from then on, as if created
+/// there (their creation records and current state are written just before
+/// the `attach`). A router that already reports to a trace keeps it, whoever
+/// attaches it; an untraced parent changes nothing. See `docs/lifecycle.md`.
 @MainActor
 open class Router<InteractorType>: Routing {
     /// The interactor, with its own type.
@@ -47,11 +55,13 @@ open class Router<InteractorType>: Routing {
     private var loadState = LoadState.idle
     private var loadWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// Where this router's transitions are traced; `nil` when tracing was off at creation.
+    /// Where this router's transitions are traced; `nil` while untraced
+    /// (tracing was off at creation and no traced parent has adopted it).
     package var tracer: Tracer? { traced(storedTracer) }
-    private let storedTracer: Tracer?
-    /// This router's id in the trace (0 when untraced).
-    package let traceID: NodeID
+    /// Set once: at creation, or when a traced parent adopts this router.
+    private var storedTracer: Tracer?
+    /// This router's id in the trace (0 while untraced).
+    package private(set) var traceID: NodeID = 0
 
     /// Creates a router for `interactor`, which must conform to ``Interactable``.
     public init(interactor: InteractorType) {
@@ -60,16 +70,20 @@ open class Router<InteractorType>: Routing {
             fatalError("\(InteractorType.self) must conform to Interactable to be a router's interactor")
         }
         self.interactable = interactable
-        let tracer = tracerForNewObject()
-        self.storedTracer = tracer
-        self.traceID = tracer?.nextID() ?? 0
-        if let tracer {
-            let lifecycle = interactable.lifecycle
-            let interactorType = type(of: interactable)
-            lifecycle.announce(interactorType)
-            tracer.emit(.routerCreated(id: traceID, type: traceName(of: type(of: self)),
-                                       interactor: lifecycle.traceID,
-                                       interactorType: traceName(of: interactorType)))
+        if let tracer = tracerForNewObject() { enterTrace(tracer) }
+    }
+
+    /// Starts reporting to `tracer`: takes an id and writes the creation
+    /// records of the interactor (adopting it if it is untraced, see
+    /// `InteractorLifecycle.enterTrace`) and of this router.
+    private func enterTrace(_ tracer: Tracer) {
+        storedTracer = tracer
+        let interactorType = type(of: interactable)
+        let routerName = traceName(of: type(of: self))
+        let interactorName = traceName(of: interactorType)
+        interactable.lifecycle.enterTrace(tracer, ownerType: interactorType) { interactorID in
+            traceID = tracer.nextID()
+            tracer.emit(.routerCreated(id: traceID, type: routerName, interactor: interactorID, interactorType: interactorName))
         }
     }
 
@@ -102,14 +116,10 @@ open class Router<InteractorType>: Routing {
     /// Attaching a router that is already a child changes nothing (the trace
     /// records the misuse).
     public final func attachChild(_ child: Routing) async {
-        // The cast runs only when tracing is on: off, the hook stays a nil check.
-        let childID = tracer == nil ? 0 : (child as? TracedRouter)?.traceID ?? 0
-        if children.contains(where: { $0 === child }) {
-            if childID != 0 { tracer?.emit(.attach(parent: traceID, child: childID)) }
-            return
-        }
-        children.append(child)
-        if childID != 0 { tracer?.emit(.attach(parent: traceID, child: childID)) }
+        let isChild = children.contains { $0 === child }
+        if !isChild { children.append(child) }
+        traceAttach(of: child)
+        if isChild { return }
         await RouterTree.settle(child, path: [RouterTree.Link(parent: self, child: child)])
         await child.load()
     }
@@ -118,7 +128,9 @@ open class Router<InteractorType>: Routing {
     /// its whole subtree, root first. Detaching a router that is not a child
     /// changes nothing (the trace records the misuse).
     public final func detachChild(_ child: Routing) async {
-        let childID = tracer == nil ? 0 : (child as? TracedRouter)?.traceID ?? 0
+        // The cast runs only when tracing is on: off, the hook stays a nil check.
+        var childID: NodeID = 0
+        if let tracer, let traced = child as? TracedRouter { childID = traced.traceID(in: tracer) }
         guard let index = children.firstIndex(where: { $0 === child }) else {
             if childID != 0 { tracer?.emit(.detach(parent: traceID, child: childID)) }
             return
@@ -126,6 +138,27 @@ open class Router<InteractorType>: Routing {
         children.remove(at: index)
         if childID != 0 { tracer?.emit(.detach(parent: traceID, child: childID)) }
         await RouterTree.settle(child, path: [RouterTree.Link(parent: self, child: child)])
+    }
+
+    /// The trace hook of ``attachChild(_:)``, run once `child` is in
+    /// ``children``. Tracing off (this router untraced): one nil check, no
+    /// allocation, no lock, and never an adoption. On: the `attach` record,
+    /// after adopting `child` if it is untraced (its subtree is recorded after
+    /// the record).
+    @inline(__always)
+    package func traceAttach(of child: Routing) {
+        if let tracer { recordLink(to: child, in: tracer) }
+    }
+
+    /// Writes the `attach` record of the link from this router (traced by
+    /// `tracer`) to `child`. An untraced child is adopted first, and its
+    /// subtree is recorded after the record; a child that reports to another
+    /// trace is not named (its id means nothing in this one).
+    private func recordLink(to child: Routing, in tracer: Tracer) {
+        guard let traced = child as? TracedRouter else { return }
+        let (childID, adopted) = traced.join(tracer)
+        if childID != 0 { tracer.emit(.attach(parent: traceID, child: childID)) }
+        if adopted { traced.recordAdoptedSubtree() }
     }
 
     /// Activates this router as the root of a tree, then loads it.
@@ -151,10 +184,36 @@ open class Router<InteractorType>: Routing {
     }
 }
 
-/// A router that can be named in the trace.
+/// A router that can be named in the trace and adopted by a traced parent.
 @MainActor
 protocol TracedRouter: AnyObject {
+    /// Its id in the trace it reports to (0 while untraced).
     var traceID: NodeID { get }
+    /// Its id in `tracer`'s trace: 0 if it reports to another trace or to none.
+    func traceID(in tracer: Tracer) -> NodeID
+    /// Its id in `tracer`'s trace, adopting it first if it reports to none
+    /// (`adopted`: its creation records are written; the caller writes the
+    /// link, then calls ``recordAdoptedSubtree()``). 0 if it reports elsewhere.
+    func join(_ tracer: Tracer) -> (id: NodeID, adopted: Bool)
+    /// For a router just adopted and linked: adopts and links its children,
+    /// each subtree in turn, then records its load if it has loaded.
+    func recordAdoptedSubtree()
 }
 
-extension Router: TracedRouter {}
+extension Router: TracedRouter {
+    func traceID(in tracer: Tracer) -> NodeID {
+        storedTracer === tracer ? traceID : 0
+    }
+
+    func join(_ tracer: Tracer) -> (id: NodeID, adopted: Bool) {
+        if let own = storedTracer { return (own === tracer ? traceID : 0, false) }
+        enterTrace(tracer)
+        return (traceID, true)
+    }
+
+    func recordAdoptedSubtree() {
+        guard let tracer = storedTracer else { return }
+        for child in children { recordLink(to: child, in: tracer) }
+        if loadState == .loaded { tracer.emit(.load(router: traceID)) }
+    }
+}

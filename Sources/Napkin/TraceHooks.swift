@@ -3,7 +3,8 @@ import NapkinTrace
 /// The tracer a router or interactor created now reports to, or nil.
 ///
 /// Every trace hook of the framework goes through this function or through a
-/// `tracer` property built like ``traced(_:)``. Building with
+/// `tracer` property built like ``traced(_:)`` (an interactor lifecycle's
+/// `trace`, likewise). Building with
 /// `-Xswiftc -DNAPKIN_NO_TRACE_HOOKS` makes both constant `nil`, which
 /// removes every hook at compile time: the baseline the framework benchmark
 /// compares "tracing off" against (`Benchmarks/framework.sh`).
@@ -24,6 +25,22 @@ func traced(_ stored: Tracer?) -> Tracer? {
     #else
     return stored
     #endif
+}
+
+/// Where a traced interactor reports: the tracer and its id there.
+///
+/// Set once per lifecycle, when it is created traced or when it is adopted,
+/// and never changed (see `InteractorLifecycle`); allocated only while tracing is on.
+final class TraceBinding: Sendable {
+    /// The session the interactor reports to.
+    let tracer: Tracer
+    /// The interactor's id in that session.
+    let id: NodeID
+
+    init(tracer: Tracer, id: NodeID) {
+        self.tracer = tracer
+        self.id = id
+    }
 }
 
 /// The name the trace gives `type`, computed once per type: a router and its

@@ -3,7 +3,8 @@ import NapkinTrace
 import Testing
 
 /// With tracing off, the hook a router or interactor calls when it is created
-/// (`TraceContext.current()`, one atomic load) allocates nothing.
+/// (`TraceContext.current()`, one atomic load) allocates nothing, and neither
+/// does the hook of an attach (a nil check: an untraced parent never adopts).
 ///
 /// Measured with glibc's `mallinfo2()`: heap bytes in use before and after
 /// 100,000 calls. That counts what the calls keep, not what they allocate and
@@ -68,6 +69,51 @@ struct TraceOffTests {
         TraceContext.endRecording()
         #expect(recording.traced == 0)
         #expect(recording.delta == 0, "smallest heap delta over 100,000 calls: \(recording.delta) bytes")
+    }
+
+    @Test("an untraced parent attaching untraced children adopts nothing; its trace hook keeps 0 heap bytes over 100,000 calls",
+          .enabled(if: measurable), .disabled(if: tracedByEnvironment, "NAPKIN_TRACE turns tracing on for this process"))
+    @MainActor
+    func noAdoptionWhenOff() async {
+        let root = TraceTestRootRouter()
+        let children = (0..<1_000).map { _ in TraceTestRouter() }
+        let untraced = { (router: TraceTestRouter) in
+            router.tracer == nil && router.traceID == 0 && router.interactor.lifecycle.tracer == nil
+        }
+        // Real attaches and detaches leave everything untraced.
+        await root.launch()
+        for child in children.prefix(20) {
+            await root.attachChild(child)
+            await root.detachChild(child)
+        }
+        #expect(children.allSatisfy(untraced) && root.tracer == nil)
+
+        // The attach's trace hook (the synchronous part, where an adoption would
+        // happen), on children that stay alive: an adoption would leave a trace
+        // binding in each, in every window. (attachChild as a whole hops
+        // between threads, whose allocator caches make heap readings move.)
+        var smallest = Int.max
+        for _ in 0..<300 {
+            guard let start = heapBytesInUse() else { break }
+            for _ in 0..<100 {
+                for child in children { root.traceAttach(of: child) }
+            }
+            let delta = heapBytesInUse()! - start
+            if abs(delta) < abs(smallest) { smallest = delta }
+            if delta == 0 { break }
+            try? await Task.sleep(for: .milliseconds(3))
+        }
+        #expect(smallest == 0, "smallest heap delta over 100,000 hook calls: \(smallest) bytes")
+        #expect(children.allSatisfy(untraced))
+
+        // Control: under a recorded parent the same hook adopts, and the measurement sees it.
+        let recorder = TraceRecorder(app: "control")
+        let traced = recorder.record { TraceTestRootRouter() }
+        let fresh = (0..<100).map { _ in TraceTestRouter() }
+        let start = heapBytesInUse()!
+        for child in fresh { traced.traceAttach(of: child) }
+        #expect(heapBytesInUse()! - start > 0)
+        #expect(!fresh.contains(where: untraced))
     }
 
     @Test("objects created with tracing off carry no tracer and id 0",

@@ -4,8 +4,15 @@ import Synchronization
 /// Decides which tracer a newly created router or interactor reports to.
 ///
 /// The answer is read once, when the object is created, and kept by the object,
-/// so every later hook is a nil check on a stored property. With tracing off
-/// the whole decision is one atomic load.
+/// so every later hook is a nil check on a stored property (an atomic load for
+/// an interactor's lifecycle). With tracing off the whole decision is one
+/// atomic load.
+///
+/// An object created untraced can still be traced later, and only then: when
+/// a traced router attaches it (or its router, or an ancestor of its router),
+/// it *adopts* the parent's tracer (see Napkin's `Router`). That never
+/// consults this context, so adoption works the same for recorders and for
+/// the process-wide tracer, and an object never changes tracer once it has one.
 package enum TraceContext {
     /// Packed state, read with one atomic load on every creation:
     /// - `0`: not resolved yet (the environment has not been read);

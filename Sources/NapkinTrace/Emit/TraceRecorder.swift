@@ -5,13 +5,30 @@
 /// whole life, even after `record` returns; other tests running in parallel
 /// are not mixed in.
 ///
+/// Recording follows the tree: a router attached under a recorded router,
+/// wherever and whenever it was created, is recorded from that attach on,
+/// with its interactor, the interactor's running bound tasks and the router's
+/// whole subtree (Napkin *adopts* it: it writes their creation records and
+/// current state just before the `attach`). So the flow under test can run
+/// outside `record`:
+///
 /// ```swift
 /// let recorder = TraceRecorder()
-/// let root = await recorder.record { await buildAndLaunchRoot() }
-/// await root.routeToHome()
-/// let report = recorder.analyze(expectTeardown: false)
-/// #expect(report.findings.isEmpty, "\(report)")
+/// let root = await recorder.record { await makeLaunchedRoot() }
+/// await root.logIn()      // LoggedIn, created and attached here, is recorded too
+/// await root.logOut()
+/// try await Task.sleep(for: .milliseconds(300))
+/// let report = recorder.analyze(grace: .milliseconds(200))
+/// #expect(report.isClean, "\(report)")
 /// ```
+///
+/// An object reports to one trace for its whole life and is never moved: a
+/// router that already reports to another trace (created inside another
+/// recorder's `record`, or outside any `record` in a process traced with
+/// `NAPKIN_TRACE` or ``NapkinTrace/bootstrap(_:bufferCapacity:)``) keeps it
+/// when a recorded router attaches it, and this recording does not show it or
+/// its subtree. A recorded router attached under an unrecorded one is still
+/// recorded, without the link.
 public final class TraceRecorder: Sendable {
     let tracer: Tracer
 
@@ -20,7 +37,8 @@ public final class TraceRecorder: Sendable {
         tracer = Tracer(sink: nil, app: app)
     }
 
-    /// Runs `body` with tracing into this recorder for objects created inside it.
+    /// Runs `body` with tracing into this recorder for objects created inside
+    /// it (and, from then on, for what gets attached under them).
     nonisolated(nonsending) public func record<Result>(_ body: () async throws -> Result) async rethrows -> Result {
         TraceContext.beginRecording()
         defer { TraceContext.endRecording() }
@@ -29,7 +47,8 @@ public final class TraceRecorder: Sendable {
         }
     }
 
-    /// Runs synchronous `body` with tracing into this recorder for objects created inside it.
+    /// Runs synchronous `body` with tracing into this recorder for objects
+    /// created inside it (and, from then on, for what gets attached under them).
     public func record<Result>(_ body: () throws -> Result) rethrows -> Result {
         TraceContext.beginRecording()
         defer { TraceContext.endRecording() }
