@@ -75,10 +75,97 @@ struct TraceBrokenDestinationTests {
         expectSurvived(run, saying: ["NAPKIN_TRACE=\(path)", "cannot open", "tracing is off"])
     }
 
-    @Test("a descriptor that is not open (fd:9)")
+    @Test("a descriptor that is not open (fd:9) is refused when tracing starts")
     func closedDescriptor() async throws {
         let run = try await Probe.run(["churn", "200"], environment: ["NAPKIN_TRACE": "fd:9"], closedFDs: [9])
-        expectSurvived(run, saying: ["tracing stopped", "fd 9", "Bad file descriptor"])
+        expectSurvived(run, saying: ["NAPKIN_TRACE=fd:9", "descriptor 9 is not open", "tracing is off"])
+    }
+
+    @Test("fd:0, standard input, is refused")
+    func standardInput() async throws {
+        let run = try await Probe.run(["churn", "200"], environment: ["NAPKIN_TRACE": "fd:0"])
+        expectSurvived(run, saying: ["NAPKIN_TRACE=fd:0", "standard input", "tracing is off"])
+    }
+
+    @Test("a descriptor open for reading only is refused when tracing starts")
+    func readOnlyDescriptor() async throws {
+        let run = try await Probe.run(["--read-only-fd", "5", "churn", "200"], environment: ["NAPKIN_TRACE": "fd:5"])
+        expectSurvived(run, saying: ["NAPKIN_TRACE=fd:5", "descriptor 5 is open for reading only", "tracing is off"])
+    }
+
+    @Test("a FIFO without a reader: the app neither blocks nor waits, tracing is off", .enabled(if: isLinux))
+    func fifoWithoutReader() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/nobody.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let run = try await Probe.run(["churn", "200"], environment: ["NAPKIN_TRACE": fifo], timeout: .seconds(60))
+        expectSurvived(run, saying: ["NAPKIN_TRACE=\(fifo)", "named pipe (FIFO) with no reader", "tracing is off"])
+    }
+
+    @Test("the reader of a FIFO stops reading but keeps it open: the app still exits", .enabled(if: isLinux))
+    func stalledFIFOReader() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let fifo = directory + "/stuck.fifo"
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        try #require(reader >= 0)
+        let started = ContinuousClock.now
+        let run = try await Probe.run(["churn", cycles], environment: ["NAPKIN_TRACE": fifo],
+                                      stallFD3After: 8192, readAlong: reader, timeout: .seconds(120))
+        expectSurvived(run, saying: ["tracing stopped", fifo, "took no data"])
+        // The reader is given up 2 s after exit starts; allow a busy machine plenty more.
+        #expect(ContinuousClock.now - started < .seconds(60))
+        let trace = WireTrace(run.fd3)
+        #expect(trace.events.first?.ev == "session")
+        #expect(trace.badLines.isEmpty)
+    }
+
+    @Test("a character device (/dev/null) takes the trace quietly")
+    func devNull() async throws {
+        let run = try await Probe.run(["churn", "200"], environment: ["NAPKIN_TRACE": "/dev/null"])
+        #expect(run.exitStatus == 0, "\(run.summary)")
+        #expect(run.stderrLines == ["done"], "\(run.summary)")
+    }
+
+    @Test("a socket file is refused", .enabled(if: isLinux))
+    func socketFile() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/trace.sock"
+        let listener = try bindUnixSocket(at: path)
+        defer { close(listener) }
+        let run = try await Probe.run(["churn", "200"], environment: ["NAPKIN_TRACE": path])
+        expectSurvived(run, saying: ["\(path) is a socket", "tracing is off"])
+    }
+
+    @Test("a trace file the app may write but not read is left untouched")
+    func writeOnlyFile() async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/old.ndjson"
+        // It even starts like a trace: what counts is that napkin could not check it.
+        let original = Data(#"{"seq":1,"t":0,"ev":"session","v":1,"app":"old","pid":1,"wall":0}"#.utf8 + [10])
+        try original.write(to: URL(fileURLWithPath: path))
+        // Root reads anything: run the app as another user, who owns the file.
+        let nobody: UInt32 = 65_534
+        if getuid() == 0 { try #require(chown(path, nobody, nobody) == 0) }
+        try #require(chmod(path, 0o200) == 0)
+        let options = getuid() == 0 ? ["--uid", "\(nobody)"] : []
+        let run = try await Probe.run(options + ["churn", "200"], environment: ["NAPKIN_TRACE": path])
+        _ = chmod(path, 0o600)
+        expectSurvived(run, saying: ["could not be read to check that it is a napkin trace", "Permission denied",
+                                     "not overwriting it", "tracing is off"])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == original)
+    }
+
+    @Test("a file whose first bytes cannot be read (a read error) is never emptied", .enabled(if: isLinux))
+    func readError() async throws {
+        // /proc/self/mem opens for writing but fails reading at offset 0 (EIO).
+        let run = try await Probe.run(["churn", "200"], environment: ["NAPKIN_TRACE": "/proc/self/mem"])
+        expectSurvived(run, saying: ["could not be read to check that it is a napkin trace", "not overwriting it",
+                                     "tracing is off"])
     }
 
     @Test("an existing file that is not a trace is left untouched")

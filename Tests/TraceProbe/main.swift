@@ -14,6 +14,16 @@
 //   bootstrap PATH    like exit, tracing to PATH via NapkinTrace.bootstrap
 //   alloc N           with tracing off, heap bytes kept by N calls of the
 //                     trace hook (printed as "hook-bytes B", plus a control)
+//   flood N SIZE TAG [HUGE]
+//                     N marks "TAG i xxx...", each SIZE bytes long, then HUGE
+//                     marks of about 20 kB (hugeMarkText(TAG, k)), as fast as
+//                     possible; then NapkinTrace.flush() (the trace is written
+//                     however long a slow reader takes: only the end record is
+//                     left for the exit) and return from main
+//
+// Options, before MODE, applied before anything else runs:
+//   --uid N           become user (and group) N; only when run as root
+//   --read-only-fd N  open /dev/null read-only as descriptor N
 //
 // Tracing is switched on by the caller with NAPKIN_TRACE, except in bootstrap mode.
 
@@ -100,24 +110,52 @@ func fail(_ message: String) -> Never {
     exit(64)
 }
 
-/// Writes `text` to standard error, unbuffered.
+/// Writes `text` to standard error, unbuffered; gives up after a second
+/// without room (a test may leave standard error unread on purpose).
 func writeStderr(_ text: String) {
     let bytes = Array(text.utf8)
     bytes.withUnsafeBytes { raw in
         var offset = 0
         while offset < raw.count {
-            let n = write(2, raw.baseAddress! + offset, raw.count - offset)
+            var entry = pollfd(fd: 2, events: Int16(POLLOUT), revents: 0)
+            guard poll(&entry, 1, 1000) > 0 else { return }
+            let n = write(2, raw.baseAddress! + offset, min(raw.count - offset, Int(PIPE_BUF)))
             if n <= 0 { return }
             offset += n
         }
     }
 }
 
-func count(_ index: Int, default value: Int) -> Int {
-    let arguments = CommandLine.arguments
+/// The arguments after the options: `arguments[1]` is the mode.
+var arguments = CommandLine.arguments
+
+@MainActor func count(_ index: Int, default value: Int) -> Int {
     guard arguments.count > index else { return value }
     guard let n = Int(arguments[index]), n >= 0 else { fail("not a count: \(arguments[index])") }
     return n
+}
+
+/// The text of the `k`th huge mark of `flood` with `tag`: about 20 kB of
+/// multi-byte characters, quotes and newlines (the tests rebuild it to compare).
+func hugeMarkText(_ tag: String, _ k: Int) -> String {
+    "\(tag) huge \(k) " + String(repeating: "\u{e9}\"\n\u{20ac}\u{1f600}ab", count: 1500)
+}
+
+while arguments.count > 2, arguments[1].hasPrefix("--") {
+    let option = arguments[1]
+    guard let n = Int32(arguments[2]) else { fail("\(option) needs a number") }
+    switch option {
+    case "--uid":
+        guard getuid() == 0 || getuid() == n else { fail("--uid needs root") }
+        guard setgid(gid_t(n)) == 0, setuid(uid_t(n)) == 0 else { fail("cannot become user \(n): errno \(errno)") }
+    case "--read-only-fd":
+        let fd = open("/dev/null", O_RDONLY)
+        guard fd >= 0, dup2(fd, n) == n else { fail("cannot open /dev/null as fd \(n)") }
+        if fd != n { close(fd) }
+    default:
+        fail("unknown option \(option)")
+    }
+    arguments.removeSubrange(1...2)
 }
 
 /// Heap bytes in use, from glibc's `mallinfo2()`; `nil` where it cannot be called.
@@ -136,7 +174,7 @@ func heapBytesInUse() -> Int? {
     #endif
 }
 
-let mode = CommandLine.arguments.count > 1 ? CommandLine.arguments[1] : ""
+let mode = arguments.count > 1 ? arguments[1] : ""
 /// The routers the app holds on to, alive until the process ends.
 var kept: [AnyObject] = []
 
@@ -170,9 +208,9 @@ case "churn":
     writeStderr("done\n")
 
 case "bootstrap":
-    guard CommandLine.arguments.count > 2 else { fail("bootstrap needs a path") }
+    guard arguments.count > 2 else { fail("bootstrap needs a path") }
     do {
-        NapkinTrace.bootstrap(try NDJSONTraceSink(path: CommandLine.arguments[2]))
+        NapkinTrace.bootstrap(try NDJSONTraceSink(path: arguments[2]))
     } catch {
         fail("\(error)")
     }
@@ -201,6 +239,19 @@ case "alloc":
     print("hook-bytes \(hook)")
     print("control-bytes \(control) \(boxes.count)")
 
+case "flood":
+    let marks = count(2, default: 1000)
+    let size = count(3, default: 100)
+    guard arguments.count > 4 else { fail("flood needs a tag") }
+    let tag = arguments[4]
+    let huge = count(5, default: 0)
+    for i in 0..<marks {
+        let text = "\(tag) \(i) "
+        NapkinTrace.mark(text + String(repeating: "x", count: max(0, size - text.utf8.count)))
+    }
+    for k in 0..<huge { NapkinTrace.mark(hugeMarkText(tag, k)) }
+    NapkinTrace.flush()
+
 default:
-    fail("usage: TraceProbe exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE]")
 }

@@ -3,21 +3,42 @@ import Synchronization
 /// Writes a trace as NDJSON (trace format v1) to a file descriptor.
 ///
 /// Use ``standardOutput``, ``standardError``, ``init(fileDescriptor:closeWhenDone:)``
-/// or ``init(path:)``. Each batch is written with as few `write(2)` calls as
-/// possible and only whole lines, so a process killed mid-run leaves at most
-/// one partial last line, which readers tolerate.
+/// or ``init(path:)``. Every `write(2)` call carries whole lines only, so a
+/// process killed mid-run leaves at most one partial last line, which readers
+/// tolerate.
+///
+/// To a regular file, a batch goes out in as few `write(2)` calls as possible.
+/// To anything else (a pipe, a FIFO, a socket, a terminal), every call is at
+/// most `PIPE_BUF` bytes (4096 on Linux, 512 on Apple platforms) and ends at
+/// a line end: POSIX makes such a write to a pipe atomic, so processes that
+/// share one pipe (an inherited `fd:N` or `stdout`) never split each other's
+/// records. A record that would be longer than `PIPE_BUF` there has its
+/// longest string fields shortened so that it fits; each shortened string ends
+/// with `…` (U+2026). Records written to a regular file are never shortened.
 ///
 /// A closed pipe, a full disk or a closed descriptor makes ``write(_:)`` throw;
 /// the tracer then reports once on standard error and turns tracing off.
 public final class NDJSONTraceSink: TraceSink {
     private let fd: Int32
-    /// Regular files never block a write; pipes, sockets and terminals can.
+    /// Regular files never block a write and are owned by one process; pipes,
+    /// sockets and terminals can block and can be shared.
     private let isRegularFile: Bool
+    /// The longest record, newline included, one `write(2)` may carry:
+    /// `PIPE_BUF` for anything but a regular file, unbounded for a regular file.
+    private let recordLimit: Int
     private let closeWhenDone: Bool
     private let label: String
     /// The encode buffer, reused for every batch; the mutex guards it and
     /// serialises writes to `fd`.
-    private let buffer = Locked<[UInt8]>([])
+    private let batch = Locked<Batch>(Batch())
+
+    /// One batch, encoded.
+    private struct Batch {
+        /// The NDJSON text.
+        var bytes: [UInt8] = []
+        /// The offset just past each line's newline, in order (the last is `bytes.count`).
+        var lineEnds: [Int] = []
+    }
 
     /// A sink writing to the process's standard output.
     public static var standardOutput: NDJSONTraceSink { NDJSONTraceSink(fileDescriptor: 1, closeWhenDone: false) }
@@ -26,44 +47,68 @@ public final class NDJSONTraceSink: TraceSink {
 
     /// A sink writing to an open file descriptor (a pipe, a socket or a file).
     ///
+    /// The descriptor's flags are left as they are (it may be shared with
+    /// other processes). `TraceDestination` checks that it is open for writing
+    /// before it gets here; this initializer does not, and a descriptor that
+    /// is not open makes the first ``write(_:)`` throw.
+    ///
     /// - Parameters:
     ///   - fileDescriptor: the descriptor to write to.
     ///   - closeWhenDone: close the descriptor when the session ends.
     public init(fileDescriptor: Int32, closeWhenDone: Bool = false) {
         self.fd = fileDescriptor
-        self.isRegularFile = NDJSONTraceSink.isRegularFile(fileDescriptor)
+        self.isRegularFile = Platform.fileIdentity(of: fileDescriptor)?.kind == .regular
+        self.recordLimit = isRegularFile ? Int.max : Platform.atomicPipeWriteSize
         self.closeWhenDone = closeWhenDone
         self.label = "fd \(fileDescriptor)"
     }
 
-    /// A sink writing to a new file at `path`.
+    /// A sink writing to the file at `path`.
     ///
-    /// An existing napkin trace at `path` is replaced; any other non-empty file
-    /// is left untouched and the initializer throws, so a mistyped path never
-    /// destroys a user's file.
+    /// What `path` names decides what happens (a symbolic link is followed,
+    /// and every check applies to the file it points to, which is created if
+    /// it does not exist):
+    ///
+    /// | `path` names | what happens |
+    /// | --- | --- |
+    /// | nothing | a new file is created (mode 0644) |
+    /// | an empty regular file, or one that starts with a napkin trace record | it is emptied and the trace replaces it |
+    /// | a regular file with anything else in it | refused, the file is left untouched |
+    /// | a regular file that cannot be read (no read permission, a read error) | refused, the file is left untouched: napkin only replaces what it could check |
+    /// | a FIFO with a reader | the trace goes into it; the writer thread waits for a slow reader, the app never does |
+    /// | a FIFO without a reader | refused at once (opening never waits for a reader) |
+    /// | a character device (`/dev/null`, `/dev/full`, a terminal) | written to, never read first |
+    /// | a directory, a block device, a socket file | refused |
+    ///
+    /// Opening never waits: everything is opened with `O_NONBLOCK`, which
+    /// stays set for FIFOs and devices (the writer thread waits for room with
+    /// `poll`) and is cleared for regular files.
+    ///
+    /// - Throws: ``TraceSinkError`` naming the path, what is wrong and the fix.
     public init(path: String) throws {
-        if let existing = NDJSONTraceSink.firstBytes(of: path, count: 8), !existing.isEmpty,
-           !existing.starts(with: Array(#"{"seq":"#.utf8)) {
-            throw TraceSinkError("\(path) exists and is not a napkin trace; not overwriting it (choose another path)")
-        }
-        let fd: Int32
-        do {
-            fd = try Platform.openForWriting(path)
-        } catch {
-            throw TraceSinkError("cannot open \(path) for writing: \(error)")
-        }
-        self.fd = fd
-        self.isRegularFile = NDJSONTraceSink.isRegularFile(fd)
+        let opened = try NDJSONTraceSink.openDestination(path)
+        self.fd = opened.fd
+        self.isRegularFile = opened.isRegularFile
+        self.recordLimit = isRegularFile ? Int.max : Platform.atomicPipeWriteSize
         self.closeWhenDone = true
         self.label = path
     }
 
     /// Encodes and writes `events`; throws if the descriptor rejects the write.
     public func write(_ events: [TraceEvent]) throws {
-        try buffer.withLock { bytes in
-            bytes.removeAll(keepingCapacity: true)
-            for event in events { TraceEncoder.append(event, to: &bytes) }
-            if let failure = writeAll(bytes) {
+        try batch.withLock { batch in
+            batch.bytes.removeAll(keepingCapacity: true)
+            batch.lineEnds.removeAll(keepingCapacity: true)
+            for event in events {
+                let start = batch.bytes.count
+                TraceEncoder.append(event, to: &batch.bytes)
+                if batch.bytes.count - start > recordLimit {
+                    batch.bytes.removeSubrange(start...)
+                    TraceEncoder.append(RecordFitting.fitted(event, limit: recordLimit), to: &batch.bytes)
+                }
+                batch.lineEnds.append(batch.bytes.count)
+            }
+            if let failure = writeAll(batch) {
                 throw TraceSinkError("cannot write the trace to \(label): \(failure)")
             }
         }
@@ -71,50 +116,69 @@ public final class NDJSONTraceSink: TraceSink {
 
     /// Closes the descriptor if the sink owns it.
     public func close() {
-        buffer.withLock { _ in
+        batch.withLock { _ in
             if closeWhenDone { Platform.closeDescriptor(fd) }
         }
     }
 
-    /// Writes all of `bytes`; returns a description of the failure, if any.
+    /// Writes all of `batch`; returns a description of the failure, if any.
     ///
     /// The writer thread may wait as long as a slow reader needs (the app's
     /// actors never wait for it), but once the process is exiting a reader
     /// that takes no data for ``exitTimeoutMS`` is treated as gone: the
     /// process must be able to exit even if the other end of a pipe stopped
-    /// reading without closing it. So writes to pipes and sockets wait for
-    /// room with `poll` in short slices and write at most `PIPE_BUF` bytes at
-    /// a time (which then cannot block); regular files are written directly.
-    private func writeAll(_ bytes: [UInt8]) -> String? {
+    /// reading without closing it. So writes to anything but a regular file
+    /// wait for room with `poll` in short slices, and each carries as many
+    /// whole lines as fit in `PIPE_BUF` bytes (atomic on a pipe, and on a
+    /// pipe, once `poll` reports room, it does not block). Regular files are
+    /// written directly, the whole batch at once.
+    private func writeAll(_ batch: Batch) -> String? {
         Platform.withBrokenPipeIgnored {
-            bytes.withUnsafeBytes { raw -> String? in
+            batch.bytes.withUnsafeBytes { raw -> String? in
                 var offset = 0
-                var stalledMS: Int32 = 0
+                /// The index in `lineEnds` of the first line end after `offset`.
+                var line = 0
+                /// When the destination last stopped taking data (0: it is taking data).
+                var stalledSince: UInt64 = 0
+                func givesUp() -> Bool {
+                    let now = MonotonicClock.now()
+                    if stalledSince == 0 { stalledSince = now }
+                    return exiting.load(ordering: .relaxed)
+                        && now &- stalledSince >= UInt64(NDJSONTraceSink.exitTimeoutMS) * 1_000_000
+                }
+                func stalledMessage() -> String {
+                    "the reader took no data for \((MonotonicClock.now() &- stalledSince) / 1_000_000_000) s while the process exits"
+                }
                 while offset < raw.count {
-                    var chunk = raw.count - offset
+                    var end = raw.count
                     if !isRegularFile {
                         switch Platform.waitUntilWritable(fd, timeoutMS: 100) {
                         case .interrupted:
                             continue
                         case .timedOut:
-                            stalledMS += 100
-                            if exiting.load(ordering: .relaxed) && stalledMS >= NDJSONTraceSink.exitTimeoutMS {
-                                return "the reader took no data for \(stalledMS / 1000) s while the process exits"
-                            }
+                            if givesUp() { return stalledMessage() }
                             continue
                         case .ready, .failed:
                             break   // room, or a failed poll: the write below says which
                         }
-                        stalledMS = 0
-                        chunk = min(chunk, Platform.atomicPipeWriteSize)
+                        end = NDJSONTraceSink.chunkEnd(from: offset, lineEnds: batch.lineEnds, line: &line,
+                                                       limit: recordLimit)
                     }
-                    switch Platform.writeSome(fd, from: raw.baseAddress! + offset, count: chunk) {
+                    switch Platform.writeSome(fd, from: raw.baseAddress! + offset, count: end - offset) {
                     case .bytes(let n):
                         offset += n
+                        stalledSince = 0
                     case .interrupted:
                         continue
                     case .wouldBlock:
-                        Platform.waitUntilWritable(fd, timeoutMS: 100)
+                        // Not enough room for the whole chunk (a non-blocking
+                        // descriptor writes a pipe chunk whole or not at all).
+                        if givesUp() { return stalledMessage() }
+                        if isRegularFile {
+                            Platform.waitUntilWritable(fd, timeoutMS: 100)
+                        } else {
+                            Platform.sleep(microseconds: 1_000)
+                        }
                     case .failed(let error):
                         return error.description
                     case .nothing:
@@ -126,8 +190,20 @@ public final class NDJSONTraceSink: TraceSink {
         }
     }
 
-    private static func isRegularFile(_ fd: Int32) -> Bool {
-        Platform.fileFacts(of: fd)?.isRegularFile ?? false
+    /// Where the next write starting at `offset` ends: after as many whole
+    /// lines as fit in `limit` bytes, and after at least the line `offset` is
+    /// in (every line fits, see ``RecordFitting``). `line` is the index of the
+    /// first line end after `offset`; it only moves forward.
+    static func chunkEnd(from offset: Int, lineEnds: [Int], line: inout Int, limit: Int) -> Int {
+        while line < lineEnds.count && lineEnds[line] <= offset { line += 1 }
+        guard line < lineEnds.count else { return offset }
+        var end = lineEnds[line]
+        var next = line + 1
+        while next < lineEnds.count && lineEnds[next] - offset <= limit {
+            end = lineEnds[next]
+            next += 1
+        }
+        return end
     }
 
     /// How long a reader may take no data once the process exits.
@@ -139,18 +215,235 @@ public final class NDJSONTraceSink: TraceSink {
         exiting.store(true, ordering: .relaxed)
     }
 
-    /// The first bytes of the regular file at `path`; `nil` for anything else.
-    /// Devices, FIFOs and sockets are never read: reading a FIFO or a terminal
-    /// would block the app, and /dev/full would read as a non-trace file.
-    private static func firstBytes(of path: String, count: Int) -> [UInt8]? {
-        guard let fd = try? Platform.openForReading(path, nonBlocking: true) else { return nil }
-        defer { Platform.closeDescriptor(fd) }
-        guard isRegularFile(fd) else { return nil }
-        var bytes = [UInt8](repeating: 0, count: count)
-        switch bytes.withUnsafeMutableBytes({ Platform.readSome(fd, into: $0.baseAddress!, count: count) }) {
-        case .bytes(let n): return Array(bytes.prefix(n))
-        case .nothing: return []
-        case .interrupted, .wouldBlock, .failed: return nil
+    // MARK: - Opening a path
+
+    /// The first bytes of every napkin trace: its first record's first field.
+    private static let traceSignature = Array(#"{"seq":"#.utf8)
+
+    /// Opens `path` as documented at ``init(path:)``: never waits, never
+    /// empties a file it could not check.
+    private static func openDestination(_ path: String) throws(TraceSinkError) -> (fd: Int32, isRegularFile: Bool) {
+        // What is there before opening, for kinds that must not even be opened.
+        let before = Platform.fileIdentity(atPath: path)
+        if let before { try refuse(before.kind, path) }
+        let fd: Int32
+        do {
+            fd = try Platform.openForTraceWriting(path)
+        } catch {
+            if error.isNoReader && (before?.kind == .fifo || Platform.fileIdentity(atPath: path)?.kind == .fifo) {
+                throw TraceSinkError("\(path) is a named pipe (FIFO) with no reader; start its reader first "
+                                     + "(e.g. napkin-inspect live < \(path)), or give a file path")
+            }
+            if error.isDirectory { try refuse(.directory, path) }
+            throw TraceSinkError("cannot open \(path) for writing: \(error)")
+        }
+        // What was opened: the path may have changed since the look above.
+        guard let opened = Platform.fileIdentity(of: fd) else {
+            Platform.closeDescriptor(fd)
+            throw TraceSinkError("cannot examine \(path) after opening it")
+        }
+        do throws(TraceSinkError) {
+            try refuse(opened.kind, path)
+            if opened.kind == .regular {
+                try checkReplaceable(path, opened: opened)
+                do {
+                    try Platform.truncateToEmpty(fd)
+                } catch {
+                    throw TraceSinkError("cannot empty \(path) to replace the napkin trace in it: \(error)")
+                }
+                Platform.setBlocking(fd)
+            }
+        } catch {
+            Platform.closeDescriptor(fd)
+            throw error
+        }
+        return (fd, opened.kind == .regular)
+    }
+
+    /// Throws for the kinds of file napkin never writes a trace to.
+    private static func refuse(_ kind: Platform.FileKind, _ path: String) throws(TraceSinkError) {
+        switch kind {
+        case .directory:
+            throw TraceSinkError("\(path) is a directory; end the value with / to write napkin-<pid>.ndjson inside it")
+        case .blockDevice:
+            throw TraceSinkError("\(path) is a block device; napkin never writes a trace onto a disk (give a file path)")
+        case .socket:
+            throw TraceSinkError("\(path) is a socket; napkin does not connect to sockets "
+                                 + "(give fd:N with a connected socket, a FIFO or a file)")
+        case .regular, .fifo, .characterDevice, .symbolicLink, .other:
+            return
+        }
+    }
+
+    /// Throws unless the regular file at `path`, open for writing as
+    /// `opened`, may be replaced: its first bytes could be read (through
+    /// `path`, and they are the same file) and it is empty or starts with a
+    /// napkin trace record.
+    private static func checkReplaceable(_ path: String, opened: Platform.FileIdentity) throws(TraceSinkError) {
+        func unreadable(_ why: String) -> TraceSinkError {
+            TraceSinkError("\(path) exists but could not be read to check that it is a napkin trace (\(why)); "
+                           + "not overwriting it (make it readable, remove it, or choose another path)")
+        }
+        let reader: Int32
+        do {
+            reader = try Platform.openForReading(path, nonBlocking: true)
+        } catch {
+            throw unreadable(error.description)
+        }
+        defer { Platform.closeDescriptor(reader) }
+        guard let read = Platform.fileIdentity(of: reader),
+              read.device == opened.device, read.inode == opened.inode else {
+            throw TraceSinkError("\(path) changed while napkin was opening it; not overwriting it")
+        }
+        var bytes = [UInt8](repeating: 0, count: traceSignature.count)
+        var count = 0
+        reading: while count < bytes.count {
+            let transfer = bytes.withUnsafeMutableBytes {
+                Platform.readSome(reader, into: $0.baseAddress! + count, count: $0.count - count)
+            }
+            switch transfer {
+            case .bytes(let n): count += n
+            case .interrupted: continue
+            case .nothing: break reading
+            case .wouldBlock: throw unreadable("the file system would block")
+            case .failed(let error): throw unreadable(error.description)
+            }
+        }
+        if count == 0 { return }   // empty: nothing to lose
+        guard bytes.prefix(count).elementsEqual(traceSignature) else {
+            throw TraceSinkError("\(path) exists and is not a napkin trace; not overwriting it (choose another path)")
+        }
+    }
+}
+
+/// Shortens a record's string fields so that its line fits a byte limit.
+///
+/// Used for writes to pipes, FIFOs, sockets and terminals, where one record
+/// must fit in one atomic `write(2)` of at most `PIPE_BUF` bytes. The result
+/// is still a valid record of the same kind, with the same numbers; only
+/// strings that are too long are cut (at a Unicode scalar, never inside a
+/// UTF-8 sequence or an escape) and end with `…` (U+2026). When several strings
+/// are too long, the room is shared: a short one is kept whole, the longer ones
+/// get equal parts of what is left.
+fileprivate enum RecordFitting {
+    /// What marks a shortened string.
+    static let ellipsis = "\u{2026}"
+    private static let ellipsisBytes = 3
+
+    /// `event`, with its string fields shortened so that its encoded line,
+    /// newline included, is at most `limit` bytes; `event` itself if it fits.
+    static func fitted(_ event: TraceEvent, limit: Int) -> TraceEvent {
+        let strings = event.kind.strings
+        guard !strings.isEmpty else { return event }
+        var candidate = event
+        var room = limit
+        // One pass fits; the loop is a guard against miscounting.
+        for _ in 0..<4 {
+            let length = encodedLength(candidate)
+            if length <= limit { return candidate }
+            let current = candidate.kind.strings
+            let lengths = current.map(escapedLength)
+            let overhead = length - lengths.reduce(0, +)
+            let budgets = shares(of: max(0, room - overhead), among: lengths)
+            let cut = zip(current, zip(lengths, budgets)).map { string, sizes in
+                sizes.0 <= sizes.1 ? string : shortened(string, toBytes: sizes.1)
+            }
+            candidate = TraceEvent(seq: event.seq, time: event.time, kind: event.kind.replacingStrings(cut))
+            room -= 16
+        }
+        // Still too long (cannot happen for a limit of 512 or more): no strings at all.
+        return TraceEvent(seq: event.seq, time: event.time, kind: event.kind.replacingStrings(strings.map { _ in "" }))
+    }
+
+    /// The encoded length of `event`'s line, newline included.
+    static func encodedLength(_ event: TraceEvent) -> Int {
+        var bytes: [UInt8] = []
+        TraceEncoder.append(event, to: &bytes)
+        return bytes.count
+    }
+
+    /// Splits `total` bytes among strings of the given escaped `lengths`:
+    /// each gets its length or an equal share of what the shorter ones left.
+    static func shares(of total: Int, among lengths: [Int]) -> [Int] {
+        var result = lengths
+        var remaining = total
+        let order = lengths.indices.sorted { lengths[$0] < lengths[$1] }
+        for (done, index) in order.enumerated() {
+            let share = remaining / (order.count - done)
+            result[index] = min(lengths[index], share)
+            remaining -= result[index]
+        }
+        return result
+    }
+
+    /// The bytes the encoder writes for `string` between its quotes.
+    static func escapedLength(_ string: String) -> Int {
+        string.unicodeScalars.reduce(0) { $0 + escapedLength($1) }
+    }
+
+    private static func escapedLength(_ scalar: Unicode.Scalar) -> Int {
+        switch scalar.value {
+        case 0x22, 0x5C, 0x0A, 0x0D, 0x09: return 2          // \" \\ \n \r \t
+        case 0..<0x20, 0x7F: return 6                         // \u00XX
+        case 0..<0x80: return 1
+        case 0x80..<0x800: return 2
+        case 0x800..<0x10000: return 3
+        default: return 4
+        }
+    }
+
+    /// The longest prefix of `string` (whole scalars) that, followed by `…`,
+    /// encodes in at most `budget` bytes; empty if not even `…` fits.
+    static func shortened(_ string: String, toBytes budget: Int) -> String {
+        guard budget >= ellipsisBytes else { return "" }
+        var used = 0
+        var scalars = String.UnicodeScalarView()
+        for scalar in string.unicodeScalars {
+            let size = escapedLength(scalar)
+            if used + size > budget - ellipsisBytes { break }
+            used += size
+            scalars.append(scalar)
+        }
+        return String(scalars) + ellipsis
+    }
+}
+
+extension TraceEvent.Kind {
+    /// The string fields of this kind of record, in wire order (an absent
+    /// optional label is not one).
+    fileprivate var strings: [String] {
+        switch self {
+        case .sessionStart(let info): [info.app]
+        case .interactorCreated(_, let type): [type]
+        case .routerCreated(_, let type, _, let interactorType): [type, interactorType]
+        case .taskStart(_, _, let label?): [label]
+        case .mark(let text): [text]
+        case .sessionEnd(let reason): [reason]
+        case .taskStart, .attach, .detach, .activate, .deactivate, .load, .launch, .taskCancel, .taskEnd,
+             .deallocated, .dropped:
+            []
+        }
+    }
+
+    /// This kind with its string fields (as listed by ``strings``) replaced by `values`.
+    fileprivate func replacingStrings(_ values: [String]) -> TraceEvent.Kind {
+        guard values.count == strings.count, !values.isEmpty else { return self }
+        switch self {
+        case .sessionStart(var info):
+            info.app = values[0]
+            return .sessionStart(info)
+        case .interactorCreated(let id, _):
+            return .interactorCreated(id: id, type: values[0])
+        case .routerCreated(let id, _, let interactor, _):
+            return .routerCreated(id: id, type: values[0], interactor: interactor, interactorType: values[1])
+        case .taskStart(let task, let owner, _):
+            return .taskStart(task: task, owner: owner, label: values[0])
+        case .mark:
+            return .mark(text: values[0])
+        case .sessionEnd:
+            return .sessionEnd(reason: values[0])
+        case .attach, .detach, .activate, .deactivate, .load, .launch, .taskCancel, .taskEnd, .deallocated, .dropped:
+            return self
         }
     }
 }

@@ -36,6 +36,13 @@ package enum Platform {
 
         /// `EACCES`: the process may not open the path.
         package var isPermissionDenied: Bool { code == EACCES }
+
+        /// `ENXIO`: for a non-blocking open of a FIFO for writing, no process
+        /// has the FIFO open for reading; for a socket file, it cannot be opened.
+        package var isNoReader: Bool { code == ENXIO }
+
+        /// `EISDIR`: the path names a directory.
+        package var isDirectory: Bool { code == EISDIR }
     }
 
     // MARK: - Opening and closing
@@ -164,6 +171,116 @@ package enum Platform {
     /// Moves the read/write position of `fd` back to the start of the file.
     package static func rewind(_ fd: Int32) {
         _ = lseek(fd, 0, SEEK_SET)
+    }
+
+    // MARK: - Trace destinations
+
+    /// What kind of file a path or a descriptor names (`st_mode & S_IFMT`).
+    package enum FileKind: Equatable, Sendable {
+        /// A regular file.
+        case regular
+        /// A directory.
+        case directory
+        /// A FIFO: a named pipe, or an anonymous pipe's end.
+        case fifo
+        /// A character device such as `/dev/null`, `/dev/full` or a terminal.
+        case characterDevice
+        /// A block device: a disk or a partition.
+        case blockDevice
+        /// A socket, or a socket file in the file system.
+        case socket
+        /// A symbolic link (only seen by calls that do not follow links).
+        case symbolicLink
+        /// Anything else.
+        case other
+    }
+
+    /// Which file a path or descriptor names, and what kind it is: two
+    /// identities are the same file exactly when device and inode are equal.
+    package struct FileIdentity: Equatable, Sendable {
+        /// The device the file lives on (`st_dev`).
+        package var device: UInt64
+        /// The inode number on that device (`st_ino`).
+        package var inode: UInt64
+        /// The kind of file.
+        package var kind: FileKind
+    }
+
+    /// The identity of the open descriptor `fd` (`fstat`), or `nil` if it cannot be examined.
+    package static func fileIdentity(of fd: Int32) -> FileIdentity? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return identity(info)
+    }
+
+    /// The identity of the file at `path`, following symbolic links (`stat`),
+    /// or `nil` if there is none (a dangling link included) or it cannot be examined.
+    package static func fileIdentity(atPath path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return identity(info)
+    }
+
+    private static func identity(_ info: stat) -> FileIdentity {
+        let kind: FileKind
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .regular
+        case S_IFDIR: kind = .directory
+        case S_IFIFO: kind = .fifo
+        case S_IFCHR: kind = .characterDevice
+        case S_IFBLK: kind = .blockDevice
+        case S_IFSOCK: kind = .socket
+        case S_IFLNK: kind = .symbolicLink
+        default: kind = .other
+        }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), kind: kind)
+    }
+
+    /// Opens `path` for writing a trace, creating it (mode 0644) if it does
+    /// not exist, but never emptying it, and never waiting: `O_WRONLY |
+    /// O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC`. Symbolic links are
+    /// followed. A FIFO without a reader fails at once with `ENXIO` (see
+    /// ``SystemError/isNoReader``) instead of waiting for one; the descriptor
+    /// stays non-blocking (``setBlocking(_:)`` undoes that).
+    package static func openForTraceWriting(_ path: String) throws(SystemError) -> Int32 {
+        let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw SystemError.current }
+        return fd
+    }
+
+    /// Empties the regular file open as `fd` (`ftruncate(fd, 0)`).
+    package static func truncateToEmpty(_ fd: Int32) throws(SystemError) {
+        guard ftruncate(fd, 0) == 0 else { throw SystemError.current }
+    }
+
+    /// Clears `O_NONBLOCK` on `fd`, so that its reads and writes wait again.
+    package static func setBlocking(_ fd: Int32) {
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0, flags & O_NONBLOCK != 0 else { return }
+        _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
+    }
+
+    /// What an open descriptor may be used for (its `O_ACCMODE`).
+    package enum DescriptorAccess: Equatable, Sendable {
+        /// Open for reading only: writes fail with `EBADF`.
+        case readOnly
+        /// Open for writing only.
+        case writeOnly
+        /// Open for reading and writing.
+        case readWrite
+    }
+
+    /// The access mode of `fd`, or `nil` if `fd` is not an open descriptor of
+    /// this process (`fcntl(F_GETFD)` fails). Reads only flags; changes nothing.
+    package static func descriptorAccess(of fd: Int32) -> DescriptorAccess? {
+        guard fd >= 0, fcntl(fd, F_GETFD) != -1 else { return nil }
+        let flags = fcntl(fd, F_GETFL)
+        guard flags >= 0 else { return nil }
+        switch flags & O_ACCMODE {
+        case O_WRONLY: return .writeOnly
+        case O_RDWR: return .readWrite
+        default: return .readOnly   // O_RDONLY, and Linux's O_PATH descriptors
+        }
     }
 
     // MARK: - Waiting

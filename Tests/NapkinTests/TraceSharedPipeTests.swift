@@ -1,0 +1,308 @@
+import Foundation
+import NapkinTrace
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Several processes writing to one pipe never split each other's records,
+/// and a destination that shares the process's standard error cannot keep
+/// the process from exiting.
+///
+/// These tests start TraceProbe children whose standard output, standard
+/// error and descriptor 3 are descriptors the test chose, so that several
+/// children can share one pipe (`Probe.run` gives every child pipes of its own).
+@Suite("Trace: shared pipes")
+struct TraceSharedPipeTests {
+    /// Marks per child: many batches, each far larger than `PIPE_BUF`.
+    private let marks = 4_000
+    /// Bytes per mark text: a line does not divide `PIPE_BUF` evenly.
+    private let markSize = 300
+    /// Marks per child too long for one atomic pipe write.
+    private let hugeMarks = 3
+
+    /// The text of TraceProbe's `k`th huge mark with `tag` (the same as its `hugeMarkText`).
+    private func hugeMarkText(_ tag: String, _ k: Int) -> String {
+        "\(tag) huge \(k) " + String(repeating: "\u{e9}\"\n\u{20ac}\u{1f600}ab", count: 1500)
+    }
+
+    private func regularMark(_ tag: String, _ i: Int) -> String {
+        let text = "\(tag) \(i) "
+        return text + String(repeating: "x", count: max(0, markSize - text.utf8.count))
+    }
+
+    @Test("two processes tracing into one pipe: every line is a whole record, every record is there",
+          arguments: ["fd:3", "stdout"])
+    func twoWritersOnePipe(destination: String) async throws {
+        let pipe = try SharedChildren.makePipe()
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        try #require(devNull >= 0)
+        defer { close(devNull) }
+        // A slow reader at first: both writers wait for room at the same
+        // time, so their writes alternate. (The children flush before they
+        // exit: what they write does not depend on how fast this reader is.)
+        let reading = SharedChildren.readToEnd(pipe.read, slowlyFor: 1 << 20)
+        let tags = ["A", "B"]
+        var children: [SharedChildren.Child] = []
+        for tag in tags {
+            children.append(try SharedChildren.spawn(
+                ["flood", "\(marks)", "\(markSize)", tag, "\(hugeMarks)"],
+                environment: ["NAPKIN_TRACE": destination],
+                stdout: destination == "stdout" ? pipe.write : devNull,
+                fd3: destination == "fd:3" ? pipe.write : nil))
+        }
+        close(pipe.write)
+        let outcomes = try await SharedChildren.wait(children, timeout: .seconds(120))
+        let bytes = await reading.value
+        for outcome in outcomes {
+            #expect(!outcome.timedOut && outcome.exitStatus == 0, "\(outcome.summary)")
+            #expect(!outcome.stderr.contains { $0.hasPrefix("napkin:") }, "\(outcome.summary)")
+        }
+
+        #expect(bytes.last == 10, "the pipe does not end with a whole line")
+        let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).dropLast()
+        var parser = TraceLineParser()
+        var events: [TraceEvent] = []
+        var broken: [String] = []
+        for line in lines {
+            if line.count + 1 > Platform.atomicPipeWriteSize {
+                broken.append("a line of \(line.count + 1) bytes")
+            }
+            if case .event(let event) = parser.parse(String(decoding: line, as: UTF8.self)) {
+                events.append(event)
+            } else {
+                broken.append(String(decoding: line.prefix(120), as: UTF8.self))
+            }
+        }
+        #expect(broken.isEmpty, "\(broken.count) broken lines, e.g. \(broken.prefix(3))")
+        #expect(events.filter { if case .sessionStart = $0.kind { true } else { false } }.count == 2)
+        #expect(events.filter { if case .sessionEnd(reason: "exit") = $0.kind { true } else { false } }.count == 2)
+        #expect(!events.contains { if case .dropped = $0.kind { true } else { false } })
+
+        for tag in tags {
+            let own = events.filter { if case .mark(let text) = $0.kind { text.hasPrefix("\(tag) ") } else { false } }
+            let texts = own.map { if case .mark(let text) = $0.kind { text } else { "" } }
+            // Every mark of the process, in order, once, whole.
+            let regular = texts.filter { !$0.hasPrefix("\(tag) huge ") }
+            #expect(difference(regular, (0..<marks).map { regularMark(tag, $0) }) == nil)
+            #expect(zip(own, own.dropFirst()).allSatisfy { $0.seq < $1.seq })
+            // The huge marks were cut to fit, each a prefix of the original ending in "…".
+            let huge = texts.filter { $0.hasPrefix("\(tag) huge ") }
+            try #require(huge.count == hugeMarks, "\(tag): \(huge.count) huge marks")
+            for (k, text) in huge.enumerated() {
+                #expect(text.hasSuffix("\u{2026}") && hugeMarkText(tag, k).hasPrefix(text.dropLast()),
+                        "\(tag) huge mark \(k): \(text.prefix(40))…\(text.suffix(10))")
+                #expect(text.utf8.count > 2_000, "cut more than needed: \(text.utf8.count) bytes")
+            }
+        }
+    }
+
+    @Test("NAPKIN_TRACE=stderr and nobody reads standard error: the app still exits")
+    func stalledStandardError() async throws {
+        // The read end stays open, and unread until the child is gone.
+        let pipe = try SharedChildren.makePipe()
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        try #require(devNull >= 0)
+        defer { close(devNull) }
+        let child = try SharedChildren.spawn(["churn", "3000"], environment: ["NAPKIN_TRACE": "stderr"],
+                                             stdout: devNull, stderr: pipe.write, fd3: nil)
+        close(pipe.write)
+        let started = ContinuousClock.now
+        let outcome = try #require(try await SharedChildren.wait([child], timeout: .seconds(120)).first)
+        #expect(!outcome.timedOut, "the app stalled at exit")
+        #expect(outcome.exitStatus == 0, "\(outcome.summary)")
+        // Given up 2 s after exit starts; the failure notice waits at most 250 ms for room.
+        #expect(ContinuousClock.now - started < .seconds(60))
+        // What did get into the pipe is whole lines of the trace.
+        let bytes = await SharedChildren.readToEnd(pipe.read).value
+        let trace = WireTrace(bytes)
+        #expect(trace.events.first?.ev == "session")
+        #expect(trace.badLines.isEmpty)
+    }
+
+    @Test("the trace's pipe and standard error both closed: no SIGPIPE, the app exits normally")
+    func brokenPipesEverywhere() async throws {
+        let out = try SharedChildren.makePipe()
+        let err = try SharedChildren.makePipe()
+        // Both readers are gone before the child writes anything.
+        close(out.read)
+        close(err.read)
+        let child = try SharedChildren.spawn(["exit", "3000"], environment: ["NAPKIN_TRACE": "stdout"],
+                                             stdout: out.write, stderr: err.write, fd3: nil)
+        close(out.write)
+        close(err.write)
+        let outcome = try #require(try await SharedChildren.wait([child], timeout: .seconds(60)).first)
+        #expect(!outcome.timedOut)
+        #expect(outcome.signal == nil, "killed by signal \(outcome.signal ?? 0)")
+        #expect(outcome.exitStatus == 0)
+    }
+}
+
+/// TraceProbe children whose descriptors 1, 2 and 3 the test chooses.
+enum SharedChildren {
+    /// One running child.
+    struct Child: Sendable {
+        var pid: pid_t
+        /// Where its standard error goes when the test did not choose (read after it exits).
+        var stderrFile: String?
+    }
+
+    /// How a child ended.
+    struct Outcome: Sendable {
+        var exitStatus: Int32?
+        var signal: Int32?
+        var timedOut = false
+        var stderr: [String] = []
+
+        var summary: String {
+            "exit \(exitStatus.map(String.init) ?? "-") signal \(signal.map(String.init) ?? "-") timedOut \(timedOut)\n"
+                + "stderr:\n" + stderr.prefix(20).joined(separator: "\n")
+        }
+    }
+
+    private static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+    }()
+
+    private static let addClosefrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
+            return nil
+        }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+
+    /// A pipe whose ends are close-on-exec here, so that children other tests
+    /// spawn meanwhile never hold them open.
+    static func makePipe() throws -> (read: Int32, write: Int32) {
+        var fds: [Int32] = [-1, -1]
+        if let pipe2 {
+            guard pipe2(&fds, Int32(O_CLOEXEC)) == 0 else { throw ProbeError("pipe2 failed: errno \(errno)") }
+        } else {
+            guard pipe(&fds) == 0 else { throw ProbeError("pipe failed: errno \(errno)") }
+            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        }
+        return (fds[0], fds[1])
+    }
+
+    /// Reads `fd` to its end on a thread of its own, then closes it.
+    ///
+    /// - Parameter slowlyFor: read the first this many bytes 4 kB at a time,
+    ///   pausing 1 ms after each read, so that writers keep finding the pipe
+    ///   full and wait for room side by side: their writes then alternate.
+    ///   After that, read as fast as possible (a reader slowed down for long
+    ///   on a busy machine would be given up by exiting writers).
+    static func readToEnd(_ fd: Int32, slowlyFor slowBytes: Int = 0) -> Task<[UInt8], Never> {
+        Task {
+            await withCheckedContinuation { continuation in
+                Thread {
+                    var bytes: [UInt8] = []
+                    var buffer = [UInt8](repeating: 0, count: 65_536)
+                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+                    while true {
+                        let slow = bytes.count < slowBytes
+                        let n = read(fd, &buffer, slow ? 4096 : buffer.count)
+                        if n < 0 && errno == EINTR { continue }
+                        if n <= 0 { break }
+                        bytes.append(contentsOf: buffer[0..<n])
+                        if slow { usleep(1_000) }
+                    }
+                    close(fd)
+                    continuation.resume(returning: bytes)
+                }.start()
+            }
+        }
+    }
+
+    /// Starts `TraceProbe arguments...` with `environment` added to the test's
+    /// (without its NAPKIN_TRACE), `stdout` as its fd 1, `stderr` (or a
+    /// temporary file) as its fd 2, `fd3` (if any) as its fd 3, and nothing
+    /// else of the test's open.
+    static func spawn(_ arguments: [String], environment: [String: String], stdout: Int32,
+                      stderr: Int32? = nil, fd3: Int32?) throws -> Child {
+        let path = try Probe.requireExecutable()
+        var env = ProcessInfo.processInfo.environment
+        env["NAPKIN_TRACE"] = nil
+        env["SWIFT_BACKTRACE"] = "enable=no"
+        for (key, value) in environment { env[key] = value }
+
+        var stderrFile: String?
+        var errFD = stderr ?? -1
+        if stderr == nil {
+            let file = NSTemporaryDirectory() + "napkin-shared-stderr-\(UUID().uuidString)"
+            errFD = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard errFD >= 0 else { throw ProbeError("cannot create \(file)") }
+            stderrFile = file
+        }
+        defer { if stderr == nil { close(errFD) } }
+
+        #if os(Linux)
+        var actions = posix_spawn_file_actions_t()
+        #else
+        var actions: posix_spawn_file_actions_t?
+        #endif
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // Into the high numbers first, so that the dup2s below never overwrite each other's sources.
+        let sources = [stdout, errFD] + (fd3.map { [$0] } ?? [])
+        for (index, fd) in sources.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, 100 + Int32(index)) }
+        for index in sources.indices { posix_spawn_file_actions_adddup2(&actions, 100 + Int32(index), 1 + Int32(index)) }
+        if let addClosefrom {
+            _ = addClosefrom(&actions, fd3 == nil ? 3 : 4)
+        } else {
+            for index in sources.indices { posix_spawn_file_actions_addclose(&actions, 100 + Int32(index)) }
+        }
+
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer {
+            for p in argv { free(p) }
+            for p in envp { free(p) }
+        }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        guard spawned == 0 else { throw ProbeError("posix_spawn \(path) failed: \(spawned)") }
+        return Child(pid: pid, stderrFile: stderrFile)
+    }
+
+    /// Waits for every child (killing those still running after `timeout`),
+    /// on a thread of its own.
+    static func wait(_ children: [Child], timeout: Duration) async throws -> [Outcome] {
+        await withCheckedContinuation { continuation in
+            Thread {
+                let deadline = ContinuousClock.now + timeout
+                var outcomes: [Outcome] = []
+                for child in children {
+                    var outcome = Outcome()
+                    var status: Int32 = 0
+                    while true {
+                        let r = waitpid(child.pid, &status, WNOHANG)
+                        if r == child.pid || r < 0 { break }
+                        if ContinuousClock.now > deadline {
+                            kill(child.pid, SIGKILL)
+                            _ = waitpid(child.pid, &status, 0)
+                            outcome.timedOut = true
+                            break
+                        }
+                        usleep(10_000)
+                    }
+                    if status & 0x7f == 0 {
+                        outcome.exitStatus = (status >> 8) & 0xff
+                    } else {
+                        outcome.signal = status & 0x7f
+                    }
+                    if let file = child.stderrFile {
+                        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
+                        outcome.stderr = text.split(separator: "\n").map(String.init)
+                        try? FileManager.default.removeItem(atPath: file)
+                    }
+                    outcomes.append(outcome)
+                }
+                continuation.resume(returning: outcomes)
+            }.start()
+        }
+    }
+}
