@@ -100,9 +100,13 @@ public struct TraceAnalyzer: Sendable {
             context.state.apply(event)
             return
         }
+        // A trace that asked for too much work stopped the model (its integrity
+        // says so): the rules stop with it, so the cost stays bounded.
+        guard context.state.stoppedAt == nil else { return }
         let isMainActor = context.state.isMainActorEvent(event)
         decide(progress.checksToDecide(before: event, isMainActor: isMainActor, &context))
         let effect = context.state.fold(event)
+        guard context.state.stoppedAt == nil else { return }
         for index in Self.dispatch[event.kind.name.index] {
             context.currentRule = index
             rules[index].observe(event, effect, &context)
