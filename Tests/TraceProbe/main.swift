@@ -20,6 +20,11 @@
 //                     possible; then NapkinTrace.flush() (the trace is written
 //                     however long a slow reader takes: only the end record is
 //                     left for the exit) and return from main
+//   loaded SECONDS    both cores kept busy by two threads; a root with a heartbeat
+//                     napkin (a short bound task every 20 ms) and a screen whose
+//                     bound task needs the main actor to finish; the screen is
+//                     detached, the main thread blocked SECONDS, then the screen
+//                     released; returns once the screen's task has ended
 //
 // Options, before MODE, applied before anything else runs:
 //   --uid N           become user (and group) N; only when run as root
@@ -29,6 +34,7 @@
 
 import Napkin
 import NapkinTrace
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -101,6 +107,62 @@ func runApp() async -> [AnyObject] {
     }
     NapkinTrace.mark("profile closed")
     return [root, home]
+}
+
+// MARK: - A loaded machine
+
+/// Starts a short bound task every 20 ms while active: events from other threads.
+final actor HeartbeatInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+
+    func didBecomeActive() async {
+        task(named: "heartbeat") { [weak self] in
+            while !Task.isCancelled {
+                await self?.beat()
+                try? await Task.sleep(for: .milliseconds(20))
+            }
+        }
+    }
+
+    private func beat() {
+        task(named: "beat") {}
+    }
+}
+
+@MainActor final class HeartbeatRouter: Router<HeartbeatInteractor> {}
+
+/// Polls until cancelled, then tells the main actor it stopped (as a presenter
+/// update would): its end needs the main actor.
+final actor ScreenInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+
+    func didBecomeActive() async {
+        task(named: "screen-poll") {
+            while !Task.isCancelled { try? await Task.sleep(for: .milliseconds(5)) }
+            await MainActor.run { ScreenState.stopped = true }
+        }
+    }
+}
+
+@MainActor final class ScreenRouter: Router<ScreenInteractor> {}
+
+@MainActor enum ScreenState {
+    static var stopped = false
+}
+
+/// Cleared to stop the threads of ``saturateCores(_:)``.
+let coresBusy = Atomic<Bool>(true)
+
+/// Spins `threads` threads until ``coresBusy`` is cleared.
+func saturateCores(_ threads: Int) {
+    for _ in 0..<threads {
+        var thread = pthread_t()
+        _ = pthread_create(&thread, nil, { _ in
+            var x: UInt64 = 1
+            while coresBusy.load(ordering: .relaxed) { x = x &* 6_364_136_223_846_793_005 &+ 1 }
+            return UnsafeMutableRawPointer(bitPattern: UInt(truncatingIfNeeded: x | 1))
+        }, nil)
+    }
 }
 
 // MARK: - Modes
@@ -252,6 +314,25 @@ case "flood":
     for k in 0..<huge { NapkinTrace.mark(hugeMarkText(tag, k)) }
     NapkinTrace.flush()
 
+case "loaded":
+    let seconds = count(2, default: 3)
+    saturateCores(2)
+    let root = RootRouter(interactor: RootInteractor(), viewController: RootView())
+    await root.launch()
+    await root.attachChild(HeartbeatRouter(interactor: HeartbeatInteractor()))
+    var screen: ScreenRouter? = ScreenRouter(interactor: ScreenInteractor())
+    await root.attachChild(screen!)
+    try? await Task.sleep(for: .milliseconds(100))
+    await root.detachChild(screen!)
+    // The main thread is blocked right after the detach, before the release.
+    let until = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < until {}
+    screen = nil
+    for _ in 0..<400 where !ScreenState.stopped { try? await Task.sleep(for: .milliseconds(25)) }
+    coresBusy.store(false, ordering: .relaxed)
+    kept = [root]
+    writeStderr(ScreenState.stopped ? "done\n" : "screen task still running\n")
+
 default:
-    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE]")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS")
 }
