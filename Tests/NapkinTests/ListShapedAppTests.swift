@@ -27,11 +27,11 @@ struct ListShapedAppTests {
             // A step later, the user adds a row to the first list.
             NapkinTrace.mark("add a row")
             await lists[0].attachChild(RowRouter(interactor: RowInteractor()))
-            for list in lists {
+            // Each list is let go as soon as it is detached (the app keeps no reference).
+            while let list = lists.popLast() {
                 for row in list.children { await list.detachChild(row) }
                 await root!.detachChild(list)
             }
-            lists.removeAll()
         }
         // Everything detached is gone (the framework releases it on the main actor).
         var report = recorder.analyze(grace: .seconds(1))

@@ -59,15 +59,28 @@ struct AnalysisContext: Sendable {
     }
 
     /// Asks for `check` to come back to the current rule one grace period
-    /// after the current event. A rule has at most one check per subject
-    /// waiting: asking again moves its deadline (and `since`) to the new one.
-    mutating func schedule(_ check: GraceCheck, _ request: GraceRequest = .replaceWaiting) {
+    /// after the current event.
+    mutating func schedule(_ check: GraceCheck) {
+        schedule(check, at: state.time)
+    }
+
+    /// Asks for `check` to come back to the current rule one grace period
+    /// after `time` (to re-arm a check whose subject moved at `time`).
+    mutating func schedule(_ check: GraceCheck, at time: UInt64) {
         var check = check
-        let (deadline, overflow) = state.time.addingReportingOverflow(options.grace)
+        let (deadline, overflow) = time.addingReportingOverflow(options.grace)
         check.deadline = overflow ? .max : deadline
         check.rule = currentRule
-        check.scheduledAt = state.time
-        checks.schedule(check, request)
+        check.scheduledAt = time
+        checks.schedule(check)
+    }
+
+    /// Whether the waiting checks have outgrown their limit.
+    var checksNeedCompaction: Bool { checks.needsCompaction }
+
+    /// Drops the checks `isOpen` rejects, and all but the newest of each rule and subject.
+    mutating func compactChecks(keeping isOpen: (GraceCheck) -> Bool) {
+        checks.compact(keeping: isOpen)
     }
 
     /// Takes the check with the earliest deadline if it is before `time`.

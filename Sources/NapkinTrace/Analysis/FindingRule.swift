@@ -14,11 +14,15 @@
 /// - report with ``AnalysisContext/report(_:key:)``, giving a key (a node or
 ///   task id, or a sequence number) that names the cause, so that one cause
 ///   is reported once;
-/// - to look again one grace period later, ``AnalysisContext/schedule(_:_:)``
+/// - to look again one grace period later, ``AnalysisContext/schedule(_:)``
 ///   a ``GraceCheck``; it comes back to ``decide(_:_:)`` when the app's main
 ///   actor has run past its deadline (see ``TraceAnalyzer``), or, if the
 ///   trace ended first, to ``isOpen(_:in:)`` (still undecided?) and
-///   ``undecided(_:)``;
+///   ``undecided(_:)``; decide from the model's state as it is then (a
+///   subject may be checked more than once: report once, by key), and when
+///   the subject has moved since the check was asked for (it left the tree
+///   again later), re-arm it for the new moment with
+///   ``AnalysisContext/schedule(_:at:)``;
 /// - keep only state that is bounded by the live nodes (the analyzer must
 ///   follow endless traces in constant memory); a rule is made anew for
 ///   every session of a trace.
@@ -77,12 +81,7 @@ struct GraceCheck: Sendable {
     var rule = 0
     /// Trace time of the event that scheduled it; set by the context.
     var scheduledAt: UInt64 = 0
+    /// When the queue takes it (its deadline, or later to keep the queue in order).
+    var due: UInt64 = 0
 }
 
-/// What to do when a rule asks for a check on a subject that already has one waiting.
-enum GraceRequest: Sendable {
-    /// Keep the waiting check (the first request is the cause).
-    case keepWaiting
-    /// Replace it: the newest request sets the deadline and `since`.
-    case replaceWaiting
-}

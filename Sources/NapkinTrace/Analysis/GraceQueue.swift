@@ -1,86 +1,70 @@
-/// The grace-period checks waiting for their deadline: a min-heap by deadline (ties in scheduling order), with at most one check
-/// per rule and subject.
+/// The grace-period checks waiting for their deadline, in deadline order.
 ///
-/// Asking again for a check that is already waiting does not add an entry:
-/// the request is dropped (``GraceRequest/keepWaiting``) or recorded, and
-/// when the older deadline comes the check is put back with the newer one
-/// (``GraceRequest/replaceWaiting``). So the queue holds at most one entry
-/// per rule and live subject, however often a subject is re-checked (a task
-/// running across a thousand deactivations).
+/// Deadlines are the time of the event that asks plus the grace period, and
+/// events come in time order, so a first-in-first-out queue is already in
+/// deadline order; a check that would go before the last one (time went
+/// backwards, or a rule re-arming a check for a later moment) is queued as if
+/// due with it: a little late, never early (its own deadline is kept for
+/// the finding).
+///
+/// Memory stays bounded by the live subjects, however often a subject is
+/// re-checked (a task running across a thousand deactivations): when the
+/// queue outgrows its limit, the analyzer compacts it (``compact(keeping:)``)
+/// to the checks still open (their subject alive, their rule still waiting),
+/// one per rule and subject (the newest request). Rules are written so that
+/// this changes no verdict: each decides from the model's state, and re-arms
+/// a check whose subject has moved since (``AnalysisContext/schedule(_:at:)``).
 struct GraceQueue: Sendable {
-    private struct Entry: Sendable {
-        var deadline: UInt64
-        var order: UInt64
-        var rule: Int
-        var subject: NodeID
-
-        func precedes(_ other: Entry) -> Bool {
-            deadline != other.deadline ? deadline < other.deadline : order < other.order
-        }
-    }
-
-    private var heap: [Entry] = []
-    /// The latest request per rule, by subject.
-    private var latest: [NodeTable<GraceCheck>] = []
-    private var order: UInt64 = 0
+    private var entries: [GraceCheck] = []
+    private var head = 0
+    /// Entries beyond which the queue is compacted (grows with what survives a compaction).
+    private var limit = 4_096
 
     /// How many checks wait.
-    var count: Int { heap.count }
+    var count: Int { entries.count - head }
 
-    mutating func schedule(_ check: GraceCheck, _ request: GraceRequest) {
-        while latest.count <= check.rule { latest.append(NodeTable()) }
-        let waiting = latest[check.rule].contains(check.subject)
-        if waiting && request == .keepWaiting { return }
-        latest[check.rule][check.subject] = check
-        if !waiting { push(Entry(deadline: check.deadline, order: next(), rule: check.rule, subject: check.subject)) }
+    /// Whether the queue has outgrown its limit (then call ``compact(keeping:)``).
+    var needsCompaction: Bool { count > limit }
+
+    mutating func schedule(_ check: GraceCheck) {
+        var queued = check
+        queued.due = max(check.deadline, entries.last?.due ?? 0)
+        entries.append(queued)
     }
 
-    /// The check with the earliest deadline, if that deadline is before `time`
-    /// (`.max` takes any).
+    /// The check with the earliest deadline, if it is due before `time` (`.max` takes any).
     mutating func popFirst(dueBefore time: UInt64) -> GraceCheck? {
-        while let head = heap.first, head.deadline < time || time == .max {
-            pop()
-            guard let check = latest[head.rule][head.subject] else { continue }
-            if check.deadline > head.deadline {
-                // Asked again since: wait for the newer deadline.
-                push(Entry(deadline: check.deadline, order: next(), rule: head.rule, subject: head.subject))
-                continue
-            }
-            latest[head.rule][head.subject] = nil
-            return check
+        guard head < entries.count, entries[head].due < time || time == .max else { return nil }
+        head += 1
+        let check = entries[head - 1]
+        if head > 1_024 && head * 2 > entries.count {
+            entries.removeFirst(head)
+            head = 0
         }
-        return nil
+        return check
     }
 
-    private mutating func next() -> UInt64 {
-        order &+= 1
-        return order
+    /// Keeps the newest check of each rule and subject among those `isOpen` accepts.
+    mutating func compact(keeping isOpen: (GraceCheck) -> Bool) {
+        var seen = Set<Key>()
+        var kept: [GraceCheck] = []
+        for check in entries[head...].reversed() where isOpen(check) && seen.insert(Key(rule: check.rule, subject: check.subject)).inserted {
+            kept.append(check)
+        }
+        kept.reverse()
+        // Re-establish the order of `due` after dropping entries.
+        var due: UInt64 = 0
+        for k in kept.indices {
+            due = max(due, kept[k].deadline)
+            kept[k].due = due
+        }
+        entries = kept
+        head = 0
+        limit = max(4_096, 2 * kept.count)
     }
 
-    private mutating func push(_ entry: Entry) {
-        heap.append(entry)
-        var child = heap.count - 1
-        while child > 0 {
-            let parent = (child - 1) / 2
-            guard heap[child].precedes(heap[parent]) else { break }
-            heap.swapAt(child, parent)
-            child = parent
-        }
-    }
-
-    private mutating func pop() {
-        let last = heap.removeLast()
-        guard !heap.isEmpty else { return }
-        heap[0] = last
-        var parent = 0
-        while true {
-            let left = 2 * parent + 1, right = left + 1
-            var first = parent
-            if left < heap.count && heap[left].precedes(heap[first]) { first = left }
-            if right < heap.count && heap[right].precedes(heap[first]) { first = right }
-            if first == parent { return }
-            heap.swapAt(parent, first)
-            parent = first
-        }
+    private struct Key: Hashable {
+        var rule: Int
+        var subject: NodeID
     }
 }

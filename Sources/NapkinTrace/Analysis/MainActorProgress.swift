@@ -9,8 +9,9 @@
 /// event: it was idle or blocked for the whole grace period (the trace
 /// cannot tell which), and what it does as soon as it runs again (a
 /// released router's deinit, a cancelled task's last main-actor step) is the
-/// backlog of that time. Such a check waits ``settle`` more, so that the
-/// backlog counts as done in time.
+/// backlog of that time. Such a check waits ``settle`` (one grace period)
+/// more, from the main actor's first event: its grace period starts when
+/// the main actor runs again, and the backlog counts as done in time.
 struct MainActorProgress: Sendable {
     /// How long a main actor that resumes after a silence may take to catch up.
     let settle: UInt64
@@ -26,16 +27,18 @@ struct MainActorProgress: Sendable {
     /// How many checks wait for the main actor to catch up.
     var waiting: Int { catchingUp.count }
 
-    /// The checks to decide before `event` is applied, taken from `context`'s due checks.
-    mutating func checksToDecide(before event: TraceEvent, isMainActor: Bool, _ context: inout AnalysisContext) -> [GraceCheck] {
-        var decide: [GraceCheck] = []
+    /// Appends to `decide` the checks to decide before `event` is applied,
+    /// taken from `context`'s due checks.
+    mutating func checksToDecide(before event: TraceEvent, isMainActor: Bool, _ context: inout AnalysisContext,
+                                 into decide: inout [GraceCheck]) {
+        guard isMainActor || !catchingUp.isEmpty else { return }
         var caughtUp = 0
         while caughtUp < catchingUp.count && catchingUp[caughtUp].until <= event.time { caughtUp += 1 }
         if caughtUp > 0 {
             decide += catchingUp.prefix(caughtUp).map(\.check)
             catchingUp.removeFirst(caughtUp)
         }
-        guard isMainActor else { return decide }
+        guard isMainActor else { return }
         let (until, overflow) = event.time.addingReportingOverflow(settle)
         while let check = context.nextDue(before: event.time) {
             if lastMainActorEvent > check.scheduledAt {
@@ -45,7 +48,6 @@ struct MainActorProgress: Sendable {
             }
         }
         lastMainActorEvent = max(lastMainActorEvent, event.time)
-        return decide
     }
 
     /// Every check waiting to catch up (a live view's idle time passes, or the session ends).

@@ -17,7 +17,7 @@
 /// machine, a long synchronous call) they are late through no fault of the
 /// app's lifecycle, and events from other threads must not decide the check
 /// meanwhile. If the main actor wrote nothing for the whole grace period,
-/// what it does in the first quarter of a grace period after it resumes
+/// what it does in the first grace period after it resumes
 /// counts as done in time. The end of the trace, and ``advance(to:)`` (idle
 /// time of a live view), decide what is due.
 ///
@@ -59,6 +59,8 @@ public struct TraceAnalyzer: Sendable {
     private var rules: [any FindingRule]
     /// How far the app's main actor has run: what decides the checks.
     private var progress: MainActorProgress
+    /// The checks to decide before the current event (reused, not reallocated).
+    private var due: [GraceCheck] = []
     private var finished = false
 
     /// For each event kind (by ``TraceEvent/Name`` index), the rules that watch it.
@@ -71,7 +73,7 @@ public struct TraceAnalyzer: Sendable {
         self.options = options
         context = AnalysisContext(options: options)
         rules = Self.makeRules()
-        progress = MainActorProgress(settle: options.grace / 4)
+        progress = MainActorProgress(settle: options.grace)
     }
 
     private static func makeRules() -> [any FindingRule] {
@@ -96,7 +98,7 @@ public struct TraceAnalyzer: Sendable {
             sessionCount += 1
             context.startSession()
             rules = Self.makeRules()
-            progress = MainActorProgress(settle: options.grace / 4)
+            progress = MainActorProgress(settle: options.grace)
             context.state.apply(event)
             return
         }
@@ -104,12 +106,20 @@ public struct TraceAnalyzer: Sendable {
         // says so): the rules stop with it, so the cost stays bounded.
         guard context.state.stoppedAt == nil else { return }
         let isMainActor = context.state.isMainActorEvent(event)
-        decide(progress.checksToDecide(before: event, isMainActor: isMainActor, &context))
+        progress.checksToDecide(before: event, isMainActor: isMainActor, &context, into: &due)
+        if !due.isEmpty {
+            decide(due)
+            due.removeAll(keepingCapacity: true)
+        }
         let effect = context.state.fold(event)
         guard context.state.stoppedAt == nil else { return }
         for index in Self.dispatch[event.kind.name.index] {
             context.currentRule = index
             rules[index].observe(event, effect, &context)
+        }
+        if context.checksNeedCompaction {
+            let (rules, state) = (self.rules, context.state)
+            context.compactChecks { rules[$0.rule].isOpen($0, in: state) }
         }
     }
 

@@ -134,6 +134,16 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
         }
     }
 
+    /// Inserts `value` for `key` unless the key has a value; returns whether it inserted.
+    @discardableResult
+    mutating func insertIfAbsent(_ key: UInt64, _ value: __owned Value) -> Bool {
+        guard key != 0 else { return false }
+        makeUnique(reserving: 1)
+        guard storage.find(key) == nil else { return false }
+        storage.insertNew(key, value)
+        return true
+    }
+
     /// Mutates the value for `key` in place, if present. Returns whether it was present.
     @inline(__always) @discardableResult
     mutating func update(_ key: UInt64, _ body: (inout Value) -> Void) -> Bool {

@@ -263,14 +263,14 @@ public struct TraceState: Sendable {
     private mutating func createNode(_ node: TraceNode) {
         // A second creation record for a live id belongs to a corrupt or
         // spliced trace: the node we know is kept, so links stay consistent.
-        guard !table.contains(node.id) && !taskTable.contains(node.id) else {
-            noteIDConflict(node.id, seq: node.createdSeq)
+        let (id, kind, seq) = (node.id, node.kind, node.createdSeq)
+        guard !taskTable.contains(id), table.insertIfAbsent(id, node) else {
+            noteIDConflict(id, seq: seq)
             return
         }
         createdCount += 1
-        if node.kind == .router { routerCount += 1 }
-        table[node.id] = node
-        if node.id > maxNodeID { maxNodeID = node.id }
+        if kind == .router { routerCount += 1 }
+        if id > maxNodeID { maxNodeID = id }
     }
 
     /// Takes a task out of its owner's running tasks, in constant time (amortised).

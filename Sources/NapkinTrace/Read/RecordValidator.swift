@@ -76,8 +76,17 @@ struct RecordValidator {
             bytes = UnsafeBufferPointer(rebasing: bytes[3...])
         }
         let result = parser.parse(bytes)
-        switch result {
+        switch consume result {
         case .event(let event):
+            // The common case, checked first and cheaply: the next record of the session, in time.
+            if sawRecord && event.seq == lastSeq &+ 1 && event.time >= lastTime
+                && event.time - lastTime <= TraceIntegrity.maxPlausibleGap && event.kind.name != .session {
+                lastSeq = event.seq
+                lastTime = event.time
+                integrity.countRecord()
+                eventCount += 1
+                return .event(event)
+            }
             if !sawRecord { first(event, line: line, pending: &pending) }
             integrity.countRecord()
             eventCount += 1

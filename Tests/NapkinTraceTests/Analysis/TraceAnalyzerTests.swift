@@ -59,15 +59,16 @@ struct TraceAnalyzerTests {
         b.add(.sessionEnd(reason: "exit"), at: detach + 5 * .second)
         #expect(TraceAnalyzer.analyze(b.events).isClean)
 
-        // Its catch-up lasts a quarter of the grace period: a deinit after that is late.
+        // Its catch-up lasts one grace period from its first event: a deinit after that is late.
         var late = TraceBuilder.homeTree()
         late.detach(4, from: 2)
         late.add(.interactorCreated(id: 9, type: "OtherInteractor"), at: detach + 3 * .second)
         late.add(.routerCreated(id: 10, type: "OtherRouter", interactor: 9, interactorType: "OtherInteractor"))
         late.add(.load(router: 2), at: detach + 3 * .second + .second / 2)
-        late.add(.deallocated(id: 4), at: detach + 4 * .second)
-        late.add(.deallocated(id: 3), at: detach + 4 * .second + 10)
-        late.add(.sessionEnd(reason: "exit"), at: detach + 5 * .second)
+        late.add(.load(router: 2), at: detach + 4 * .second + .second / 4)
+        late.add(.deallocated(id: 4), at: detach + 4 * .second + .second / 2)
+        late.add(.deallocated(id: 3), at: detach + 4 * .second + .second / 2 + 10)
+        late.add(.sessionEnd(reason: "exit"), at: detach + 6 * .second)
         #expect(TraceAnalyzer.analyze(late.events).ruleAndSubject == ["not-deallocated HomeRouter#4"])
     }
 

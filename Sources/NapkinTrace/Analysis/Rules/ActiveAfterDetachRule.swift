@@ -36,7 +36,16 @@ struct ActiveAfterDetachRule: FindingRule {
 
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
         guard context.state.table.with(check.subject, { $0.isActive }) == true, let node = context.state[check.subject] else { return }
-        if let router = node.router, context.state.table.with(router, { $0.isInLiveTree }) == true { return }
+        if let router = node.router, let (live, left) = context.state.table.with(router, { ($0.isInLiveTree, $0.leftTreeAt) }) {
+            if live { return }
+            // Its router came back and left again since the check was asked for: wait from then.
+            if let left, left.time > check.scheduledAt {
+                var again = check
+                again.since = max(left.seq, check.since)
+                context.schedule(again, at: left.time)
+                return
+            }
+        }
         context.report(node, as: .interactor, after: check, "its router left the tree, but the interactor is still active \(context.graceText) later (deactivation never finished?)")
     }
 

@@ -7,7 +7,8 @@
 /// Children of one type attached *as a group* are a collection, not a leak:
 /// the rows of a list, the tabs of a tab bar, the pages of a pager. A group
 /// is a second same-type child attached within ``groupWindow`` of the
-/// previous one's attach or load, with no mark written in between (a loop
+/// previous one's attach or load (or the load of one of its children: a
+/// list's rows), with no mark written in between (a loop
 /// of `attachChild` calls, each awaiting the previous one, attaches the next
 /// child microseconds after the previous one loaded; a person navigating
 /// back and forth takes far longer, and an app that marks its steps with
@@ -23,6 +24,8 @@ struct DuplicateChildRule: FindingRule {
 
     /// What a parent did with one child type.
     private struct TypeHistory: Sendable {
+        /// The child type.
+        var type: String
         /// The child of this type attached last.
         var lastChild: NodeID
         /// When it was attached or loaded.
@@ -33,8 +36,9 @@ struct DuplicateChildRule: FindingRule {
         var isCollection = false
     }
 
-    /// Per live parent, per child type. Forgotten when the parent is deallocated.
-    private var history = NodeTable<[String: TypeHistory]>()
+    /// Per live parent, per child type (a parent has few child types: a list
+    /// beats hashing the names). Forgotten when the parent is deallocated.
+    private var history = NodeTable<[TypeHistory]>()
     /// Marks seen so far.
     private var marks: UInt64 = 0
 
@@ -46,13 +50,12 @@ struct DuplicateChildRule: FindingRule {
             guard effect.misuse == nil, let type = context.state.table.with(child, { $0.type }) else { return }
             attached(child, type: type, to: parent, event, &context)
         case .load(let id):
-            guard let (parent, type) = context.state.table.with(id, { node in node.parent.map { ($0, node.type) } }) ?? nil else { return }
-            let marks = self.marks
-            history.update(parent) { types in
-                if types[type]?.lastChild == id {
-                    types[type]?.lastActivity = event.time
-                    types[type]?.marks = marks
-                }
+            // The last child loading is activity of its group; so is one of its own
+            // children loading (a list's rows, attached before the next list comes).
+            guard let parent = context.state.table.with(id, { $0.parent }) ?? nil else { return }
+            touch(id, under: parent, at: event.time)
+            if let grandparent = context.state.table.with(parent, { $0.parent }) ?? nil {
+                touch(parent, under: grandparent, at: event.time)
             }
         case .deallocated(let id):
             history[id] = nil
@@ -63,15 +66,29 @@ struct DuplicateChildRule: FindingRule {
         }
     }
 
+    /// Notes activity of `child`'s group under `parent`, if `child` is its last member.
+    private mutating func touch(_ child: NodeID, under parent: NodeID, at time: UInt64) {
+        let marks = self.marks
+        history.update(parent) { types in
+            guard let k = types.firstIndex(where: { $0.lastChild == child }) else { return }
+            types[k].lastActivity = max(types[k].lastActivity, time)
+            types[k].marks = marks
+        }
+    }
+
     private mutating func attached(_ child: NodeID, type: String, to parent: NodeID, _ event: TraceEvent,
                                    _ context: inout AnalysisContext) {
-        let previous = history[parent]?[type]
-        var entry = previous ?? TypeHistory(lastChild: child, lastActivity: event.time, marks: marks)
+        let previous = history.with(parent) { $0.first { $0.type == type } } ?? nil
+        var entry = previous ?? TypeHistory(type: type, lastChild: child, lastActivity: event.time, marks: marks)
         entry.lastChild = child
         entry.lastActivity = event.time
         entry.marks = marks
-        if history[parent] == nil { history[parent] = [:] }
-        defer { history.update(parent) { $0[type] = entry } }
+        if !history.contains(parent) { history[parent] = [] }
+        defer {
+            history.update(parent) { types in
+                if let k = types.firstIndex(where: { $0.type == type }) { types[k] = entry } else { types.append(entry) }
+            }
+        }
         // The child of this type attached before, if it is still attached here
         // (an older one still attached was reported when this one came).
         guard let previous, !previous.isCollection, previous.lastChild != child,

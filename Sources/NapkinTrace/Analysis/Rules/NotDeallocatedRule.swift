@@ -41,6 +41,14 @@ struct NotDeallocatedRule: FindingRule {
                            "its router #\(check.other) was deallocated, but the interactor is still alive \(context.graceText) later: something retains it")
         } else {
             guard !node.isInLiveTree else { return }
+            // Re-attached and detached again since the check was asked for: wait from then.
+            let moved = max(node.leftTreeAt?.time ?? 0, node.attachedAt?.time ?? 0)
+            if moved > check.scheduledAt {
+                var again = check
+                again.since = node.leftTreeAt.map { max($0.seq, check.since) } ?? check.since
+                context.schedule(again, at: moved)
+                return
+            }
             context.report(node, as: .router, after: check,
                            "detached, but still alive \(context.graceText) later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?)")
         }

@@ -22,12 +22,12 @@ struct OrphanedTaskRule: FindingRule {
         switch event.kind {
         case .deactivate(let id):
             for task in context.state.table.with(id, { Array($0.taskList) }) ?? [] {
-                context.schedule(GraceCheck(subject: task, since: event.seq), .keepWaiting)
+                context.schedule(GraceCheck(subject: task, since: event.seq))
             }
         case .deallocated:
             guard let owner = context.state.removedNode, owner.kind == .interactor else { return }
             for task in owner.taskList where context.state.isRunning(task: task) {
-                context.schedule(GraceCheck(subject: task, since: event.seq, flag: Self.ownerDeallocated), .keepWaiting)
+                context.schedule(GraceCheck(subject: task, since: event.seq, flag: Self.ownerDeallocated))
             }
         default:
             break
