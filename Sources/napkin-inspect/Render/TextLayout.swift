@@ -1,5 +1,5 @@
 /// Laying text out in columns on a terminal: padding, trimming, cutting
-/// (around colour codes) and neutralising control characters.
+/// (around colour codes). Text from a trace is made printable first (PrintableText).
 extension String {
     /// Pads with spaces to `width` display columns (counts characters).
     func padded(to width: Int) -> String {
@@ -12,18 +12,6 @@ extension String {
         var text = self
         while text.last == " " { text.removeLast() }
         return text
-    }
-
-    /// The string with control characters (newlines, escape sequences) replaced
-    /// by spaces, so that text from a trace cannot break the layout or the terminal.
-    var printable: String {
-        func isControl(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
-        }
-        guard unicodeScalars.contains(where: isControl) else { return self }
-        var out = ""
-        for scalar in unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? " " : scalar) }
-        return out
     }
 
     /// The string cut to `width` visible characters; ANSI colour codes do not

@@ -104,7 +104,7 @@ struct LiveLoop {
             }
             if dirty || now &- lastFrame >= 1_000_000_000 {
                 terminal.draw(view.frame(analyzer, events: count, rate: rate.perSecond(at: now), finished: finished,
-                                         childStatus: childStatus, pane: pane, diagnostic: lastDiagnostic))
+                                         childStatus: childStatus, pane: pane, diagnostic: lastDiagnostic, size: TerminalInfo.size(1)))
                 lastFrame = now
                 dirty = false
             }
