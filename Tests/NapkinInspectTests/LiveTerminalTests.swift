@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `napkin-inspect live -- rib-house` on a real terminal, driven through tmux
 /// as a user would: the full-screen view, quitting with q or Ctrl-C, resizing.

@@ -87,7 +87,6 @@ struct CheckCommand: Command {
         }
 
         var checked: [CheckedTrace] = []
-        var unusable = false
         for file in files {
             do {
                 var result = try CheckedTrace(checking: file, options: analysis, allowList: &allowList)
@@ -95,8 +94,9 @@ struct CheckCommand: Command {
                 if temporaryDirectory != nil, let session = result.overview.session { result.path = session.heading }
                 checked.append(result)
             } catch {
+                // One line on standard error, and the report says it too (a JSON reader must not see a clean run).
                 Output.error(error.message)
-                unusable = true
+                checked.append(CheckedTrace(unreadable: file, problem: error.message))
             }
         }
 
@@ -106,8 +106,8 @@ struct CheckCommand: Command {
         }
 
         if let commandStatus, commandStatus != 0 { return commandStatus }
-        // A trace that cannot be trusted is unusable input, whatever its findings.
-        if unusable || checked.contains(where: { !$0.traceProblems.isEmpty }) { return ExitStatus.unusable }
+        // A trace that cannot be read or trusted is unusable input, whatever its findings.
+        if checked.contains(where: { !$0.traceProblems.isEmpty }) { return ExitStatus.unusable }
         let failing = checked.flatMap(\.findings).contains(where: failOn.fails)
         return failing ? ExitStatus.findings : ExitStatus.success
     }

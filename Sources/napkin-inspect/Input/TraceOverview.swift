@@ -29,6 +29,15 @@ struct TraceOverview: Encodable {
         durationNs = state.time
     }
 
+    /// The overview of a file that could not be read as a trace: no session, no events.
+    init(unreadable path: String) {
+        self.path = path
+        events = 0
+        endedCleanly = false
+        droppedEvents = 0
+        durationNs = 0
+    }
+
     private enum CodingKeys: String, CodingKey {
         case path, app, pid, events, endedCleanly, droppedEvents, durationNs
     }

@@ -86,7 +86,7 @@ struct TreeLayout {
         let tail = Self.maxDrawnLevels - Self.keptTopLevels
         let folded = depth - Self.keptTopLevels - tail
         return (0..<Self.keptTopLevels).map(guide).joined()
-            + "\u{2026} \(NumberFormat.grouped(folded)) levels \u{2026} "
+            + "\u{2026} \(NumberFormat.grouped(folded)) level\(folded == 1 ? "" : "s") \u{2026} "
             + ((depth - tail)..<depth).map(guide).joined()
     }
 }

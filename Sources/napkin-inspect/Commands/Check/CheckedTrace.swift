@@ -61,6 +61,16 @@ extension CheckedTrace {
     }
 }
 
+extension CheckedTrace {
+    /// A file that could not be read as a trace: no events, and `problem`
+    /// (without the path it may start with) as its one trace problem.
+    init(unreadable path: String, problem: String) {
+        let reason = problem.hasPrefix(path + ": ") ? String(problem.dropFirst(path.count + 2)) : problem
+        self.init(overview: TraceOverview(unreadable: path), undecided: 0, findings: [], allowed: [], findingsNotKept: 0,
+                  traceProblems: ["unusable: " + reason])
+    }
+}
+
 /// A finding as `check --format json` writes it: `rule`, `severity`,
 /// `subject`, `type`, `id`, `label` (tasks only), `seqs`, `time_ns`, `message`.
 struct FindingJSON: Encodable {

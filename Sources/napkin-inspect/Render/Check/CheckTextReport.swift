@@ -10,7 +10,9 @@ enum CheckTextReport {
             let path = PrintableText.printable(trace.path, limit: 300)
             let errors = trace.findings.filter { $0.severity == .error }.count
             let warnings = trace.findings.count - errors
-            if trace.findings.isEmpty {
+            if !trace.traceProblems.isEmpty && trace.findings.isEmpty {
+                out += style.red("\(path): \(plural(trace.traceProblems.count, "trace problem"))") + "\n"
+            } else if trace.findings.isEmpty {
                 let facts = "\(trace.overview.events) events\(trace.overview.endedCleanly ? ", ended cleanly" : "")"
                 out += style.green("\(path): no findings") + style.dim(" (\(facts))") + "\n"
             } else {

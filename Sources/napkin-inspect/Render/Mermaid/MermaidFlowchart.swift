@@ -10,18 +10,28 @@ extension MermaidRenderer {
     /// Each node shows its type, id and state (active, inactive, detached) and the
     /// rule ids of the findings about it; nodes with an error are red, with a
     /// warning amber, detached ones dashed, inactive ones grey.
+    ///
+    /// The cost follows the nodes drawn: the tree is walked lazily and the walk
+    /// stops at the cap; routers outside the tree are looked up only if there
+    /// is room left. The note counts the routers left out.
     static func flowchart(_ state: TraceState, findings: [Finding]) -> String {
         var chart = Flowchart(state: state, findings: findings)
-        for root in state.roots { chart.declareSubtree(root, indent: "  ") }
-        let outside = state.detachedRouters()
-        let lone = state.loneInteractors()
-        if !outside.isEmpty || !lone.isEmpty {
-            let before = chart.lines.count
-            chart.lines.append("  subgraph outside[\"outside the tree, still alive\"]")
-            for router in outside { chart.declareSubtree(router.id, indent: "    ") }
-            for interactor in lone where !chart.shown.contains(interactor.id) { _ = chart.declare(interactor, indent: "    ") }
-            if chart.lines.count == before + 1 { chart.lines.removeLast() } else { chart.lines.append("  end") }
+        for root in state.roots where chart.hasRoom { chart.declareSubtree(root, indent: "  ") }
+        var loneLeftOut = 0
+        if chart.hasRoom {
+            let outside = state.detachedRouters()
+            let lone = state.loneInteractors()
+            if !outside.isEmpty || !lone.isEmpty {
+                let before = chart.lines.count
+                chart.lines.append("  subgraph outside[\"outside the tree, still alive\"]")
+                for router in outside where chart.hasRoom { chart.declareSubtree(router.id, indent: "    ") }
+                for interactor in lone where !chart.shown.contains(interactor.id) {
+                    if !chart.declare(interactor, indent: "    ") { loneLeftOut += 1 }
+                }
+                if chart.lines.count == before + 1 { chart.lines.removeLast() } else { chart.lines.append("  end") }
+            }
         }
+        chart.omitted = max(0, state.routerCount - chart.shownRouters) + loneLeftOut
         chart.addNotes()
         chart.addClasses()
         return chart.lines.joined(separator: "\n") + "\n"
@@ -46,6 +56,8 @@ private struct Flowchart {
     var shown = Set<NodeID>()
     /// Nodes left out by the caps.
     var omitted = 0
+    /// Routers declared.
+    var shownRouters = 0
     /// The diagram's size so far, in bytes.
     var size = 0
 
@@ -61,10 +73,7 @@ private struct Flowchart {
     /// Declares one node (if the caps allow); returns whether it was declared.
     mutating func declare(_ node: TraceNode, indent: String) -> Bool {
         // Room for the node's line and its edge, whatever the label's length.
-        guard shown.count < MermaidRenderer.maxNodes, size + 2_000 < MermaidRenderer.maxCharacters else {
-            omitted += 1
-            return false
-        }
+        guard hasRoom else { return false }
         let status = NodeStatus(of: node, in: state)
         let stateText: String
         if node.kind == .interactor {
@@ -90,6 +99,7 @@ private struct Flowchart {
         lines.append(line)
         size += line.utf8.count + 1
         shown.insert(node.id)
+        if node.kind == .router { shownRouters += 1 }
 
         let className: String
         if nodeFindings.contains(where: { $0.severity == .error }) {
@@ -105,11 +115,20 @@ private struct Flowchart {
         return true
     }
 
-    /// Declares `root` and its attached descendants, then their edges.
+    /// Whether another node fits: under the node cap, with room for its line
+    /// and its edge whatever the label's length.
+    var hasRoom: Bool {
+        shown.count < MermaidRenderer.maxNodes && size + 2_000 < MermaidRenderer.maxCharacters
+    }
+
+    /// Declares `root` and its attached descendants (pre-order, as long as
+    /// there is room), then their edges.
     mutating func declareSubtree(_ root: NodeID, indent: String) {
         var edges: [String] = []
-        for (node, _) in state.subtree(root) where !shown.contains(node.id) {
-            guard declare(node, indent: indent) else { continue }
+        var walk = TreeLayout(state: state, root: root)
+        while hasRoom, let entry = walk.next() {
+            let node = entry.node
+            guard !shown.contains(node.id), declare(node, indent: indent) else { continue }
             if let parent = node.parent, shown.contains(parent) {
                 let edge = "\(indent)n\(parent) --> n\(node.id)"
                 edges.append(edge)
