@@ -14,7 +14,7 @@ struct MermaidStatementTests {
                       #"^end$"#, #"^classDef (active|inactive|detached|warning|error|note) "#,
                       #"^class [n\d,a-zA-Z]+ (active|inactive|detached|warning|error|note)$"#, #"^traceNotes\[""#],
         "gantt": [#"^---$"#, #"^config:$"#, #"^gantt:$"#, #"^leftPadding: \d+$"#, #"^gantt$"#, #"^title [^:]+$"#, #"^dateFormat x$"#,
-                  #"^axisFormat [^:]+$"#, #"^todayMarker off$"#, #"^section [^:]+$"#,
+                  #"^axisFormat [-%A-Za-z:. ]+$"#, #"^todayMarker off$"#, #"^section [^:]+$"#,
                   #"^(launched|attached|detached \(alive\)|never attached \(alive\)|active|task( '.*')?( after cancel)?|deinit|created|nothing traced) :"#,
                   #"^#\d+;.* :(milestone, k\d+|n\d+m), "#, #"^\(empty\) :milestone, k\d+, "#],
         "sequence": [#"^sequenceDiagram$"#, #"^participant n\d+ as ."#, #"^n\d+(->>|-x)n\d+: (attach|detach)$"#, #"^Note over n\d+(,n\d+)?: ."#],
