@@ -15,12 +15,14 @@ extension String {
     }
 
     /// The string cut to `width` visible characters; ANSI colour codes do not
-    /// count, and a cut string ends with a reset so its colour cannot bleed.
+    /// count, and a cut string that has colour codes ends with a reset so its
+    /// colour cannot bleed (a string without any gets none: plain stays plain).
     func truncatedVisible(to width: Int) -> String {
         var out = ""
         var visible = 0
         var inEscape = false
         var truncated = false
+        var coloured = false
         for character in self {
             if inEscape {
                 out.append(character)
@@ -29,6 +31,7 @@ extension String {
             }
             if character == "\u{1B}" {
                 inEscape = true
+                coloured = true
                 out.append(character)
                 continue
             }
@@ -39,7 +42,7 @@ extension String {
             out.append(character)
             visible += 1
         }
-        if truncated { out += "\u{1B}[0m" }
+        if truncated && coloured { out += "\u{1B}[0m" }
         return out
     }
 }
