@@ -20,7 +20,7 @@ build() { "$@" > "$log" 2>&1 || { cat "$log"; exit 1; }; }
 build swiftc "${flags[@]}" -module-name NapkinTrace -package-name fuzz -wmo -c -num-threads 0 \
   -emit-module -emit-module-path "$out/modules/NapkinTrace.swiftmodule" \
   $(find Sources/NapkinTrace -name '*.swift') -o "$out/NapkinTrace.o"
-build swiftc "${flags[@]}" -module-name napkin_inspect -I "$out/modules" "$out/NapkinTrace.o" \
+build swiftc "${flags[@]}" -module-name napkin_inspect -package-name fuzz -I "$out/modules" "$out/NapkinTrace.o" \
   $(find Sources/napkin-inspect -name '*.swift' ! -name main.swift) Fuzz/TraceFuzzer.swift Fuzz/CLIFuzzing.swift \
   -o "$out/trace-fuzzer"
 # Seed: whole traces and single lines.

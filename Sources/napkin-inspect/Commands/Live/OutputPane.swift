@@ -1,18 +1,20 @@
 import Foundation
-import Synchronization
+import NapkinTrace
 
 /// Collects a child's output (its stdout and stderr) for the live view's pane.
 ///
 /// Bounded whatever the child writes: the last ``maxLines`` lines are kept,
 /// and a line longer than ``maxLineBytes`` (output without newlines) is cut
 /// into lines of that size as it arrives, so memory never grows with it.
+/// The lines are behind a pthread mutex (NapkinTrace's `Locked`), which
+/// ThreadSanitizer understands (`Synchronization.Mutex` on Linux it does not).
 final class OutputPane: Sendable {
     /// Lines kept.
     static let maxLines = 1_000
     /// The longest line kept, in bytes; a longer one is cut.
     static let maxLineBytes = 4_096
 
-    private let lines = Mutex<[String]>([])
+    private let lines = Locked<[String]>([])
 
     /// Reads `fd` until it closes, on a new thread.
     func startReading(_ fd: Int32) {
