@@ -63,6 +63,9 @@ struct HostileCorpusTests {
         #expect(result.status == item.expectedStatus(variant), "\(what)\n\(result)")
         #expect(result.stdoutData.count <= item.maxOutput ?? 256 << 10, "\(what): \(result.stdoutData.count) bytes on stdout")
         #expect(result.stderrData.count <= 64 << 10, "\(what): \(result.stderrData.count) bytes on stderr")
+        if variant.name.contains("mermaid") {
+            #expect(result.stdoutData.count < 50_000, "\(what): a diagram over mermaid's 50,000-character limit")
+        }
         if let problem = OutputSafety.problem(in: result.stdoutData) { Issue.record("\(what): stdout: \(problem)") }
         if let problem = OutputSafety.problem(in: result.stderrData) { Issue.record("\(what): stderr: \(problem)") }
         for line in result.stderrLines {

@@ -4,9 +4,12 @@ import Testing
 @testable import napkin_inspect
 
 /// Renders every kind of diagram with the real mermaid.js (headless Chromium)
-/// through `mermaid-check`: the three views of every fixture trace, of every
-/// case of the hostile corpus and of the generated 100,000-router traces, as
-/// the built binary prints them, and diagrams made in memory. Enabled whenever
+/// through `mermaid-check`: the three views of every fixture trace and of every
+/// case of the hostile corpus (made in process, as the commands make them: no
+/// process per diagram, so it stays quick under ThreadSanitizer), of capped
+/// chains and wide parents, of hand-made hostile traces, and the three views as
+/// the built binary prints them with --markdown. (HostileCorpusTests checks the
+/// diagrams of the 100,000-router traces stay under mermaid's limit.) Enabled whenever
 /// the tool exists next to the repository (`../shared/tools/mermaid-check`; it
 /// installs Chromium and mermaid.js itself on first use).
 @Suite("Mermaid output renders in mermaid.js")
@@ -48,40 +51,55 @@ struct MermaidRenderCheckTests {
         ]
     }
 
-    /// The traces whose diagrams the binary prints: every fixture, every hostile case, the generated big ones.
-    static func tracePaths(scratch: ScratchDirectory) throws -> [String] {
-        let fixtures = try FileManager.default.contentsOfDirectory(atPath: CLIHarness.repoRoot.appendingPathComponent("Tests/Fixtures/traces").path)
-            .filter { $0.hasSuffix(".ndjson") }.sorted().map { "Tests/Fixtures/traces/" + $0 }
-        let hostile = HostileCorpus.cases.map { HostileCorpus.directory + "/" + $0.file }
-        let generated = try [GeneratedTrace.chain, .siblings, .manyFindings, .controlPath].map { try $0.write(in: scratch) }
-        return fixtures + hostile + generated
+    /// The three diagrams of the trace at `path` (relative to the repository
+    /// root), made as the commands make them; nil for a file that is not a trace.
+    static func diagrams(ofTraceAt path: String) -> [(name: String, text: String)]? {
+        guard let reader = try? TraceReader(path: CLIHarness.repoRoot.appendingPathComponent(path).path) else { return nil }
+        var analyzer = TraceAnalyzer()
+        var history = TraceHistory()
+        var events = 0
+        while let item = reader.next() {
+            guard case .event(let event) = item else { continue }
+            analyzer.consume(event)
+            history.apply(event)
+            events += 1
+        }
+        guard reader.rejection == nil, events > 0 else { return nil }
+        analyzer.finish()
+        return [("\(path) --view tree", MermaidRenderer.flowchart(analyzer.state, findings: analyzer.findings)),
+                ("\(path) --view timeline", MermaidRenderer.gantt(history)), ("\(path) --view sequence", MermaidRenderer.sequence(history))]
+    }
+
+    /// The diagrams of a chain and of a parent with `count` routers each (the caps at work).
+    static func bigDiagrams(_ count: Int) -> [(name: String, text: String)] {
+        [true, false].flatMap { chain -> [(name: String, text: String)] in
+            let fixture = BoundedRenderingTests.fixture(count, chain: chain)
+            let analyzer = fixture.analyzer()
+            let name = chain ? "chain of \(count)" : "\(count) siblings"
+            return [("\(name) tree", MermaidRenderer.flowchart(analyzer.state, findings: analyzer.findings)),
+                    ("\(name) timeline", MermaidRenderer.gantt(fixture.history)), ("\(name) sequence", MermaidRenderer.sequence(fixture.history))]
+        }
     }
 
     @Test("every diagram kind of every fixture and hostile trace parses and renders with mermaid.js 11",
           .enabled(if: toolExists, "needs ../shared/tools/mermaid-check next to the repository"), .timeLimit(.minutes(20)))
     func rendersInMermaid() async throws {
         let scratch = try ScratchDirectory("mermaid-render")
-        var diagrams = Self.inMemoryDiagrams()
-        let paths = try Self.tracePaths(scratch: scratch)
-        #expect(paths.count > 70, "the fixtures and the hostile corpus are found")
-        let printed = try await withThrowingTaskGroup(of: (Int, [(String, String)]).self) { group in
-            for (index, path) in paths.enumerated() {
-                group.addTask {
-                    var found: [(String, String)] = []
-                    for view in Self.views {
-                        let result = try await CLIHarness.inspect(["mermaid", "--view", view, path], timeout: 300)
-                        // An unusable trace has no diagram (exit 2); that is the hostile corpus's business.
-                        if result.status == 0 { found.append(("\(path) --view \(view)", result.stdout)) }
-                    }
-                    return (index, found)
-                }
-            }
-            var all: [(Int, [(String, String)])] = []
-            for try await item in group { all.append(item) }
-            return all.sorted { $0.0 < $1.0 }.flatMap(\.1)
+        var diagrams = Self.inMemoryDiagrams() + Self.bigDiagrams(5_000)
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: CLIHarness.repoRoot.appendingPathComponent("Tests/Fixtures/traces").path)
+            .filter { $0.hasSuffix(".ndjson") }.sorted().map { "Tests/Fixtures/traces/" + $0 }
+        let hostile = HostileCorpus.cases.map { HostileCorpus.directory + "/" + $0.file }
+        let printed = (fixtures + hostile).compactMap(Self.diagrams(ofTraceAt:)).flatMap { $0 }
+        // And as the binary prints them, with --markdown (its fence is part of the output).
+        for view in Self.views {
+            let result = try await CLIHarness.inspect(["mermaid", "--view", view, "--markdown", CLIHarness.exampleTrace("bug-service-keeps-child")])
+            #expect(result.status == 0, "\(result)")
+            let fenced = result.stdout
+            #expect(fenced.hasPrefix("```mermaid\n") && fenced.hasSuffix("```\n"))
+            diagrams.append(("mermaid --view \(view) --markdown", String(fenced.dropFirst(11).dropLast(4))))
         }
-        #expect(printed.count > 200, "\(printed.count) diagrams printed")
-        diagrams += printed.map { (name: $0.0, text: $0.1) }
+        #expect(printed.count > 200, "\(printed.count) diagrams of the fixtures and the hostile corpus")
+        diagrams += printed
 
         // All diagrams as blocks of one Markdown file (one browser run), plus one
         // plain file of each kind as the command prints it without --markdown.
