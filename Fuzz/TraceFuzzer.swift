@@ -1,8 +1,9 @@
-// libFuzzer harness for the trace reader, the model and the analysis.
-// Build and run with Fuzz/run.sh (swiftc -sanitize=fuzzer,address).
-#if canImport(Glibc)
-import Glibc
-#endif
+// libFuzzer harness for the trace reader, the model, the analysis, and the
+// CLI on top of them: every renderer and every subcommand's path.
+// Build and run with Fuzz/run.sh (swiftc -sanitize=fuzzer,address): NapkinTrace
+// is compiled as its own module, the CLI's sources (all but main.swift) with
+// this file and CLIFuzzing.swift as the fuzz binary.
+import NapkinTrace
 
 nonisolated(unsafe) var scratchPath: String = {
     let directory = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"
@@ -24,7 +25,6 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     guard let reader = try? TraceReader(path: scratchPath, options: .init(maxLineLength: 256)) else { return 0 }
     var analyzer = TraceAnalyzer(options: .init(grace: 1_000, expectTeardown: size % 2 == 0))
     var history = TraceHistory()
-    var lastEvents = 0
     while let item = reader.next() {
         if case .event(let event) = item {
             // Every event read must encode and parse back to itself.
@@ -34,12 +34,17 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             }
             analyzer.consume(event)
             history.apply(event)
-            lastEvents += 1
         }
     }
     analyzer.finish()
     _ = analyzer.state.liveTree()
     _ = analyzer.state.detachedRouters()
     for finding in analyzer.findings { _ = finding.description }
+
+    // 3. The CLI's renderers on that model, with their invariants (printable,
+    //    bounded, valid JSON); then every subcommand on the file, as a user runs it.
+    let seed = size > 0 ? Int(data[0]) : 0
+    CLIFuzzing.render(analyzer, history, seed: seed)
+    CLIFuzzing.runCommands(on: scratchPath, seed: seed)
     return 0
 }

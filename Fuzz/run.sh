@@ -1,19 +1,35 @@
 #!/usr/bin/env bash
-# Fuzzes the trace reader, model and analysis with libFuzzer + AddressSanitizer.
+# Fuzzes the trace reader, model and analysis, and napkin-inspect's renderers
+# and subcommands, with libFuzzer + AddressSanitizer.
 #   Fuzz/run.sh [SECONDS]      (default 60)
-# The corpus starts from the fixtures and example traces, one line or file each.
+# NapkinTrace is built as a module of its own; the CLI's sources (all but
+# main.swift) are built with the fuzz target into one binary. The corpus starts
+# from the fixtures, the example traces, the hostile corpus and earlier fuzzer
+# finds (Tests/Fixtures/fuzz), one file and one line each. Crashes are written
+# to .build-fuzz/crashes/; keep each as a fixture in Tests/Fixtures/fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
+# A crash is reported by libFuzzer and AddressSanitizer; Swift's own backtracer would only slow it down.
+export SWIFT_BACKTRACE=enable=no
 out=.build-fuzz
-mkdir -p "$out/corpus" "$out/crashes"
-swiftc -O -sanitize=fuzzer,address -parse-as-library -module-name NapkinTrace -package-name fuzz -swift-version 6 \
-  $(find Sources/NapkinTrace -name '*.swift') Fuzz/TraceFuzzer.swift -o "$out/trace-fuzzer"
+mkdir -p "$out/corpus" "$out/crashes" "$out/modules"
+flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6)
+log="$out/build.log"
+build() { "$@" > "$log" 2>&1 || { cat "$log"; exit 1; }; }
+build swiftc "${flags[@]}" -module-name NapkinTrace -package-name fuzz -wmo -c -num-threads 0 \
+  -emit-module -emit-module-path "$out/modules/NapkinTrace.swiftmodule" \
+  $(find Sources/NapkinTrace -name '*.swift') -o "$out/NapkinTrace.o"
+build swiftc "${flags[@]}" -module-name napkin_inspect -package-name fuzz -I "$out/modules" "$out/NapkinTrace.o" \
+  $(find Sources/napkin-inspect -name '*.swift' ! -name main.swift) Fuzz/TraceFuzzer.swift Fuzz/CLIFuzzing.swift \
+  -o "$out/trace-fuzzer"
 # Seed: whole traces and single lines.
-for f in Examples/traces/*.ndjson Tests/Fixtures/traces/*.ndjson Tests/Fixtures/fuzz/*.ndjson; do
+for f in Examples/traces/*.ndjson Tests/Fixtures/traces/*.ndjson Tests/Fixtures/fuzz/*.ndjson Tests/Fixtures/hostile/*; do
   [ -f "$f" ] || continue
-  cp "$f" "$out/corpus/$(basename "$f")"
-  split -l 1 -a 4 "$f" "$out/corpus/$(basename "$f" .ndjson)-line-"
+  case "$f" in *.json) continue;; esac
+  name=$(basename "$f")
+  cp "$f" "$out/corpus/$name"
+  split -l 1 -a 4 "$f" "$out/corpus/${name%.*}-line-"
 done
-"$out/trace-fuzzer" "$out/corpus" -max_total_time="$seconds" -max_len=4096 \
+"$out/trace-fuzzer" "$out/corpus" -max_total_time="$seconds" -max_len=4096 -close_fd_mask=3 \
   -artifact_prefix="$out/crashes/" -print_final_stats=1 2>&1 | tail -n 25

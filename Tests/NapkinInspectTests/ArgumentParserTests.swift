@@ -31,19 +31,20 @@ struct ArgumentParserTests {
         #expect(parsed.isSet(CommonOptions.noColor))
         #expect(!parsed.wantsHelp)
         #expect(parsed.command == nil)
-        #expect(try parsed.value(TreeCommand.Options.at) == .seq(12))
+        #expect(try parsed.value(CommonOptions.at) == .seq(12))
         #expect(try parsed.grace() == 250_000_000)
-        #expect(try parsed.choice(TreeCommand.Options.format) == .mermaid)
+        #expect(try parsed.choice(Presentation<TreeCommand.Format>.formatOption) == .mermaid)
         #expect(try parsed.style(environment: [:]).enabled == false, "--no-color wins")
         let command = try TreeCommand(parsing: parsed)
-        #expect(command.path == "run.ndjson" && command.moment == .seq(12) && command.grace == 250_000_000 && command.format == .mermaid)
+        #expect(command.fold.path == "run.ndjson" && command.fold.moment == .seq(12) && command.fold.grace == 250_000_000)
+        #expect(command.output.format == .mermaid && !command.output.style.enabled)
     }
 
     @Test("options not given: nil, or the choice's default, or the default grace")
     func defaults() throws {
         let parsed = try Self.parse(["run.ndjson"], CheckCommand.self)
         #expect(try parsed.value(CheckCommand.Options.allow) == nil)
-        #expect(try parsed.choice(CheckCommand.Options.format) == .text)
+        #expect(try parsed.choice(Presentation<CheckCommand.Format>.formatOption) == .text)
         #expect(try parsed.choice(CheckCommand.Options.failOn) == .warning)
         #expect(try parsed.grace() == 1_000_000_000)
         #expect(try parsed.style(environment: ["NO_COLOR": "1"]).enabled == false)
@@ -133,7 +134,7 @@ struct ArgumentParserTests {
         #expect(LiveCommand.configuration.option(named: "color")?.choices == ["auto", "always", "never"])
     }
 
-    @Test("the registry: one command per name, the overview lists each once with its abstract")
+    @Test("the registry: one command per name, the overview lists each once with its summary")
     func registry() {
         let names = CommandRegistry.all.map { $0.configuration.name }
         #expect(names == ["live", "tree", "timeline", "check", "mermaid", "stats"])
@@ -141,7 +142,8 @@ struct ArgumentParserTests {
         for command in CommandRegistry.all {
             let configuration = command.configuration
             #expect(CommandRegistry.named(configuration.name) == command)
-            #expect(Overview.text.contains("\n  \(configuration.name.padded(to: 11))\(configuration.abstract)\n"))
+            #expect(Overview.text.contains("\n  \(configuration.name.padded(to: 11))\(configuration.summary)\n"))
+            #expect(configuration.summary.count + 13 <= 80, "the overview line of \(configuration.name) fits 80 columns")
         }
         #expect(CommandRegistry.named("frobnicate") == nil)
     }

@@ -54,7 +54,10 @@ struct BadInputTests {
             mentions = ["not a napkin trace", "expected NDJSON"]
         }
         let result = try await CLIHarness.inspect([test.command, path])
-        let line = try result.expectOneStderrLine(status: 2, emptyStdout: true)
+        // check's report names the unusable trace too (a directory without traces is a usage problem, before any report).
+        let reported = test.command == "check" && test.input != .directory
+        let line = try result.expectOneStderrLine(status: 2, emptyStdout: !reported)
+        if reported { #expect(result.stdout.contains("\(path): 1 trace problem\n  trace problem: unusable: "), "\(result)") }
         #expect(line.hasPrefix("napkin-inspect: \(path)"), "\(line)")
         for fragment in mentions {
             #expect(line.contains(fragment), "stderr line lacks '\(fragment)': \(line)")
@@ -65,7 +68,7 @@ struct BadInputTests {
     func notATraceOnStdin(_ command: String) async throws {
         let readme = try String.repoFile("README.md")
         let result = try await CLIHarness.inspect([command, "-"], stdin: .data(Data(readme.utf8)))
-        let line = try result.expectOneStderrLine(status: 2, emptyStdout: true)
+        let line = try result.expectOneStderrLine(status: 2, emptyStdout: command != "check")
         #expect(line.contains("not a napkin trace"))
     }
 

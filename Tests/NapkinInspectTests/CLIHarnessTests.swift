@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The harness the end-to-end tests rely on: the built binaries are found,
 /// programs run in the repository root with the given environment and stdin,

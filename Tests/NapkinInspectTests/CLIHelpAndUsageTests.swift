@@ -115,7 +115,7 @@ struct CLIHelpAndUsageTests {
         UsageCase(arguments: ["live", trace, "--", "true"], mentions: ["give either a trace FILE or '-- COMMAND', not both"]),
         UsageCase(arguments: ["tree"], mentions: ["missing trace file", "napkin-inspect tree FILE"]),
         UsageCase(arguments: ["stats"], mentions: ["missing trace file", "napkin-inspect stats FILE"]),
-        UsageCase(arguments: ["check"], mentions: ["missing trace file", "check -- COMMAND"]),
+        UsageCase(arguments: ["check"], mentions: ["missing trace file", "napkin-inspect check FILE|DIR...", "(or: napkin-inspect check [options] -- COMMAND [ARGS...])"]),
         UsageCase(arguments: ["tree", trace, "other.ndjson"], mentions: ["unexpected argument 'other.ndjson'", "napkin-inspect tree --help"]),
         UsageCase(arguments: ["check", "--", "/no/such/program-napkin"], mentions: ["cannot run '/no/such/program-napkin'", "command not found"]),
     ]

@@ -18,7 +18,7 @@ struct CheckFormatsTests {
 
     static let findingKeys: Set<String> = ["rule", "severity", "subject", "type", "id", "label", "seqs", "time_ns", "message"]
     static let traceKeys: Set<String> = ["path", "app", "pid", "events", "ended_cleanly", "dropped_events", "undecided",
-                                         "duration_ns", "findings", "allowed"]
+                                         "duration_ns", "findings", "allowed", "findings_not_kept", "trace_problems"]
 
     /// Checks one finding object against the documented shape; returns it as an ``ExpectedFindings/Item``.
     static func checkFinding(_ finding: [String: Any]) throws -> ExpectedFindings.Item {
@@ -69,10 +69,12 @@ struct CheckFormatsTests {
         let items = try findings.map(Self.checkFinding)
         #expect(items == expected)
 
+        #expect(trace["findings_not_kept"] as? Int == 0)
+        #expect((trace["trace_problems"] as? [Any])?.isEmpty == true)
         let summary = try #require(report["summary"] as? [String: Int])
         let errors = items.filter { Finding.Rule(rawValue: $0.rule)?.severity == .error }.count
         #expect(summary == ["traces": 1, "findings": items.count, "errors": errors, "warnings": items.count - errors,
-                            "allowed": 0, "undecided": name == "undecided-at-end" ? 1 : 0])
+                            "allowed": 0, "undecided": name == "undecided-at-end" ? 1 : 0, "findings_not_kept": 0, "trace_problems": 0])
     }
 
     @Test("json: the example traces, several at once, and the allowed ones")
@@ -121,18 +123,19 @@ struct CheckFormatsTests {
         let document = try XMLDocument(data: Data(result.stdout.utf8), options: [])
         let root = try #require(document.rootElement())
         let rules = Finding.Rule.allCases.map(\.rawValue)
+        let caseNames = [CheckJUnitReport.integrityCase] + rules
         #expect(root.name == "testsuites")
         #expect(root.attribute(forName: "name")?.stringValue == "napkin-inspect")
-        #expect(root.attribute(forName: "tests")?.stringValue == "\(paths.count * rules.count)")
+        #expect(root.attribute(forName: "tests")?.stringValue == "\(paths.count * caseNames.count)")
         #expect(root.attribute(forName: "failures")?.stringValue == "3")
         let suites = root.elements(forName: "testsuite")
         #expect(suites.count == paths.count)
         for (suite, (path, found)) in zip(suites, zip(paths, expected)) {
             #expect(suite.attribute(forName: "name")?.stringValue == path)
-            #expect(suite.attribute(forName: "tests")?.stringValue == "\(rules.count)")
+            #expect(suite.attribute(forName: "tests")?.stringValue == "\(caseNames.count)")
             #expect(suite.attribute(forName: "failures")?.stringValue == "\(found.count)")
             let cases = suite.elements(forName: "testcase")
-            #expect(cases.map { $0.attribute(forName: "name")?.stringValue ?? "" } == rules, "one stable test case per rule")
+            #expect(cases.map { $0.attribute(forName: "name")?.stringValue ?? "" } == caseNames, "one stable test case per rule, and the trace's")
             for testCase in cases {
                 let rule = testCase.attribute(forName: "name")?.stringValue ?? ""
                 #expect(testCase.attribute(forName: "classname")?.stringValue == "napkin-inspect." + (path.split(separator: "/").last.map(String.init) ?? ""))
@@ -169,7 +172,7 @@ struct CheckFormatsTests {
         let failing = suite.elements(forName: "testcase").filter { !$0.elements(forName: "failure").isEmpty }
         #expect(failing.count == 1)
         let failure = try #require(failing.first?.elements(forName: "failure").first)
-        #expect(failure.attribute(forName: "message")?.stringValue?.contains(nasty + "?#4") == true, "\(result)")
+        #expect(failure.attribute(forName: "message")?.stringValue?.contains(nasty + "\\u{1}#4") == true, "\(result)")
         #expect(failure.stringValue?.contains(nasty) == true)
     }
     #endif
@@ -204,9 +207,10 @@ struct CheckFormatsTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stdoutLines.count == 1, "\(result)")
         let line = try #require(result.stdoutLines.first)
-        #expect(line.hasPrefix("::warning title=napkin task-started-inactive%3A MenuInteractor#3 'a%2Cb%3Ac%25d%0D%0Ae'::"), "\(line)")
+        // The line break is shown (\r\n), not sent: a workflow command reads every line of the log.
+        #expect(line.hasPrefix(#"::warning title=napkin task-started-inactive%3A MenuInteractor#3 'a%2Cb%3Ac%25d\r\ne'::"#), "\(line)")
         let message = try #require(line.components(separatedBy: "'::").dropFirst().first)
-        #expect(message.hasPrefix("task 'a,b:c%25d%0D%0Ae' started while MenuInteractor#3 was inactive"), "\(message)")
+        #expect(message.hasPrefix(#"task 'a,b:c%25d\r\ne' started while MenuInteractor#3 was inactive"#), "\(message)")
         #expect(!line.contains("\r"))
     }
 

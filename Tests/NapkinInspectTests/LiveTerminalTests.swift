@@ -1,10 +1,5 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `napkin-inspect live -- rib-house` on a real terminal, driven through tmux
 /// as a user would: the full-screen view, quitting with q or Ctrl-C, resizing.
@@ -116,6 +111,26 @@ struct LiveTerminalTests {
 
     static func isRunning(_ pid: pid_t) -> Bool {
         kill(pid, 0) == 0 || errno != ESRCH
+    }
+
+    @Test("live FILE of a hostile trace: nothing in it leaves the alternate screen, sets the title or clears the screen")
+    func hostileTrace() async throws {
+        try await withInspect("live '\(HostileCorpus.directory)/ctl-everywhere.ndjson'") { tmux in
+            let screen = try await tmux.waitFor("the live view of the hostile trace") { screen in
+                screen.first?.hasPrefix("napkin-inspect live") == true && screen.contains { $0.contains(#"Root\e]0;pwned\u{7}"#) }
+            }
+            #expect(screen.first?.contains(#"app\e]0;pwned"#) == true, "the app name is shown escaped: \(screen)")
+            #expect(try await tmux.alternateScreen(), "still on the alternate screen (the trace's ESC[?1049l was not sent)")
+            let title = try await tmux.run(["display-message", "-p", "-t", tmux.target, "#{pane_title}"]).stdout
+            #expect(!title.contains("pwned"), "the trace set the title: \(title)")
+            #expect(screen.count == 30 && screen.last?.contains("q quit") == true, "the frame is whole: \(screen)")
+            try await tmux.send("q")
+            let after = try await tmux.waitFor("napkin-inspect to exit") { $0.contains { $0.hasPrefix("EXIT=") } }
+            #expect(after.contains("EXIT=0"), "\(after)")
+            #expect(after.contains { $0.contains(#"Root\e]0;pwned"#) }, "the final tree, escaped: \(after)")
+            let finalTitle = try await tmux.run(["display-message", "-p", "-t", tmux.target, "#{pane_title}"]).stdout
+            #expect(!finalTitle.contains("pwned"), "the final tree set the title: \(finalTitle)")
+        }
     }
 
     @Test("live -- rib-house: the full-screen tree; q quits, restores the screen and stops the app")

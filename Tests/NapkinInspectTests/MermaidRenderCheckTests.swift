@@ -4,14 +4,26 @@ import Testing
 @testable import napkin_inspect
 
 /// Renders every kind of diagram with the real mermaid.js (headless Chromium)
-/// through `mermaid-check`, when that tool is installed (it is not on CI).
+/// through `mermaid-check`: the three views of every fixture trace and of every
+/// case of the hostile corpus (made in process, as the commands make them: no
+/// process per diagram, so it stays quick under ThreadSanitizer), of capped
+/// chains and wide parents, of hand-made hostile traces, and the three views as
+/// the built binary prints them with --markdown. (HostileCorpusTests checks the
+/// diagrams of the 100,000-router traces stay under mermaid's limit.) Enabled whenever
+/// the tool exists next to the repository (`../shared/tools/mermaid-check`; it
+/// installs Chromium and mermaid.js itself on first use).
 @Suite("Mermaid output renders in mermaid.js")
 struct MermaidRenderCheckTests {
-    static let tool = "/work/shared/tools/mermaid-check"
+    /// The tool, relative to the repository root.
+    static let tool = CLIHarness.repoRoot.deletingLastPathComponent()
+        .appendingPathComponent("shared/tools/mermaid-check").standardizedFileURL.path
     static var toolExists: Bool { FileManager.default.isExecutableFile(atPath: tool) }
 
-    /// Every diagram kind, for clean, leaky, hostile and enormous traces.
-    static func diagrams() -> [(name: String, text: String)] {
+    /// The diagram views of `mermaid`.
+    static let views = ["tree", "timeline", "sequence"]
+
+    /// Diagrams made in memory: hostile names, empty traces, the caps.
+    static func inMemoryDiagrams() -> [(name: String, text: String)] {
         var hostile = RenderFixture.hostile(root: "Box<Int>; \"q\" #1 a:b [x] {y} é 😀 end", child: "Child%%{init}%%`x`",
                                             taskLabel: "task: <b>bold</b> & more", mark: "mark; with # and \"quotes\" --> arrow ->> end")
         hostile.add(5, .detach(parent: 2, child: 4))
@@ -39,42 +51,87 @@ struct MermaidRenderCheckTests {
         ]
     }
 
-    @Test("every diagram kind parses and renders with mermaid.js 11",
-          .enabled(if: toolExists, "needs /work/shared/tools/mermaid-check"), .timeLimit(.minutes(10)))
-    func rendersInMermaid() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("napkin-mermaid-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
+    /// The three diagrams of the trace at `path` (relative to the repository
+    /// root), made as the commands make them; nil for a file that is not a trace.
+    static func diagrams(ofTraceAt path: String) -> [(name: String, text: String)]? {
+        guard let reader = try? TraceReader(path: CLIHarness.repoRoot.appendingPathComponent(path).path) else { return nil }
+        var analyzer = TraceAnalyzer()
+        var history = TraceHistory()
+        var events = 0
+        while let item = reader.next() {
+            guard case .event(let event) = item else { continue }
+            analyzer.consume(event)
+            history.apply(event)
+            events += 1
+        }
+        guard reader.rejection == nil, events > 0 else { return nil }
+        analyzer.finish()
+        return [("\(path) --view tree", MermaidRenderer.flowchart(analyzer.state, findings: analyzer.findings)),
+                ("\(path) --view timeline", MermaidRenderer.gantt(history)), ("\(path) --view sequence", MermaidRenderer.sequence(history))]
+    }
+
+    /// The diagrams of a chain and of a parent with `count` routers each (the caps at work).
+    static func bigDiagrams(_ count: Int) -> [(name: String, text: String)] {
+        [true, false].flatMap { chain -> [(name: String, text: String)] in
+            let fixture = BoundedRenderingTests.fixture(count, chain: chain)
+            let analyzer = fixture.analyzer()
+            let name = chain ? "chain of \(count)" : "\(count) siblings"
+            return [("\(name) tree", MermaidRenderer.flowchart(analyzer.state, findings: analyzer.findings)),
+                    ("\(name) timeline", MermaidRenderer.gantt(fixture.history)), ("\(name) sequence", MermaidRenderer.sequence(fixture.history))]
+        }
+    }
+
+    @Test("every diagram kind of every fixture and hostile trace parses and renders with mermaid.js 11",
+          .enabled(if: toolExists, "needs ../shared/tools/mermaid-check next to the repository"), .timeLimit(.minutes(20)))
+    func rendersInMermaid() async throws {
+        let scratch = try ScratchDirectory("mermaid-render")
+        var diagrams = Self.inMemoryDiagrams() + Self.bigDiagrams(5_000)
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: CLIHarness.repoRoot.appendingPathComponent("Tests/Fixtures/traces").path)
+            .filter { $0.hasSuffix(".ndjson") }.sorted().map { "Tests/Fixtures/traces/" + $0 }
+        let hostile = HostileCorpus.cases.map { HostileCorpus.directory + "/" + $0.file }
+        let printed = (fixtures + hostile).compactMap(Self.diagrams(ofTraceAt:)).flatMap { $0 }
+        // And as the binary prints them, with --markdown (its fence is part of the output).
+        for view in Self.views {
+            let result = try await CLIHarness.inspect(["mermaid", "--view", view, "--markdown", CLIHarness.exampleTrace("bug-service-keeps-child")])
+            #expect(result.status == 0, "\(result)")
+            let fenced = result.stdout
+            #expect(fenced.hasPrefix("```mermaid\n") && fenced.hasSuffix("```\n"))
+            diagrams.append(("mermaid --view \(view) --markdown", String(fenced.dropFirst(11).dropLast(4))))
+        }
+        #expect(printed.count > 200, "\(printed.count) diagrams of the fixtures and the hostile corpus")
+        diagrams += printed
 
         // All diagrams as blocks of one Markdown file (one browser run), plus one
-        // plain .mmd file of each kind as the command prints it without --markdown.
-        let diagrams = Self.diagrams()
-        let markdown = directory.appendingPathComponent("all.md")
+        // plain file of each kind as the command prints it without --markdown.
+        let markdown = scratch.url.appendingPathComponent("all.md")
         var document = "# napkin-inspect diagrams\n\n"
         for diagram in diagrams { document += "## \(diagram.name)\n\n" + MermaidRenderer.markdown(diagram.text) + "\n" }
         try document.write(to: markdown, atomically: true, encoding: .utf8)
         var files = [markdown.path]
         for kind in ["flowchart-small", "gantt-small", "sequence-small"] {
-            let url = directory.appendingPathComponent("\(kind).mmd")
-            try diagrams.first { $0.name == kind }!.text.write(to: url, atomically: true, encoding: .utf8)
+            let url = scratch.url.appendingPathComponent("\(kind).mmd")
+            try #require(diagrams.first { $0.name == kind }).text.write(to: url, atomically: true, encoding: .utf8)
             files.append(url.path)
         }
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.tool)
-        process.arguments = files
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let result = try await CLIHarness.run(Self.tool, files, timeout: 1_200)
         // 0: every file rendered; 1: some did not; 2: the tool could not set itself up.
-        #expect(process.terminationStatus == 0, "mermaid-check exited with \(process.terminationStatus):\n\(output)")
-        let lines = output.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("ok   \(markdown.path)") && $0.contains("(OK \(diagrams.count))") }, "\(output)")
+        #expect(result.status == 0, "mermaid-check exited with \(result.status):\n\(Self.explain(result.stdout, diagrams))")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("ok   \(markdown.path)") && $0.contains("(OK \(diagrams.count))") }, "\(result)")
         for file in files.dropFirst() {
-            #expect(lines.contains { $0.hasPrefix("ok   \(file)") }, "\(output)")
+            #expect(lines.contains { $0.hasPrefix("ok   \(file)") }, "\(result)")
         }
+    }
+
+    /// The tool's report, with each failing `block N` named by its diagram.
+    static func explain(_ report: String, _ diagrams: [(name: String, text: String)]) -> String {
+        var text = report
+        for match in report.matches(of: /block (\d+):/) {
+            if let number = Int(match.1), number >= 1, number <= diagrams.count {
+                text += "\nblock \(number) is \(diagrams[number - 1].name):\n\(diagrams[number - 1].text.prefix(2_000))"
+            }
+        }
+        return text
     }
 }

@@ -48,14 +48,14 @@ struct MermaidRendererTests {
     @Test("flowchart of an empty tree says so, and lists findings about nodes that are gone")
     func flowchartEmpty() {
         let empty = MermaidRenderer.flowchart(TraceState(), findings: [])
-        #expect(empty.contains("n0[\"no routers alive\"]"))
+        #expect(empty.contains("traceNotes[\"no routers alive\"]"))
         let gone = Finding(rule: .orphanedTask, subject: .task, type: "PitInteractor", id: 99, label: "poll",
                            seqs: [3], time: 0, message: "m")
         let dropped = Finding(rule: .eventsDropped, subject: .trace, type: "trace", id: 0, seqs: [], time: 0, message: "m")
         let text = MermaidRenderer.flowchart(TraceState(), findings: [gone, dropped])
         #expect(text.contains("! events-dropped"))
         #expect(text.contains("findings about nodes no longer alive#58; orphaned-task"))
-        #expect(text.contains("class n0 error"))
+        #expect(text.contains("class traceNotes error"))
     }
 
     @Test("flowchart shows an interactor whose router is gone, outside the tree, with its findings")
@@ -105,7 +105,7 @@ struct MermaidRendererTests {
             detached (alive) :crit, n7x1, 90, 130
             active :active, n7b0, 70, 90
           section marks
-            open #34;settings#34; :milestone, k0, 40, 0ms
+            #111;pen #34;settings#34; :milestone, k0, 40, 0ms
 
         """
         #expect(MermaidRenderer.gantt(RenderFixture.small.history) == expected)
@@ -217,7 +217,7 @@ struct MermaidRendererTests {
     func caps() {
         let fixture = RenderFixture.wide(300)
         let flowchart = MermaidRenderer.flowchart(fixture.state, findings: [])
-        let nodes = flowchart.split(separator: "\n").filter { $0.contains("[\"") && !$0.contains("n0[") }
+        let nodes = flowchart.split(separator: "\n").filter { $0.contains("[\"") && !$0.contains("traceNotes[") }
         #expect(nodes.count == MermaidRenderer.maxNodes)
         #expect(flowchart.contains("#8230; 101 more not shown"))
         #expect(flowchart.utf8.count < 50_000)

@@ -16,6 +16,11 @@ struct RenderFixture {
         events.append(TraceEvent(seq: seq, time: UInt64(ms * 1_000_000), kind: kind))
     }
 
+    /// Appends `event` as given: any sequence number and time (up to 2^64 - 1).
+    mutating func append(_ event: TraceEvent) {
+        events.append(event)
+    }
+
     /// Creates router `id` with interactor `id - 1`.
     mutating func router(_ id: NodeID, _ type: String, at ms: Double) {
         let interactorType = type.hasSuffix("Router") ? String(type.dropLast(6)) + "Interactor" : type + "Interactor"

@@ -117,10 +117,11 @@ struct TimelineRendererTests {
         fixture.add(3, .sessionEnd(reason: "exit"))
         let text = render(fixture, width: 80)
         #expect(!text.contains("\u{1B}"))
-        #expect(text.contains("Root Router#2"))
-        #expect(text.contains("task: tab here"))
-        #expect(text.contains("line one line two [31m"))
-        #expect(text.hasPrefix("evil [2J (pid 42): 1 router over 3ms\n"))
+        // Shown escaped, on the line they belong to (PrintableText).
+        #expect(text.contains(#"Root\nRouter#2"#))
+        #expect(text.contains(#"task: tab\there"#))
+        #expect(text.contains(#"line one\nline two\e[31m"#))
+        #expect(text.hasPrefix(#"evil\e[2J (pid 42): 1 router over 3ms"# + "\n"))
     }
 
     @Test("axis ticks fall on round times", arguments: [

@@ -70,7 +70,8 @@ enum ArgumentParser {
             throw UsageError("unexpected argument '\(extra)' (\(hint))")
         }
         if parsed.positionals.count < configuration.positionals.lowerBound && parsed.command == nil {
-            throw UsageError("missing trace file: napkin-inspect \(configuration.usage.first ?? name)")
+            let usage = configuration.usage.map { "napkin-inspect \($0)" }
+            throw UsageError("missing trace file: " + usage.joined(separator: " (or: ") + String(repeating: ")", count: max(0, usage.count - 1)))
         }
         return parsed
     }

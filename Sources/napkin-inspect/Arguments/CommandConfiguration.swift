@@ -1,37 +1,65 @@
-/// What a command says about itself: its name, help texts, positionals and
-/// options. The parser, `--help`, `help CMD` and the overview all read it.
+/// What a command says about itself: its name, usage, help texts and options.
+/// The parser, `--help`, `help CMD` and the overview all read it.
+///
+/// A command declares it as its help text plus its options (the typed option
+/// declarations carry their own `--help` lines):
+///
+///     CommandConfiguration(options: [Options.at, CommonOptions.grace], help: """
+///         tree FILE [--at SEQ|TIME] [options]
+///         Print the tree at the end of a trace, or at any moment of it.
+///         Paragraphs of details, if any.
+///         $ napkin-inspect tree run.ndjson --at 2.5s
+///         """)
+///
+/// The leading lines that start with the command's name are its usage lines
+/// (the first word of the first one is the name; a usage line with
+/// `-- COMMAND` means the command runs a program); the next line is the
+/// summary; lines that start with `$ ` are examples; the rest are details.
+/// The positionals follow from the word after the name in the first usage
+/// line: `FILE` (exactly one), `[FILE|-]` (at most one), `FILE|DIR...` (one or
+/// more; none with `-- COMMAND`), or none.
 struct CommandConfiguration: Sendable {
     /// The word that selects the command (`tree`).
-    var name: String
-    /// The command's line in the overview (`napkin-inspect --help`).
-    var abstract: String
-    /// The first line of the command's `--help`.
-    var summary: String
+    let name: String
+    /// One line: the command's line in the overview and the first line of its `--help`.
+    let summary: String
     /// Usage lines, without the program name.
-    var usage: [String]
+    let usage: [String]
     /// How many positionals the command takes (with `-- COMMAND`, fewer are fine).
-    var positionals: ClosedRange<Int>
+    let positionals: ClosedRange<Int>
     /// The options, in the order `--help` lists them.
-    var options: [OptionSpec]
+    let options: [OptionSpec]
     /// Whether `-- CMD ARGS...` is accepted.
-    var acceptsCommand: Bool
+    let acceptsCommand: Bool
     /// Paragraphs `--help` shows between the usage and the options.
-    var details: String
+    let details: String
     /// Example command lines for `--help`.
-    var examples: [String]
+    let examples: [String]
 
-    /// A configuration; `options` are listed in `--help` in this order.
-    init(name: String, abstract: String, summary: String, usage: [String], positionals: ClosedRange<Int>,
-         options: [any DeclaredOption], acceptsCommand: Bool = false, details: String = "", examples: [String]) {
+    /// The configuration `help` describes (see the type's documentation);
+    /// `options` are listed in `--help` in this order.
+    init(options: [any DeclaredOption], help: String) {
+        var lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        while lines.last?.isEmpty == true { lines.removeLast() }
+        let name = lines.first?.split(separator: " ").first.map(String.init) ?? ""
+        let usage = Array(lines.prefix { $0 == name || $0.hasPrefix(name + " ") })
+        let rest = lines.dropFirst(usage.count)
         self.name = name
-        self.abstract = abstract
-        self.summary = summary
         self.usage = usage
-        self.positionals = positionals
+        self.summary = rest.first ?? ""
+        self.examples = rest.filter { $0.hasPrefix("$ ") }.map { String($0.dropFirst(2)) }
+        self.details = rest.dropFirst().filter { !$0.hasPrefix("$ ") }.joined(separator: "\n")
         self.options = options.map(\.spec)
-        self.acceptsCommand = acceptsCommand
-        self.details = details
-        self.examples = examples
+        self.acceptsCommand = usage.contains { $0.contains("-- COMMAND") }
+        self.positionals = Self.positionals(usage.first?.split(separator: " ").dropFirst().first.map(String.init))
+    }
+
+    /// The positionals a usage word allows: `FILE`, `[FILE|-]`, `FILE|DIR...`, or none.
+    private static func positionals(_ word: String?) -> ClosedRange<Int> {
+        guard let word, !word.hasPrefix("[options"), !word.hasPrefix("--"), !word.hasPrefix("[--") else { return 0...0 }
+        let optional = word.hasPrefix("[")
+        let variadic = word.hasSuffix("...") || word.hasSuffix("...]")
+        return (optional ? 0 : 1)...(variadic ? 64 : 1)
     }
 
     /// The option called `--name`, if the command has one.

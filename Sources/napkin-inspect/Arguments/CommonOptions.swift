@@ -7,6 +7,9 @@ enum CommonOptions {
         "grace", help: "How long a detached router may take to deallocate or a cancelled task to stop (default 1s).")
     /// The grace period without `--grace`: 1 s, like RIBs' LeakDetector.
     static let defaultGrace: UInt64 = 1_000_000_000
+    /// `--at SEQ|TIME`: the moment of the trace to show (`tree`, `mermaid --view tree`).
+    static let at = ValueOption.moment(
+        "at", help: "The moment to show: just after event SEQ (e.g. 120) or a time since the start (e.g. 1.5s); the end by default.")
     /// `--color WHEN`.
     static let color = ValueOption<ColorChoice>.choice(
         "color", valueName: "WHEN", help: "Colour: auto (default: only on a terminal, never with NO_COLOR), always, never.")

@@ -5,8 +5,6 @@ import NapkinTrace
 struct CheckCommand: Command {
     /// The options only `check` has.
     enum Options {
-        /// `--format FORMAT`.
-        static let format = ValueOption<Format>.choice("format", valueName: "FORMAT")
         /// `--expect-teardown`.
         static let expectTeardown = Flag(
             "expect-teardown", help: "Report everything still alive at the end of the trace (for runs that tear down).")
@@ -22,26 +20,20 @@ struct CheckCommand: Command {
     }
 
     static let configuration = CommandConfiguration(
-        name: "check",
-        abstract: "Find lifecycle bugs (leaks, orphaned tasks); exit 1 when there are any.",
-        summary: "Find lifecycle bugs in a trace; exit 1 when there are any (a CI gate).",
-        usage: ["check FILE|DIR... [options]", "check [options] -- COMMAND [ARGS...]"],
-        positionals: 0...64,
-        options: [Options.format, CommonOptions.grace, Options.expectTeardown, Options.allow, Options.failOn, Options.traceDir]
-            + CommonOptions.colorOptions,
-        acceptsCommand: true,
-        details: """
+        options: [CommonOptions.grace, Options.expectTeardown, Options.allow, Options.failOn, Options.traceDir]
+            + Presentation<Format>.options, help: """
+        check FILE|DIR... [options]
+        check [options] -- COMMAND [ARGS...]
+        Find lifecycle bugs; exit 1 when there are any (a CI gate).
         Analyses each trace (a DIR means every .ndjson file in it) and prints the findings.
         With COMMAND (e.g. -- swift test), runs it with NAPKIN_TRACE pointing at a directory, so that
         every process it starts writes its own trace, then checks them all.
         Exit status: 0 no findings, 1 findings, 2 usage error or unusable input;
         with COMMAND, a command that fails passes its own exit status on.
-        """,
-        examples: [
-            "napkin-inspect check Examples/traces/bug-retain-cycle.ndjson",
-            "napkin-inspect check --expect-teardown -- swift test",
-            "napkin-inspect check run.ndjson --format junit > napkin-report.xml",
-        ])
+        $ napkin-inspect check Examples/traces/bug-retain-cycle.ndjson
+        $ napkin-inspect check --expect-teardown -- swift test
+        $ napkin-inspect check run.ndjson --format junit > napkin-report.xml
+        """)
 
     /// The trace files and directories given.
     var paths: [String]
@@ -55,10 +47,8 @@ struct CheckCommand: Command {
     var failOn: FailureLevel
     /// `--trace-dir`: where the traces of COMMAND are kept.
     var traceDirectory: String?
-    /// `--format`.
-    var format: Format
-    /// `--color`, `--no-color`.
-    var style: Style
+    /// `--format`, `--color`.
+    var output: Presentation<Format>
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
@@ -67,8 +57,7 @@ struct CheckCommand: Command {
         allowPath = try arguments.value(Options.allow)
         failOn = try arguments.choice(Options.failOn)
         traceDirectory = try arguments.value(Options.traceDir)
-        format = try arguments.choice(Options.format)
-        style = try arguments.style()
+        output = try Presentation(arguments)
     }
 
     func run() throws -> Int32 {
@@ -94,31 +83,31 @@ struct CheckCommand: Command {
                 return status != 0 ? status : ExitStatus.unusable
             }
         } else {
-            guard !paths.isEmpty else { throw UsageError("missing trace file: napkin-inspect check FILE (or: check -- COMMAND)") }
             files = try TraceFiles.expand(paths)
         }
 
         var checked: [CheckedTrace] = []
-        var unusable = false
         for file in files {
             do {
                 var result = try CheckedTrace(checking: file, options: analysis, allowList: &allowList)
                 // A temporary file is about to be deleted: name the process instead.
-                if temporaryDirectory != nil, let session = result.session { result.path = session.heading }
+                if temporaryDirectory != nil, let session = result.overview.session { result.path = session.heading }
                 checked.append(result)
             } catch {
+                // One line on standard error, and the report says it too (a JSON reader must not see a clean run).
                 Output.error(error.message)
-                unusable = true
+                checked.append(CheckedTrace(unreadable: file, problem: error.message))
             }
         }
 
-        format.write(checked, style: style)
+        output.format.write(checked, style: output.style)
         for entry in allowList.unused {
             Output.error("note: allow-list line \(entry.line) (\(entry.rule) \(entry.type)) matched nothing; remove it if the issue is fixed")
         }
 
         if let commandStatus, commandStatus != 0 { return commandStatus }
-        if unusable { return ExitStatus.unusable }
+        // A trace that cannot be read or trusted is unusable input, whatever its findings.
+        if checked.contains(where: { !$0.traceProblems.isEmpty }) { return ExitStatus.unusable }
         let failing = checked.flatMap(\.findings).contains(where: failOn.fails)
         return failing ? ExitStatus.findings : ExitStatus.success
     }

@@ -18,7 +18,7 @@ struct MermaidCommand: Command {
     /// The diagram asked for, with what it needs.
     enum Diagram {
         /// The tree at a moment (or at the end), as a flowchart.
-        case flowchart(moment: Moment?, grace: UInt64)
+        case flowchart(TraceFold.Request)
         /// Every lifecycle, as a Gantt chart.
         case gantt
         /// Attach and detach, as a sequence diagram.
@@ -29,23 +29,16 @@ struct MermaidCommand: Command {
     enum Options {
         /// `--view VIEW`.
         static let view = ValueOption<View>.choice("view", valueName: "VIEW")
-        /// `--at SEQ|TIME`.
-        static let at = ValueOption.moment("at", help: "For the tree view: the moment to show.")
         /// `--markdown`.
         static let markdown = Flag("markdown", help: "Wrap the diagram in a ```mermaid block for a Markdown file.")
     }
 
-    static let configuration = CommandConfiguration(
-        name: "mermaid",
-        abstract: "Print the tree, timelines or attach/detach sequence as a Mermaid diagram.",
-        summary: "Print a Mermaid diagram of a trace: the tree, lifecycles, or attach/detach sequence.",
-        usage: ["mermaid FILE [--view tree|timeline|sequence] [options]"],
-        positionals: 1...1,
-        options: [Options.view, Options.at, Options.markdown, CommonOptions.grace],
-        examples: [
-            "napkin-inspect mermaid Examples/traces/bug-service-keeps-child.ndjson --markdown >> report.md",
-            "napkin-inspect mermaid run.ndjson --view sequence",
-        ])
+    static let configuration = CommandConfiguration(options: [Options.view, CommonOptions.at, Options.markdown, CommonOptions.grace], help: """
+        mermaid FILE [--view tree|timeline|sequence] [options]
+        Draw the tree, lifecycles or attach/detach as a Mermaid diagram.
+        $ napkin-inspect mermaid Examples/traces/bug-service-keeps-child.ndjson --markdown >> report.md
+        $ napkin-inspect mermaid run.ndjson --view sequence
+        """)
 
     /// The trace file.
     var path: String
@@ -56,13 +49,13 @@ struct MermaidCommand: Command {
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         path = arguments.tracePath
-        let moment = try arguments.value(Options.at)
         let view = try arguments.choice(Options.view)
-        if moment != nil && view != .tree {
+        let fold = try TraceFold.Request(arguments)
+        if fold.moment != nil && view != .tree {
             throw UsageError("'--at' only applies to the tree view; drop it or use --view tree")
         }
         switch view {
-        case .tree: diagram = .flowchart(moment: moment, grace: try arguments.grace())
+        case .tree: diagram = .flowchart(fold)
         case .timeline: diagram = .gantt
         case .sequence: diagram = .sequence
         }
@@ -72,8 +65,8 @@ struct MermaidCommand: Command {
     func run() throws -> Int32 {
         let text: String
         switch diagram {
-        case .flowchart(let moment, let grace):
-            let fold = try TraceFold(path: path, until: moment, grace: grace)
+        case .flowchart(let request):
+            let fold = try TraceFold(request)
             fold.notePastEnd()
             text = MermaidRenderer.flowchart(fold.analyzer.state, findings: fold.analyzer.findings)
         case .gantt:

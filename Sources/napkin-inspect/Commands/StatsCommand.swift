@@ -5,39 +5,27 @@ struct StatsCommand: Command {
         case text, json
     }
 
-    /// The options only `stats` has.
-    enum Options {
-        /// `--format FORMAT`.
-        static let format = ValueOption<Format>.choice("format", valueName: "FORMAT")
-    }
-
-    static let configuration = CommandConfiguration(
-        name: "stats",
-        abstract: "Count events, rates, dropped events and whether the trace ended cleanly.",
-        summary: "Count a trace's events: kinds, rates, nodes, tasks, dropped events, completeness.",
-        usage: ["stats FILE [options]"],
-        positionals: 1...1,
-        options: [Options.format] + CommonOptions.colorOptions,
-        examples: ["napkin-inspect stats Examples/traces/clean.ndjson"])
+    static let configuration = CommandConfiguration(options: Presentation<Format>.options, help: """
+        stats FILE [options]
+        Count a trace's events, nodes and tasks; tell if it is complete.
+        $ napkin-inspect stats Examples/traces/clean.ndjson
+        """)
 
     /// The trace file.
     var path: String
-    /// `--format`.
-    var format: Format
-    /// `--color`, `--no-color`.
-    var style: Style
+    /// `--format`, `--color`.
+    var output: Presentation<Format>
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         path = arguments.tracePath
-        format = try arguments.choice(Options.format)
-        style = try arguments.style()
+        output = try Presentation(arguments)
     }
 
     func run() throws -> Int32 {
         let stats = try TraceStats(reading: path)
-        switch format {
+        switch output.format {
         case .json: Output.write(JSONOutput.text(stats))
-        case .text: Output.write(StatsText.render(stats, style: style))
+        case .text: Output.write(StatsText.render(stats, style: output.style))
         }
         return ExitStatus.success
     }

@@ -21,18 +21,15 @@ struct TimelineCommand: Command {
             "node", valueName: "NAME", help: "Only routers whose type contains NAME, or the node with id NAME (e.g. PitBoard, 14).")
         /// `--width COLUMNS`.
         static let width = ValueOption.columns("width", help: "Width of the chart (default: the terminal's, or 100).")
-        /// `--format FORMAT`.
-        static let format = ValueOption<Format>.choice("format", valueName: "FORMAT")
     }
 
     static let configuration = CommandConfiguration(
-        name: "timeline",
-        abstract: "Chart each router's lifecycle over time.",
-        summary: "Chart each router's lifecycle over time: attached, active, deallocated, tasks.",
-        usage: ["timeline FILE [--node NAME] [options]"],
-        positionals: 1...1,
-        options: [Options.node, Options.width, Options.format] + CommonOptions.colorOptions,
-        examples: ["napkin-inspect timeline Examples/traces/clean.ndjson", "napkin-inspect timeline run.ndjson --node PitBoard"])
+        options: [Options.node, Options.width] + Presentation<Format>.options, help: """
+        timeline FILE [--node NAME] [options]
+        Chart each router's lifecycle over time: attached, active, tasks.
+        $ napkin-inspect timeline Examples/traces/clean.ndjson
+        $ napkin-inspect timeline run.ndjson --node PitBoard
+        """)
 
     /// The trace file.
     var path: String
@@ -40,28 +37,25 @@ struct TimelineCommand: Command {
     var node: String?
     /// `--width`: the chart's width (the terminal's, or 100, when nil).
     var width: Int?
-    /// `--format`.
-    var format: Format
-    /// `--color`, `--no-color`.
-    var style: Style
+    /// `--format`, `--color`.
+    var output: Presentation<Format>
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         path = arguments.tracePath
         width = try arguments.value(Options.width)
         node = try arguments.value(Options.node)
-        format = try arguments.choice(Options.format)
-        style = try arguments.style()
+        output = try Presentation(arguments)
     }
 
     func run() throws -> Int32 {
         let history = try TraceInput(path: path).history()
         let filter = try node.map { name throws(CommandFailure) in try NodeFilter(name: name, checkedAgainst: history) }
-        switch format {
+        switch output.format {
         case .mermaid:
             Output.write(MermaidRenderer.gantt(history, filter: filter))
         case .text:
             let columns = width ?? (TerminalInfo.isTerminal(1) ? TerminalInfo.size(1).columns : 100)
-            let renderer = TimelineRenderer(style: style, width: columns, filter: filter)
+            let renderer = TimelineRenderer(style: output.style, width: columns, filter: filter)
             Output.write(renderer.lines(history).map { $0 + "\n" }.joined())
         }
         return ExitStatus.success

@@ -3,6 +3,23 @@ import NapkinTrace
 /// A trace analysed up to a moment (`--at SEQ|TIME`) or to its end: what
 /// `tree` and `mermaid --view tree` show.
 struct TraceFold {
+    /// What to fold: the file, the moment (`--at`), the grace period (`--grace`).
+    struct Request: Sendable {
+        /// The trace file.
+        var path: String
+        /// The moment to stop at; the end when nil.
+        var moment: Moment?
+        /// The grace period of the analysis, in nanoseconds.
+        var grace: UInt64
+
+        /// The trace argument, `--at` and `--grace`.
+        init(_ arguments: ParsedArguments) throws(UsageError) {
+            path = arguments.tracePath
+            moment = try arguments.value(CommonOptions.at)
+            grace = try arguments.grace()
+        }
+    }
+
     /// The analysis at that moment (finished, when the whole trace was asked for).
     var analyzer: TraceAnalyzer
     /// The moment asked for, if any.
@@ -10,11 +27,12 @@ struct TraceFold {
     /// Whether the end of the trace was reached (before the moment, if one was asked for).
     let reachedEnd: Bool
 
-    /// Folds the trace at `path` up to `moment` (or to its end, finishing the analysis).
-    init(path: String, until moment: Moment?, grace: UInt64) throws(CommandFailure) {
-        var analyzer = TraceAnalyzer(options: .init(grace: grace))
+    /// Folds the trace `request` names up to its moment (or to its end, finishing the analysis).
+    init(_ request: Request) throws(CommandFailure) {
+        let moment = request.moment
+        var analyzer = TraceAnalyzer(options: .init(grace: request.grace))
         var stoppedEarly = false
-        _ = try TraceInput(path: path).read { event in
+        _ = try TraceInput(path: request.path).read { event in
             switch moment {
             case .seq(let seq) where event.seq > seq:
                 stoppedEarly = true

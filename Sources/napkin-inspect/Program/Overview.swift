@@ -5,7 +5,7 @@ enum Overview {
     static var text: String {
         let configurations = CommandRegistry.all.map { $0.configuration }
         let width = (configurations.map(\.name.count).max() ?? 0) + 3
-        let commands = configurations.map { "  " + $0.name.padded(to: width) + $0.abstract }
+        let commands = configurations.map { "  " + $0.name.padded(to: width) + $0.summary }
         return """
         napkin-inspect: see the lifecycle of a napkin app's tree from its trace.
 

@@ -1,18 +1,54 @@
 import NapkinTrace
 
 /// How a finding reads on one line, wherever napkin-inspect lists findings
-/// (`check`, `tree`, `live`).
+/// (`check`, `tree`, `live`). Every piece that comes from the trace is made
+/// printable and cut to a bounded length.
 enum FindingLine {
+    /// The longest subject (`Type#id 'label'`) shown, in characters.
+    static let maxSubject = 160
+    /// The longest message shown, in characters.
+    static let maxMessage = 1_000
+
     /// `error[rule] Type#id: message (seq ...)`, coloured.
     static func styled(_ finding: Finding, style: Style) -> String {
         let head = "\(finding.severity.rawValue)[\(finding.rule.rawValue)]"
-        let seqText = finding.seqs.isEmpty ? "" : style.dim(" (seq \(finding.seqs.map(String.init).joined(separator: ", ")))")
+        let seqText = finding.seqs.isEmpty ? "" : style.dim(" (seq \(finding.seqs.prefix(20).map(String.init).joined(separator: ", "))"
+            + (finding.seqs.count > 20 ? ", \u{2026}" : "") + ")")
         return (finding.severity == .error ? style.red(head) : style.yellow(head))
-            + " " + style.bold(finding.subjectName) + ": " + finding.message + seqText
+            + " " + style.bold(subject(finding)) + ": " + message(finding) + seqText
     }
 
-    /// Prints `findings` on standard output, one indented line each.
-    static func print(_ findings: [Finding], style: Style) {
-        for finding in findings { Output.line("  " + styled(finding, style: style)) }
+    /// The finding's subject, printable.
+    static func subject(_ finding: Finding) -> String {
+        PrintableText.printable(finding.subjectName, limit: maxSubject)
+    }
+
+    /// The finding's message, printable.
+    static func message(_ finding: Finding) -> String {
+        PrintableText.printable(finding.message, limit: maxMessage)
+    }
+
+    /// The lines that list `findings`: grouped by rule and type, the first few
+    /// of each group, then how many more are like them (``FindingGroups``).
+    static func lines(_ findings: [Finding], style: Style) -> [String] {
+        var lines: [String] = []
+        for group in FindingGroups(findings).groups {
+            for finding in group.shown { lines.append(styled(finding, style: style)) }
+            if group.more > 0 { lines.append(style.dim(group.moreText)) }
+        }
+        return lines
+    }
+
+    /// Prints `findings` on standard output, grouped, one indented line each,
+    /// and a note when `notKept` more were established but not kept.
+    static func print(_ findings: [Finding], notKept: Int, style: Style) {
+        for line in lines(findings, style: style) { Output.line("  " + line) }
+        if notKept > 0 { Output.line(style.dim("  note: " + notKeptNote(notKept))) }
+    }
+
+    /// `12,345 more findings were established but not kept (...)`.
+    static func notKeptNote(_ count: Int) -> String {
+        "\(NumberFormat.grouped(count)) more findings were established but not kept "
+            + "(the analysis keeps the first \(NumberFormat.grouped(TraceAnalyzer.maxKeptFindings)))"
     }
 }

@@ -1,5 +1,5 @@
 /// Laying text out in columns on a terminal: padding, trimming, cutting
-/// (around colour codes) and neutralising control characters.
+/// (around colour codes). Text from a trace is made printable first (PrintableText).
 extension String {
     /// Pads with spaces to `width` display columns (counts characters).
     func padded(to width: Int) -> String {
@@ -14,25 +14,15 @@ extension String {
         return text
     }
 
-    /// The string with control characters (newlines, escape sequences) replaced
-    /// by spaces, so that text from a trace cannot break the layout or the terminal.
-    var printable: String {
-        func isControl(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value)
-        }
-        guard unicodeScalars.contains(where: isControl) else { return self }
-        var out = ""
-        for scalar in unicodeScalars { out.unicodeScalars.append(isControl(scalar) ? " " : scalar) }
-        return out
-    }
-
     /// The string cut to `width` visible characters; ANSI colour codes do not
-    /// count, and a cut string ends with a reset so its colour cannot bleed.
+    /// count, and a cut string that has colour codes ends with a reset so its
+    /// colour cannot bleed (a string without any gets none: plain stays plain).
     func truncatedVisible(to width: Int) -> String {
         var out = ""
         var visible = 0
         var inEscape = false
         var truncated = false
+        var coloured = false
         for character in self {
             if inEscape {
                 out.append(character)
@@ -41,6 +31,7 @@ extension String {
             }
             if character == "\u{1B}" {
                 inEscape = true
+                coloured = true
                 out.append(character)
                 continue
             }
@@ -51,7 +42,7 @@ extension String {
             out.append(character)
             visible += 1
         }
-        if truncated { out += "\u{1B}[0m" }
+        if truncated && coloured { out += "\u{1B}[0m" }
         return out
     }
 }

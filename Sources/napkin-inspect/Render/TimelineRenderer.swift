@@ -17,6 +17,10 @@ struct TimelineRenderer {
     var filter: NodeFilter?
     /// At most this many marks are listed under the chart.
     static let maxListedMarks = 40
+    /// At most this many routers get a row; the rest are counted.
+    static let maxRows = 1_000
+    /// Names and captions longer than this are cut before they are fitted to the label column.
+    static let maxLabel = 200
 
     /// The character of each band and of a mark.
     enum Glyph {
@@ -29,16 +33,18 @@ struct TimelineRenderer {
 
     /// The rendered lines (no trailing newlines).
     func lines(_ history: TraceHistory) -> [String] {
-        let rows = history.nodes.filter { filter?.matches($0) ?? true }
+        let matching = history.nodes.filter { filter?.matches($0) ?? true }
+        let rows = Array(matching.prefix(Self.maxRows))
         let routerCount = history.nodes.count
         let end = history.endTime
         let start: UInt64 = filter == nil ? 0 : (rows.map(\.created).min() ?? 0)
-        let stop = max(end, start + 1)
+        let stop = max(end, start == .max ? start : start + 1)
         let totalWidth = max(40, width)
 
         var out: [String] = []
-        let title = history.session?.heading.printable ?? "trace"
-        let what = filter.map { "\(rows.count) of \(routerCount) matching '\($0.name.printable)', \(Self.span(start)) to \(Self.span(stop))" }
+        let title = history.session.map { PrintableText.printable($0.heading, limit: totalWidth) } ?? "trace"
+        let filterName = filter.map { PrintableText.printable($0.name, limit: 60) } ?? ""
+        let what = filter.map { _ in "\(matching.count) of \(routerCount) matching '\(filterName)', \(Self.span(start)) to \(Self.span(stop))" }
             ?? "\(routerCount) \(routerCount == 1 ? "router" : "routers") over \(Self.span(stop))"
         let plainTitle = title + ": " + what
         if plainTitle.count > totalWidth {
@@ -57,7 +63,7 @@ struct TimelineRenderer {
             if let parent = life.attached.first?.parent, let d = depth[parent] { depth[life.id] = min(d + 1, 12) } else { depth[life.id] = 0 }
         }
         func rowLabel(_ life: TraceHistory.NodeLife) -> String {
-            String(repeating: "  ", count: filter == nil ? depth[life.id] ?? 0 : 0) + life.name.printable + (life.kind == .interactor ? " (interactor)" : "")
+            String(repeating: "  ", count: filter == nil ? depth[life.id] ?? 0 : 0) + PrintableText.printable(life.name, limit: Self.maxLabel) + (life.kind == .interactor ? " (interactor)" : "")
         }
         let labels = rows.map(rowLabel)
         let captions = zip(rows, labels).map { taskCaption($0, indent: $1.prefix { $0 == " " }.count) }
@@ -99,13 +105,16 @@ struct TimelineRenderer {
                 out.append(style.dim(fit(caption, labelWidth, bold: false)) + " " + taskRow(life, scale: scale, end: end).trimmingTrailingSpaces())
             }
         }
+        if matching.count > rows.count {
+            out.append(style.dim("\u{2026} \(NumberFormat.grouped(matching.count - rows.count)) more not shown; pick the routers to chart with --node NAME"))
+        }
 
         if !marks.isEmpty {
             out.append("")
             out.append(style.bold("Marks:"))
             let timeWidth = marks.prefix(Self.maxListedMarks).map { TimeFormat.point($0.time).count }.max() ?? 0
             for mark in marks.prefix(Self.maxListedMarks) {
-                let markText = mark.text.printable
+                let markText = PrintableText.printable(mark.text, limit: totalWidth)
                 let text = markText.count > totalWidth - timeWidth - 4 ? String(markText.prefix(max(1, totalWidth - timeWidth - 5))) + "\u{2026}" : markText
                 out.append("  " + style.dim(TimeFormat.point(mark.time).padded(to: timeWidth)) + "  " + text)
             }
@@ -121,16 +130,20 @@ struct TimelineRenderer {
 
     // MARK: - Rows
 
-    /// The label of a router's task row (`  3 tasks: poll, refresh`), or nil without tasks.
+    /// The label of a router's task row (`  3 tasks: poll, refresh`), or nil
+    /// without tasks; at most a few distinct names, each printable.
     private func taskCaption(_ life: TraceHistory.NodeLife, indent: Int) -> String? {
         guard !life.tasks.isEmpty else { return nil }
         var names: [String] = []
+        var seen = Set<String>()
         for task in life.tasks {
-            let name = task.label?.printable ?? "task"
-            if !names.contains(name) { names.append(name) }
+            let name = task.label.map { PrintableText.printable($0, limit: 40) } ?? "task"
+            if seen.insert(name).inserted { names.append(name) }
+            if names.count > 4 { break }
         }
+        if names.count > 4 { names[4] = "\u{2026}" }
         let count = life.tasks.count
-        return String(repeating: " ", count: indent + 2) + (count == 1 ? "task" : "\(count) tasks") + ": " + names.joined(separator: ", ")
+        return String(repeating: " ", count: indent + 2) + (count == 1 ? "task" : "\(NumberFormat.grouped(count)) tasks") + ": " + names.joined(separator: ", ")
     }
 
     /// Band levels: 0 nothing, 1 detached but alive, 2 attached inactive, 3 attached active, 4 deallocated.

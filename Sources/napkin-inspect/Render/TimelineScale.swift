@@ -27,12 +27,20 @@ extension TimelineRenderer {
                 power *= 10
             }
             steps += [10, 20, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 18_000, 36_000, 86_400].map { $0 * 1_000_000_000 }
-            let step = steps.first { Double($0) >= wanted } ?? UInt64(wanted.rounded(.up))
+            let step = steps.first { Double($0) >= wanted } ?? (wanted >= 1.8e19 ? UInt64.max : UInt64(wanted.rounded(.up)))
             var result: [(UInt64, String)] = []
-            var time = (start + step - 1) / step * step
-            while time <= stop {
+            // The first multiple of `step` at or after `start`; every step saturating (times reach 2^64 - 1).
+            var time = start / step * step
+            if time < start {
+                let (next, overflow) = time.addingReportingOverflow(step)
+                if overflow { return [] }
+                time = next
+            }
+            while time <= stop && result.count <= columns {
                 result.append((time, Scale.format(time, step: step, seconds: stop >= 1_000_000_000)))
-                time += step
+                let (next, overflow) = time.addingReportingOverflow(step)
+                if overflow { break }
+                time = next
             }
             return result
         }

@@ -2,11 +2,24 @@ import NapkinTrace
 
 /// Draws the tree of a ``TraceState`` as text: each router under its parent
 /// with its state, age, running tasks and any finding about it.
+///
+/// The output is bounded whatever the trace: at most `limit` rows (the rest
+/// are counted in a last row that says how to see them), prefixes folded
+/// beyond ``TreeLayout/maxDrawnLevels`` levels, names cut to ``maxName``
+/// characters, and each rule marked once per row. Rows are made lazily, so
+/// the cost follows the rows shown (a live view draws only what fits).
 struct TreeRenderer {
     /// Colours, or none.
     var style: Style
     /// Findings to mark, by the node they are about.
     var findings: [Finding] = []
+
+    /// The rows `tree` prints at most.
+    static let maxRows = 1_000
+    /// Names longer than this are cut with an ellipsis.
+    static let maxName = 80
+    /// The last row's advice when rows are left out of `tree`.
+    static let treeHint = "to see them, pick a moment with --at SEQ|TIME, or one router's life with timeline --node NAME"
 
     /// One rendered row.
     struct Row {
@@ -16,89 +29,116 @@ struct TreeRenderer {
         var hasFinding: Bool
     }
 
-    /// The rows of the tree: the live tree, then routers outside it that are
-    /// still alive, then interactors whose router is gone.
-    func rows(_ state: TraceState) -> [Row] {
-        var marks: [NodeID: [Finding]] = [:]
-        for finding in findings where finding.subject != .trace {
-            marks[finding.id, default: []].append(finding)
-        }
-        var entries: [(prefix: String, node: TraceNode, note: String?)] = []
-        for root in state.roots {
-            collect(state, root, prefix: "", childPrefix: "", into: &entries, note: nil)
-        }
-        let outside = state.detachedRouters()
-        var outsideEntries: [(prefix: String, node: TraceNode, note: String?)] = []
-        for node in outside {
-            let note: String
-            if let orphan = node.orphanedFrom {
-                note = "parent \(orphan.parentType)#\(orphan.parent) deallocated"
-            } else if let left = node.leftTreeAt {
-                note = "detached \(TimeFormat.duration(state.time &- left.time)) ago"
-            } else {
-                note = "never attached"
+    /// The rows of the tree, at most `limit` of them (the last may say how
+    /// many were left out, and `hint` how to see them): the live tree, then
+    /// routers outside it that are still alive, then interactors whose router is gone.
+    func rows(_ state: TraceState, limit: Int = maxRows, hint: String = treeHint) -> [Row] {
+        var entries: [(entry: TreeLayout.Entry, note: String?)] = []
+        var headings: [Int: String] = [:]
+        let room = max(1, limit - 2)  // a row for what is left out, one for the note on folded levels
+        func take(_ layout: inout TreeLayout, note: String?) {
+            var first = true
+            while entries.count + headings.count < room, let entry = layout.next() {
+                entries.append((entry, first ? note : nil))
+                first = false
             }
-            collect(state, node.id, prefix: "", childPrefix: "", into: &outsideEntries, note: note)
         }
-        let lone = state.loneInteractors()
-        let width = max(24, (entries + outsideEntries).map { $0.prefix.count + $0.node.name.count }.max() ?? 0) + 2
+        for root in state.roots where entries.count + headings.count < room {
+            var layout = TreeLayout(state: state, root: root)
+            take(&layout, note: nil)
+        }
+        // Only when there is room: the queries below look at every node alive.
+        if entries.count + headings.count < room {
+            let outside = state.detachedRouters()
+            if !outside.isEmpty { headings[entries.count] = "Outside the tree, still alive:" }
+            for node in outside where entries.count + headings.count < room {
+                var layout = TreeLayout(state: state, root: node.id, indent: "  ")
+                take(&layout, note: outsideNote(node, state))
+            }
+        }
+        if entries.count + headings.count < room {
+            let lone = state.loneInteractors()
+            if !lone.isEmpty { headings[entries.count] = "Interactors without a router:" }
+            for node in lone where entries.count + headings.count < room {
+                entries.append((TreeLayout.Entry(node: node, prefix: "  ", folded: false), nil))
+            }
+        }
+        return render(entries, headings: headings, state: state, hint: hint)
+    }
 
+    /// The rows for `entries`, with `headings` before the entries at their
+    /// index, and the notes on what was left out and folded.
+    private func render(_ entries: [(entry: TreeLayout.Entry, note: String?)], headings: [Int: String],
+                        state: TraceState, hint: String) -> [Row] {
+        var marks: [NodeID: [Finding]] = [:]
+        for finding in findings where finding.subject != .trace { marks[finding.id, default: []].append(finding) }
+        let names = entries.map { PrintableText.printable($0.entry.node.name, limit: Self.maxName) }
+        var widest = 24
+        for (item, name) in zip(entries, names) { widest = max(widest, item.entry.prefix.count + name.count) }
+        let width = min(Self.maxName + 40, widest) + 2
         var rows: [Row] = []
-        func row(_ prefix: String, _ node: TraceNode, note: String?) {
-            let status = NodeStatus(of: node, in: state)
-            let word = status.state.rawValue.padded(to: 9)
-            let stateText: String
-            switch status.state {
-            case .detached: stateText = style.yellow(word)
-            case .active: stateText = style.green(word)
-            case .inactive: stateText = style.dim(word)
-            }
-            let age = TimeFormat.duration(state.time &- node.createdTime).padded(to: 7)
-            let tasks = status.tasksText.padded(to: 8)
-            var text = prefix + style.bold(node.name) + String(repeating: " ", count: max(1, width - prefix.count - node.name.count))
-            text += "\(stateText) \(age) \(tasks)"
-            if let note { text += " " + style.dim(note) }
-            let about = (marks[node.id] ?? []) + (status.interactorID.flatMap { marks[$0] } ?? [])
-            for finding in about {
-                let mark = "! \(finding.rule.rawValue)"
-                text += " " + (finding.severity == .error ? style.red(mark) : style.yellow(mark))
-            }
-            rows.append(Row(text: text.trimmingTrailingSpaces(), hasFinding: !about.isEmpty))
+        rows.reserveCapacity(entries.count + headings.count + 2)
+        for (index, (entry, note)) in entries.enumerated() {
+            if let heading = headings[index] { rows.append(Row(text: style.bold(heading), hasFinding: false)) }
+            rows.append(row(entry, name: names[index], width: width, note: note, marks: marks, state: state))
         }
-        for entry in entries { row(entry.prefix, entry.node, note: entry.note) }
-        if !outsideEntries.isEmpty {
-            rows.append(Row(text: style.bold("Outside the tree, still alive:"), hasFinding: false))
-            for entry in outsideEntries { row("  " + entry.prefix, entry.node, note: entry.note) }
+        if let heading = headings[entries.count] { rows.append(Row(text: style.bold(heading), hasFinding: false)) }
+        if rows.isEmpty { rows.append(Row(text: style.dim("(no routers alive)"), hasFinding: false)) }
+        let shownRouters = entries.filter { $0.entry.node.kind == .router }.count
+        let hidden = state.routerCount - shownRouters
+        if hidden > 0 {
+            let what = hidden == 1 ? "router" : "routers"
+            rows.append(Row(text: style.dim("\u{2026} \(NumberFormat.grouped(hidden)) more \(what) not shown; \(hint)"), hasFinding: false))
         }
-        if !lone.isEmpty {
-            rows.append(Row(text: style.bold("Interactors without a router:"), hasFinding: false))
-            for node in lone { row("  ", node, note: nil) }
-        }
-        if rows.isEmpty {
-            rows.append(Row(text: style.dim("(no routers alive)"), hasFinding: false))
+        if entries.contains(where: \.entry.folded) {
+            rows.append(Row(text: style.dim("note: levels deeper than \(TreeLayout.maxDrawnLevels) are folded into '\u{2026} N levels \u{2026}'"),
+                            hasFinding: false))
         }
         return rows
     }
 
-    /// Appends `id` and its attached descendants, pre-order, with box-drawing
-    /// prefixes. Iterative: a trace may describe a very deep tree.
-    private func collect(_ state: TraceState, _ id: NodeID, prefix: String, childPrefix: String,
-                         into entries: inout [(prefix: String, node: TraceNode, note: String?)], note: String?) {
-        var stack: [(id: NodeID, prefix: String, childPrefix: String, note: String?)] = [(id, prefix, childPrefix, note)]
-        while let (current, linePrefix, nextPrefix, lineNote) = stack.popLast() {
-            guard let node = state[current] else { continue }
-            entries.append((linePrefix, node, lineNote))
-            let children = node.children.filter { state[$0] != nil }
-            for (i, child) in children.enumerated().reversed() {
-                let last = i == children.count - 1
-                stack.append((child, nextPrefix + (last ? "└─ " : "├─ "), nextPrefix + (last ? "   " : "│  "), nil))
-            }
+    /// One node's row: name, state, age, tasks, note, and a mark per rule found about it.
+    private func row(_ entry: TreeLayout.Entry, name: String, width: Int, note: String?,
+                     marks: [NodeID: [Finding]], state: TraceState) -> Row {
+        let node = entry.node
+        let status = NodeStatus(of: node, in: state)
+        let word = status.state.rawValue.padded(to: 9)
+        let stateText: String
+        switch status.state {
+        case .detached: stateText = style.yellow(word)
+        case .active: stateText = style.green(word)
+        case .inactive: stateText = style.dim(word)
         }
+        let age = TimeFormat.duration(state.time &- node.createdTime).padded(to: 7)
+        let tasks = status.tasksText.padded(to: 8)
+        let used = entry.prefix.count + name.count
+        var text = entry.prefix + style.bold(name) + String(repeating: " ", count: max(1, width - used))
+        text += "\(stateText) \(age) \(tasks)"
+        if let note { text += " " + style.dim(note) }
+        let about = (marks[node.id] ?? []) + (status.interactorID.flatMap { $0 == node.id ? nil : marks[$0] } ?? [])
+        var counts: [(rule: Finding.Rule, count: Int)] = []
+        for finding in about {
+            if let i = counts.firstIndex(where: { $0.rule == finding.rule }) { counts[i].count += 1 } else { counts.append((finding.rule, 1)) }
+        }
+        for (rule, count) in counts {
+            let mark = "! \(rule.rawValue)" + (count > 1 ? " \u{00D7}\(NumberFormat.grouped(count))" : "")
+            text += " " + (rule.severity == .error ? style.red(mark) : style.yellow(mark))
+        }
+        return Row(text: text.trimmingTrailingSpaces(), hasFinding: !about.isEmpty)
+    }
+
+    /// Why a router outside the tree is there: orphaned, detached, or never attached.
+    private func outsideNote(_ node: TraceNode, _ state: TraceState) -> String {
+        if let orphan = node.orphanedFrom {
+            return "parent \(PrintableText.printable(orphan.parentType, limit: Self.maxName))#\(orphan.parent) deallocated"
+        }
+        if let left = node.leftTreeAt { return "detached \(TimeFormat.duration(state.time &- left.time)) ago" }
+        return "never attached"
     }
 
     /// A one-line title: app, pid and the moment shown.
     static func title(_ state: TraceState, style: Style) -> String {
-        let app = state.session?.heading ?? "trace"
+        let app = state.session.map { PrintableText.printable($0.heading, limit: maxName) } ?? "trace"
         return style.bold(app) + style.dim(" at t=\(TimeFormat.point(state.time)) (after seq \(state.lastSeq))")
     }
 }

@@ -1,25 +1,44 @@
 import NapkinTrace
 
-/// The result of checking one trace, as the report formats see it.
-struct CheckedTrace {
-    /// The file as given (or the process, for a trace of `check -- COMMAND`).
-    var path: String
-    /// The session record, if the trace has one.
-    var session: SessionInfo?
-    /// Valid events read.
-    var events: Int
-    /// Whether the session-end record is present.
-    var endedCleanly: Bool
-    /// Events the app dropped (the trace is incomplete).
-    var droppedEvents: UInt64
+/// The result of checking one trace, as every report format sees it; in
+/// `check --format json` it is one element of `traces` (docs/check-output.md).
+struct CheckedTrace: Encodable {
+    /// The file, the app, the events, whether it is complete.
+    var overview: TraceOverview
     /// Checks the end of the trace left undecided.
     var undecided: Int
-    /// Trace time of the last event.
-    var endTime: UInt64
     /// The findings the allow-list does not allow.
     var findings: [Finding]
     /// The findings the allow-list allows.
     var allowed: [Finding]
+    /// Findings the analysis established beyond the ones it keeps (``TraceAnalyzer/maxKeptFindings``).
+    var findingsNotKept: Int
+    /// Why the trace itself cannot be trusted (corrupt, spliced, unusable),
+    /// one line each. The trace-integrity verdict of NapkinTrace belongs
+    /// here; every format shows these lines, and a trace with any fails
+    /// `check` with exit status 2.
+    var traceProblems: [String] = []
+
+    /// The file as given, or the process it came from.
+    var path: String {
+        get { overview.path }
+        set { overview.path = newValue }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case undecided, findings, allowed, findingsNotKept, traceProblems
+    }
+
+    /// The overview's fields, then the findings (as ``FindingJSON``) and counts beside them.
+    func encode(to encoder: any Encoder) throws {
+        try overview.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(undecided, forKey: .undecided)
+        try container.encode(findings.map(FindingJSON.init), forKey: .findings)
+        try container.encode(allowed.map(FindingJSON.init), forKey: .allowed)
+        try container.encode(findingsNotKept, forKey: .findingsNotKept)
+        try container.encode(traceProblems, forKey: .traceProblems)
+    }
 }
 
 extension CheckedTrace {
@@ -27,9 +46,7 @@ extension CheckedTrace {
     /// are set apart (and its entries that matched are marked as used).
     init(checking path: String, options: TraceAnalyzer.Options, allowList: inout AllowList) throws(CommandFailure) {
         var analyzer = TraceAnalyzer(options: options)
-        var session: SessionInfo?
         let summary = try TraceInput(path: path).read { event in
-            if session == nil, case .sessionStart(let info) = event.kind { session = info }
             analyzer.consume(event)
             return true
         }
@@ -39,8 +56,42 @@ extension CheckedTrace {
         for finding in analyzer.findings {
             if allowList.allows(finding) { allowed.append(finding) } else { findings.append(finding) }
         }
-        self.init(path: path, session: session, events: summary.events, endedCleanly: analyzer.state.ended,
-                  droppedEvents: analyzer.state.droppedEvents, undecided: analyzer.undecided,
-                  endTime: analyzer.state.time, findings: findings, allowed: allowed)
+        self.init(overview: TraceOverview(path: path, reading: summary, state: analyzer.state), undecided: analyzer.undecided,
+                  findings: findings, allowed: allowed, findingsNotKept: analyzer.findingsNotKept)
+    }
+}
+
+extension CheckedTrace {
+    /// A file that could not be read as a trace: no events, and `problem`
+    /// (without the path it may start with) as its one trace problem.
+    init(unreadable path: String, problem: String) {
+        let reason = problem.hasPrefix(path + ": ") ? String(problem.dropFirst(path.count + 2)) : problem
+        self.init(overview: TraceOverview(unreadable: path), undecided: 0, findings: [], allowed: [], findingsNotKept: 0,
+                  traceProblems: ["unusable: " + reason])
+    }
+}
+
+/// A finding as `check --format json` writes it: `rule`, `severity`,
+/// `subject`, `type`, `id`, `label` (tasks only), `seqs`, `time_ns`, `message`.
+struct FindingJSON: Encodable {
+    /// The finding written.
+    let finding: Finding
+
+    private enum CodingKeys: String, CodingKey {
+        case rule, severity, subject, type, id, label, seqs, timeNs, message
+    }
+
+    /// Writes the finding's fields.
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(finding.rule.rawValue, forKey: .rule)
+        try container.encode(finding.severity.rawValue, forKey: .severity)
+        try container.encode(finding.subject.rawValue, forKey: .subject)
+        try container.encode(finding.type, forKey: .type)
+        try container.encode(finding.id, forKey: .id)
+        try container.encodeIfPresent(finding.label, forKey: .label)
+        try container.encode(finding.seqs, forKey: .seqs)
+        try container.encode(finding.time, forKey: .timeNs)
+        try container.encode(finding.message, forKey: .message)
     }
 }

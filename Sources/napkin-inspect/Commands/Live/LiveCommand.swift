@@ -8,26 +8,19 @@ struct LiveCommand: Command {
         static let noFollow = Flag("no-follow", help: "Read FILE to its end and stop, instead of waiting for more.")
     }
 
-    static let configuration = CommandConfiguration(
-        name: "live",
-        abstract: "Show the live tree of a running app (or of a trace being written).",
-        summary: "Show the live tree of a running napkin app, redrawn in place like top.",
-        usage: ["live [FILE|-] [options]", "live [options] -- COMMAND [ARGS...]"],
-        positionals: 0...1,
-        options: [Options.noFollow, CommonOptions.grace] + CommonOptions.colorOptions,
-        acceptsCommand: true,
-        details: """
+    static let configuration = CommandConfiguration(options: [Options.noFollow, CommonOptions.grace] + CommonOptions.colorOptions, help: """
+        live [FILE|-] [options]
+        live [options] -- COMMAND [ARGS...]
+        Show the live tree of a running app, redrawn in place like top.
         Reads a trace from FILE (following it as it grows, like tail -F), from standard input (- or no FILE),
         or runs COMMAND with tracing switched on (NAPKIN_TRACE=fd:3) and reads its trace through a pipe.
         On a terminal the tree is redrawn at most 20 times a second; press q or Ctrl-C to quit.
         Elsewhere (a pipe, a file, CI) it prints the final tree and findings when the input ends.
         With COMMAND, the exit status is the command's; otherwise 0 (2 for unusable input).
-        """,
-        examples: [
-            "napkin-inspect live -- .build/debug/rib-house --loop 3",
-            "NAPKIN_TRACE=stdout ./MyServer | napkin-inspect live",
-            "napkin-inspect live /tmp/app.ndjson",
-        ])
+        $ napkin-inspect live -- .build/debug/rib-house --loop 3
+        $ NAPKIN_TRACE=stdout ./MyServer | napkin-inspect live
+        $ napkin-inspect live /tmp/app.ndjson
+        """)
 
     /// The trace file, or `-` (standard input).
     var path: String
@@ -85,7 +78,7 @@ struct LiveCommand: Command {
         if outcome.rejection == nil { outcome.analyzer.finish() }
         if let pane = source.pane {
             // The command's output was shown in the live view; show it again now that the screen is back.
-            for line in pane.all.suffix(200) { Output.line(line) }
+            for line in pane.last(200) { Output.line(PrintableText.printable(line)) }
         }
         if let rejection = outcome.rejection {
             Output.error(rejection.description)

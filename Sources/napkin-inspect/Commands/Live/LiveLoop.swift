@@ -83,7 +83,9 @@ struct LiveLoop {
                 // on every frame made it run away, about 25× too fast after a second.)
                 // Not after the session's end record: nothing happens after it, and
                 // `check` would not let time pass either.
-                analyzer.advance(to: lastEventTrace &+ (now &- lastEventWall))
+                // Saturating: a trace's times may be close to 2^64.
+                let (later, overflow) = lastEventTrace.addingReportingOverflow(now &- lastEventWall)
+                analyzer.advance(to: overflow ? .max : later)
             }
             if let diagnostic = drained.diagnostics.last { lastDiagnostic = diagnostic }
             if drained.finished && !finished {
@@ -104,7 +106,7 @@ struct LiveLoop {
             }
             if dirty || now &- lastFrame >= 1_000_000_000 {
                 terminal.draw(view.frame(analyzer, events: count, rate: rate.perSecond(at: now), finished: finished,
-                                         childStatus: childStatus, pane: pane, diagnostic: lastDiagnostic))
+                                         childStatus: childStatus, pane: pane, diagnostic: lastDiagnostic, size: TerminalInfo.size(1)))
                 lastFrame = now
                 dirty = false
             }

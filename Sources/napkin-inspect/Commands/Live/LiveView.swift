@@ -2,23 +2,34 @@ import NapkinTrace
 
 /// What `live` draws: the full-screen frame on a terminal, and the final tree
 /// and findings when the view closes (or without a terminal).
+///
+/// A frame costs what fits on the screen: the tree is walked only for the
+/// rows there is room for, and findings, output and status are cut to the
+/// screen too. Every text from the trace, the source's name and the
+/// command's output are made printable.
 struct LiveView {
     /// Colours, or none.
     let style: Style
     /// How the source is named when the trace has no session record yet.
     let sourceName: String
 
-    /// One screen: header, tree (cut to fit), findings, the command's output, help line.
+    /// How many findings and output lines a frame shows at most.
+    static let maxPaneLines = 5
+
+    /// One screen of `rows` × `columns`: header, tree (cut to fit), findings,
+    /// the command's output, status line.
     func frame(_ analyzer: TraceAnalyzer, events: Int, rate: Int, finished: Bool, childStatus: Int32?,
-               pane: OutputPane?, diagnostic: TraceDiagnostic?) -> [String] {
-        let (rows, columns) = TerminalInfo.size(1)
+               pane: OutputPane?, diagnostic: TraceDiagnostic?, size: (rows: Int, columns: Int)) -> [String] {
+        let (rows, columns) = (max(4, size.rows), max(10, size.columns))
         let state = analyzer.state
         let findings = analyzer.findings
-        var header = style.bold("napkin-inspect live") + "  " + (state.session?.heading ?? sourceName)
+        let found = findings.count + analyzer.findingsNotKept
+        var header = style.bold("napkin-inspect live") + "  "
+        header += state.session.map { PrintableText.printable($0.heading, limit: columns) } ?? PrintableText.printable(sourceName, limit: columns)
         header += "  t=" + TimeFormat.duration(state.time)
         header += "  \(NumberFormat.grouped(events)) events (\(NumberFormat.grouped(rate))/s)"
-        header += "  routers \(state.routerCount)  tasks \(state.taskCount)"
-        header += "  " + (findings.isEmpty ? style.green("no findings") : style.red("\(findings.count) finding\(findings.count == 1 ? "" : "s")"))
+        header += "  routers \(NumberFormat.grouped(state.routerCount))  tasks \(NumberFormat.grouped(state.taskCount))"
+        header += "  " + (found == 0 ? style.green("no findings") : style.red(CheckTextReport.plural(found, "finding")))
         var status: String
         if let childStatus {
             status = "command exited with status \(childStatus); press q to quit"
@@ -27,23 +38,20 @@ struct LiveView {
         } else {
             status = "q quit"
         }
-        if let diagnostic { status += "  " + style.yellow("(\(diagnostic))") }
+        if let diagnostic { status += "  " + style.yellow("(\(PrintableText.printable(diagnostic.description, limit: columns)))") }
 
-        let findingLines = findings.suffix(5).map { "  " + FindingLine.styled($0, style: style) }
-        let outputLines = pane.map { Array($0.all.suffix(5)).map { "  " + style.dim($0) } } ?? []
-        var fixed = 2 + 1 // header, rule, footer
+        let findingLines = FindingLine.lines(findings, style: style).suffix(Self.maxPaneLines).map { "  " + $0 }
+        let outputLines = pane.map { $0.last(Self.maxPaneLines).map { "  " + style.dim(PrintableText.printable($0, limit: columns)) } } ?? []
+        var fixed = 2 + 1 // header, rule, status
         if !findingLines.isEmpty { fixed += findingLines.count + 1 }
         if !outputLines.isEmpty { fixed += outputLines.count + 1 }
         let room = max(3, rows - fixed)
-        var tree = TreeRenderer(style: style, findings: findings).rows(state).map(\.text)
-        if tree.count > room {
-            let hidden = tree.count - (room - 1)
-            tree = Array(tree.prefix(room - 1)) + [style.dim("… \(hidden) more lines (enlarge the terminal to see them)")]
-        }
-        var lines = [header, style.dim(String(repeating: "─", count: max(0, columns)))]
+        let tree = TreeRenderer(style: style, findings: findings)
+            .rows(state, limit: room, hint: "enlarge the terminal to see them").map(\.text)
+        var lines = [header, style.dim(String(repeating: "\u{2500}", count: columns))]
         lines += tree
         if !findingLines.isEmpty {
-            lines.append(style.bold("Findings") + (findings.count > 5 ? style.dim(" (last 5 of \(findings.count))") : ""))
+            lines.append(style.bold("Findings") + (found > Self.maxPaneLines ? style.dim(" (the last lines, of \(NumberFormat.grouped(found)))") : ""))
             lines += findingLines
         }
         if !outputLines.isEmpty {
@@ -58,14 +66,14 @@ struct LiveView {
 
     /// The final tree and findings, on standard output.
     func printSummary(_ analyzer: TraceAnalyzer, eventCount: Int) {
-        Output.line(TreeRenderer.title(analyzer.state, style: style) + style.dim(" (\(eventCount) events)"))
+        Output.line(TreeRenderer.title(analyzer.state, style: style) + style.dim(" (\(NumberFormat.grouped(eventCount)) events)"))
         for row in TreeRenderer(style: style, findings: analyzer.findings).rows(analyzer.state) { Output.line(row.text) }
         Output.line()
-        if analyzer.findings.isEmpty {
+        if analyzer.findings.isEmpty && analyzer.findingsNotKept == 0 {
             Output.line(style.green("No findings."))
         } else {
             Output.line(style.bold("Findings:"))
-            FindingLine.print(analyzer.findings, style: style)
+            FindingLine.print(analyzer.findings, notKept: analyzer.findingsNotKept, style: style)
         }
     }
 }

@@ -1,74 +1,61 @@
 import Foundation
 import NapkinTrace
 
-/// What `stats` reports about a trace; `--format json` encodes it as is.
+/// What `stats` reports about a trace; `--format json` writes the overview's
+/// fields and the counts side by side in one object.
 struct TraceStats: Encodable {
-    /// The trace file.
-    var path: String
-    /// Its size.
-    var bytes: Int
-    /// Valid events read.
-    var events: Int
-    /// The app, from the session record.
-    var app: String?
-    /// Its process id.
-    var pid: Int?
-    /// The trace format version.
-    var formatVersion: Int?
-    /// When the session started (ISO 8601).
-    var startedAt: String?
-    /// Trace time of the last event.
-    var durationNs: UInt64
-    /// Events over the duration.
-    var eventsPerSecond: Double
-    /// Whether the session-end record is present.
-    var endedCleanly: Bool
-    /// Why the session ended, from that record.
-    var endReason: String?
-    /// Whether the last line is incomplete (a crash, or a trace still being written).
-    var lastLineCutShort: Bool
-    /// Events the app dropped.
-    var droppedEvents: UInt64
-    /// Routers created.
-    var routersCreated: Int
-    /// Routers deallocated.
-    var routersDeallocated: Int
-    /// Interactors created.
-    var interactorsCreated: Int
-    /// Interactors deallocated.
-    var interactorsDeallocated: Int
-    /// Routers alive at the end.
-    var routersAlive: Int
-    /// Interactors alive at the end.
-    var interactorsAlive: Int
-    /// Bound tasks started.
-    var tasksStarted: Int
-    /// Bound tasks ended.
-    var tasksEnded: Int
-    /// Bound tasks that ended cancelled.
-    var tasksCancelled: Int
-    /// Bound tasks running at the end.
-    var tasksRunning: Int
-    /// The depth of the deepest attach.
-    var maxDepth: Int
-    /// Marks the app wrote.
-    var marks: Int
-    /// Events by kind name, only the kinds that occur.
-    var eventsByKind: [String: Int]
-    /// Lines the reader could not use.
-    var invalidLines: Int
-    /// Records of kinds the reader does not know, by kind.
-    var unknownKinds: [String: Int]
-    /// Fields the reader does not know.
-    var unknownFields: Int
+    /// The file, the app, the events, whether it is complete.
+    var overview: TraceOverview
+    /// Everything else `stats` counts.
+    var counts: Counts
+
+    /// Everything `stats` counts besides the overview.
+    struct Counts: Encodable {
+        /// The file's size.
+        var bytes: Int
+        /// The trace format version.
+        var formatVersion: Int?
+        /// When the session started (ISO 8601).
+        var startedAt: String?
+        /// Events over the duration.
+        var eventsPerSecond: Double
+        /// Why the session ended, from its end record.
+        var endReason: String?
+        /// Whether the last line is incomplete (a crash, or a trace still being written).
+        var lastLineCutShort: Bool
+        /// Routers and interactors created, deallocated and alive at the end (`routers_created`, ...).
+        var routersCreated = 0, routersDeallocated = 0, routersAlive = 0
+        /// Interactors created, deallocated and alive at the end.
+        var interactorsCreated = 0, interactorsDeallocated = 0, interactorsAlive = 0
+        /// Bound tasks started, ended, ended cancelled, and running at the end.
+        var tasksStarted = 0, tasksEnded = 0, tasksCancelled = 0, tasksRunning = 0
+        /// The depth of the deepest attach.
+        var maxDepth = 0
+        /// Marks the app wrote.
+        var marks = 0
+        /// Events by kind name, only the kinds that occur.
+        var eventsByKind: [String: Int] = [:]
+        /// Lines the reader could not use.
+        var invalidLines: Int
+        /// Records of kinds the reader does not know, by kind.
+        var unknownKinds: [String: Int]
+        /// Fields the reader does not know.
+        var unknownFields: Int
+    }
+
+    /// The overview's fields, then the counts, in one object.
+    func encode(to encoder: any Encoder) throws {
+        try overview.encode(to: encoder)
+        try counts.encode(to: encoder)
+    }
 }
 
 extension TraceStats {
     /// Reads the trace at `path` and counts.
     init(reading path: String) throws(CommandFailure) {
         var state = TraceState()
+        var depths = AttachDepths()
         var cancelled = 0
-        var maxDepth = 0
         var endReason: String?
         var routersDeallocated = 0, interactorsDeallocated = 0
         let summary = try TraceInput(path: path).read { event in
@@ -82,36 +69,28 @@ extension TraceStats {
             default: break
             }
             state.apply(event)
-            if case .attach(_, let child) = event.kind { maxDepth = max(maxDepth, Self.depth(of: child, in: state)) }
+            depths.apply(event, state)
             return true
         }
-        var counts: [String: Int] = [:]
-        for name in TraceEvent.Name.allCases where state.eventCount(name) > 0 { counts[name.rawValue] = state.eventCount(name) }
-        self.init(
-            path: path, bytes: summary.bytes, events: summary.events,
-            app: state.session?.app, pid: state.session?.pid, formatVersion: state.session?.version,
-            startedAt: state.session.map { Self.iso8601($0.wallClock) },
-            durationNs: state.time,
+        var counts = Counts(
+            bytes: summary.bytes, formatVersion: state.session?.version, startedAt: state.session.map { Self.iso8601($0.wallClock) },
             eventsPerSecond: state.time > 0 ? Double(summary.events) / (Double(state.time) / 1e9) : 0,
-            endedCleanly: state.ended, endReason: endReason, lastLineCutShort: summary.endedMidLine,
-            droppedEvents: state.droppedEvents,
-            routersCreated: state.eventCount(.router), routersDeallocated: routersDeallocated,
-            interactorsCreated: state.eventCount(.interactor), interactorsDeallocated: interactorsDeallocated,
-            routersAlive: state.routerCount, interactorsAlive: state.interactorCount,
-            tasksStarted: state.tasksStarted, tasksEnded: state.tasksEnded, tasksCancelled: cancelled, tasksRunning: state.taskCount,
-            maxDepth: maxDepth, marks: state.eventCount(.mark), eventsByKind: counts,
+            endReason: endReason, lastLineCutShort: summary.endedMidLine,
             invalidLines: summary.invalidLines, unknownKinds: summary.unknownKinds, unknownFields: summary.unknownFields)
-    }
-
-    /// How many parents `node` has up to its root (at most 10,000: a trace may describe a cycle).
-    private static func depth(of node: NodeID, in state: TraceState) -> Int {
-        var depth = 0
-        var cursor = state[node]?.parent
-        while let parent = cursor, depth < 10_000 {
-            depth += 1
-            cursor = state[parent]?.parent
-        }
-        return depth
+        counts.routersCreated = state.eventCount(.router)
+        counts.routersDeallocated = routersDeallocated
+        counts.routersAlive = state.routerCount
+        counts.interactorsCreated = state.eventCount(.interactor)
+        counts.interactorsDeallocated = interactorsDeallocated
+        counts.interactorsAlive = state.interactorCount
+        counts.tasksStarted = state.tasksStarted
+        counts.tasksEnded = state.tasksEnded
+        counts.tasksCancelled = cancelled
+        counts.tasksRunning = state.taskCount
+        counts.maxDepth = depths.deepest
+        counts.marks = state.eventCount(.mark)
+        for name in TraceEvent.Name.allCases where state.eventCount(name) > 0 { counts.eventsByKind[name.rawValue] = state.eventCount(name) }
+        self.init(overview: TraceOverview(path: path, reading: summary, state: state), counts: counts)
     }
 
     /// `2026-11-22T11:45:35.721Z`: Unix time in nanoseconds as ISO 8601.
@@ -120,5 +99,35 @@ extension TraceStats {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         return formatter.string(from: date)
+    }
+}
+
+/// The depth of each router when it was attached, and the deepest, in
+/// constant time per attach whatever the depth (a trace may describe a chain
+/// of 100,000 routers): a router's depth is its parent's, plus one, as the
+/// parent's was recorded; a parent whose depth is not known (a root, or a
+/// router attached under one that had gone) counts as a root.
+struct AttachDepths {
+    /// The depth recorded for each router alive.
+    private var depth: [NodeID: Int] = [:]
+    /// The deepest attach so far.
+    private(set) var deepest = 0
+
+    /// Records what `event` changes; `state` is the state after it.
+    mutating func apply(_ event: TraceEvent, _ state: TraceState) {
+        switch event.kind {
+        case .sessionStart:
+            depth = [:]
+        case .attach(let parent, let child):
+            // The model ignores an attach that would make a cycle: only a real link counts.
+            guard state[child]?.parent == parent else { return }
+            let d = (depth[parent] ?? 0) &+ 1
+            depth[child] = d
+            deepest = max(deepest, d)
+        case .deallocated(let id):
+            depth[id] = nil
+        default:
+            break
+        }
     }
 }

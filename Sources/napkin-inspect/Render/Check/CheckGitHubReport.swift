@@ -1,17 +1,38 @@
-import Foundation
+import NapkinTrace
 
-/// `check --format github`: GitHub Actions workflow commands, one per finding
+/// `check --format github`: GitHub Actions workflow commands
 /// (`::error title=...::message`), and a count for standard error.
+///
+/// A workflow command is read from any line of the log, so every text from
+/// the trace is made printable (no line break can start a command of its
+/// own) before the command's own escaping. GitHub shows at most 10 error and
+/// 10 warning annotations per step (50 per job), so each group of findings
+/// of one rule and type gets at most ``FindingGroups/shownPerGroup``
+/// annotations and one more that counts the rest; the findings not kept and
+/// each trace problem get one annotation each.
 enum CheckGitHubReport {
     /// The workflow commands for `traces`.
     static func render(_ traces: [CheckedTrace]) -> String {
         var out = ""
         for trace in traces {
-            for finding in trace.findings {
-                let level = finding.severity == .error ? "error" : "warning"
-                let title = "napkin \(finding.rule.rawValue): \(finding.subjectName)"
-                let seqs = finding.seqs.isEmpty ? "" : " (\(trace.path), seq \(finding.seqs.map(String.init).joined(separator: ", ")))"
-                out += "::\(level) title=\(property(title))::\(data(finding.message + seqs))\n"
+            let path = PrintableText.printable(trace.path, limit: 300)
+            for problem in trace.traceProblems {
+                out += command("error", title: "napkin trace problem", message: PrintableText.printable(problem, limit: 1_000) + " (\(path))")
+            }
+            for group in FindingGroups(trace.findings).groups {
+                for finding in group.shown {
+                    let seqs = finding.seqs.isEmpty ? "" : ", seq \(finding.seqs.prefix(20).map(String.init).joined(separator: ", "))"
+                    out += command(finding.severity.rawValue, title: "napkin \(finding.rule.rawValue): \(FindingLine.subject(finding))",
+                                   message: FindingLine.message(finding) + " (\(path)\(seqs))")
+                }
+                if group.more > 0 {
+                    out += command(group.rule.severity.rawValue, title: "napkin \(group.rule.rawValue)",
+                                   message: group.moreText + " in \(path); see the log of --format text or --format json for all")
+                }
+            }
+            if trace.findingsNotKept > 0 {
+                out += command("warning", title: "napkin findings not kept",
+                               message: FindingLine.notKeptNote(trace.findingsNotKept) + " in \(path)")
             }
         }
         return out
@@ -20,7 +41,12 @@ enum CheckGitHubReport {
     /// `3 findings`, or `no findings in 2 traces`: the line for standard error.
     static func count(_ traces: [CheckedTrace]) -> String {
         let count = traces.reduce(0) { $0 + $1.findings.count }
-        return count == 0 ? "no findings in \(traces.count) trace\(traces.count == 1 ? "" : "s")" : "\(count) finding\(count == 1 ? "" : "s")"
+        return count == 0 ? "no findings in \(traces.count) trace\(traces.count == 1 ? "" : "s")" : CheckTextReport.plural(count, "finding")
+    }
+
+    /// One workflow command line.
+    private static func command(_ level: String, title: String, message: String) -> String {
+        "::\(level) title=\(property(title))::\(data(message))\n"
     }
 
     /// Escapes a command's message.

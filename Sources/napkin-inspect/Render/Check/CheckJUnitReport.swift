@@ -1,31 +1,39 @@
 import NapkinTrace
 
 /// `check --format junit`: one test suite per trace, one test case per rule
-/// (stable names across runs), failing with the rule's findings.
+/// (stable names across runs), failing with the rule's findings, and a
+/// `trace-integrity` test case that fails with the trace's problems.
+///
+/// Valid XML 1.0 for any input: every text from the trace is made printable
+/// first (XML 1.0 cannot carry most control characters, even as references),
+/// then escaped. Every finding is listed; the findings not kept are counted
+/// in each failure's message.
 enum CheckJUnitReport {
+    /// The name of the test case about the trace itself.
+    static let integrityCase = "trace-integrity"
+
     /// The report for `traces`, as JUnit XML.
     static func render(_ traces: [CheckedTrace]) -> String {
         let rules = Finding.Rule.allCases
-        let failures = traces.reduce(0) { sum, t in sum + rules.filter { r in t.findings.contains { $0.rule == r } }.count }
+        let failing = traces.map { trace in rules.filter { r in trace.findings.contains { $0.rule == r } }.count + (trace.traceProblems.isEmpty ? 0 : 1) }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        out += "<testsuites name=\"napkin-inspect\" tests=\"\(traces.count * rules.count)\" failures=\"\(failures)\" errors=\"0\">\n"
-        for trace in traces {
-            let suiteFailures = rules.filter { r in trace.findings.contains { $0.rule == r } }.count
-            let seconds = String(format3: Double(trace.endTime) / 1e9)
-            out += "  <testsuite name=\"\(xml(trace.path))\" tests=\"\(rules.count)\" failures=\"\(suiteFailures)\" errors=\"0\" skipped=\"0\" time=\"\(seconds)\">\n"
-            let className = "napkin-inspect." + (trace.path.split(separator: "/").last.map(String.init) ?? trace.path)
+        out += "<testsuites name=\"napkin-inspect\" tests=\"\(traces.count * (rules.count + 1))\" failures=\"\(failing.reduce(0, +))\" errors=\"0\">\n"
+        for (trace, suiteFailures) in zip(traces, failing) {
+            let path = PrintableText.printable(trace.path)
+            let seconds = String(format3: Double(trace.overview.durationNs) / 1e9)
+            out += "  <testsuite name=\"\(xml(path))\" tests=\"\(rules.count + 1)\" failures=\"\(suiteFailures)\" errors=\"0\" skipped=\"0\" time=\"\(seconds)\">\n"
+            let className = xml("napkin-inspect." + (path.split(separator: "/").last.map(String.init) ?? path))
+            let notKept = trace.findingsNotKept == 0 ? ""
+                : "; \(NumberFormat.grouped(trace.findingsNotKept)) more findings (of any rule) were established but not kept"
+            out += testCase(className, integrityCase, failure: trace.traceProblems.isEmpty ? nil : (
+                "\(CheckTextReport.plural(trace.traceProblems.count, "trace problem"))", integrityCase,
+                trace.traceProblems.map { PrintableText.printable($0) }))
             for rule in rules {
                 let found = trace.findings.filter { $0.rule == rule }
-                out += "    <testcase classname=\"\(xml(className))\" name=\"\(rule.rawValue)\" time=\"0\""
-                if found.isEmpty {
-                    out += "/>\n"
-                    continue
-                }
-                out += ">\n"
-                let summary = "\(found.count) \(rule.title) finding\(found.count == 1 ? "" : "s"): " + found.map(\.subjectName).joined(separator: ", ")
-                out += "      <failure message=\"\(xml(summary))\" type=\"\(rule.rawValue)\">"
-                out += xml(found.map(\.description).joined(separator: "\n"))
-                out += "</failure>\n    </testcase>\n"
+                let subjects = found.prefix(20).map(FindingLine.subject).joined(separator: ", ") + (found.count > 20 ? ", \u{2026}" : "")
+                out += testCase(className, rule.rawValue, failure: found.isEmpty ? nil : (
+                    "\(found.count) \(rule.title) finding\(found.count == 1 ? "" : "s"): \(subjects)\(notKept)", rule.rawValue,
+                    found.map { FindingLine.styled($0, style: .plain) }))
             }
             out += "  </testsuite>\n"
         }
@@ -33,7 +41,18 @@ enum CheckJUnitReport {
         return out
     }
 
-    /// `text` escaped for XML 1.0 attributes and text; forbidden control characters become `?`.
+    /// A `<testcase>`, passing, or failing with a message, a type and one line per item.
+    private static func testCase(_ className: String, _ name: String, failure: (message: String, type: String, lines: [String])?) -> String {
+        var out = "    <testcase classname=\"\(className)\" name=\"\(xml(name))\" time=\"0\""
+        guard let failure else { return out + "/>\n" }
+        out += ">\n      <failure message=\"\(xml(failure.message))\" type=\"\(xml(failure.type))\">"
+        out += xml(failure.lines.joined(separator: "\n"))
+        return out + "</failure>\n    </testcase>\n"
+    }
+
+    /// `text` escaped for XML 1.0 attributes and text; a character XML 1.0
+    /// forbids (most C0 controls, U+FFFE, U+FFFF) becomes `?`, so the output is
+    /// well-formed even for text that did not go through ``PrintableText``.
     static func xml(_ text: String) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
@@ -46,7 +65,13 @@ enum CheckJUnitReport {
             case "'": out += "&apos;"
             case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
             default:
-                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) { out += "?" } else { out.unicodeScalars.append(scalar) }
+                if scalar.value < 0x20 || (0xFFFE...0xFFFF).contains(scalar.value) {
+                    out += "?"
+                } else if PrintableText.needsEscape(scalar) {
+                    out += "&#x\(String(scalar.value, radix: 16));"
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             }
         }
         return out

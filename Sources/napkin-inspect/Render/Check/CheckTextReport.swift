@@ -1,27 +1,50 @@
-/// `check --format text`: a header line per trace, a line per finding, then notes.
+import NapkinTrace
+
+/// `check --format text`: a header line per trace, its trace problems, its
+/// findings grouped by rule and type (``FindingGroups``), then notes.
 enum CheckTextReport {
     /// The report for `traces`, coloured as `style` says.
     static func render(_ traces: [CheckedTrace], style: Style) -> String {
         var out = ""
         for trace in traces {
+            let path = PrintableText.printable(trace.path, limit: 300)
             let errors = trace.findings.filter { $0.severity == .error }.count
             let warnings = trace.findings.count - errors
-            if trace.findings.isEmpty {
-                out += style.green("\(trace.path): no findings") + style.dim(" (\(trace.events) events\(trace.endedCleanly ? ", ended cleanly" : ""))") + "\n"
+            if !trace.traceProblems.isEmpty && trace.findings.isEmpty {
+                out += style.red("\(path): \(plural(trace.traceProblems.count, "trace problem"))") + "\n"
+            } else if trace.findings.isEmpty {
+                let facts = "\(trace.overview.events) events\(trace.overview.endedCleanly ? ", ended cleanly" : "")"
+                out += style.green("\(path): no findings") + style.dim(" (\(facts))") + "\n"
             } else {
-                let counts = [errors > 0 ? "\(errors) error\(errors == 1 ? "" : "s")" : nil,
-                              warnings > 0 ? "\(warnings) warning\(warnings == 1 ? "" : "s")" : nil].compactMap { $0 }
-                out += style.bold("\(trace.path): \(trace.findings.count) finding\(trace.findings.count == 1 ? "" : "s") (\(counts.joined(separator: ", ")))") + "\n"
-                for finding in trace.findings { out += "  " + FindingLine.styled(finding, style: style) + "\n" }
+                let counts = [errors > 0 ? plural(errors, "error") : nil, warnings > 0 ? plural(warnings, "warning") : nil].compactMap { $0 }
+                out += style.bold("\(path): \(plural(trace.findings.count, "finding")) (\(counts.joined(separator: ", ")))") + "\n"
             }
-            var notes: [String] = []
-            if !trace.allowed.isEmpty { notes.append("\(trace.allowed.count) allowed by the allow-list") }
-            if !trace.endedCleanly { notes.append("the trace has no end record (the app crashed, was killed, or is still running)") }
-            if trace.undecided > 0 {
-                notes.append("\(trace.undecided) check\(trace.undecided == 1 ? "" : "s") undecided: the trace ended less than the grace period after the event")
+            for problem in trace.traceProblems {
+                out += "  " + style.red("trace problem") + ": " + PrintableText.printable(problem, limit: FindingLine.maxMessage) + "\n"
             }
-            for note in notes { out += style.dim("  note: \(note)") + "\n" }
+            for line in FindingLine.lines(trace.findings, style: style) { out += "  " + line + "\n" }
+            for note in notes(trace) { out += style.dim("  note: \(note)") + "\n" }
         }
         return out
+    }
+
+    /// What the reader should also know about `trace`: findings allowed or
+    /// not kept, a missing end record, undecided checks.
+    static func notes(_ trace: CheckedTrace) -> [String] {
+        var notes: [String] = []
+        if trace.findingsNotKept > 0 {
+            notes.append(FindingLine.notKeptNote(trace.findingsNotKept))
+        }
+        if !trace.allowed.isEmpty { notes.append("\(trace.allowed.count) allowed by the allow-list") }
+        if !trace.overview.endedCleanly { notes.append("the trace has no end record (the app crashed, was killed, or is still running)") }
+        if trace.undecided > 0 {
+            notes.append("\(plural(trace.undecided, "check")) undecided: the trace ended less than the grace period after the event")
+        }
+        return notes
+    }
+
+    /// `1 error`, `3 errors`.
+    static func plural(_ count: Int, _ noun: String) -> String {
+        "\(NumberFormat.grouped(count)) \(noun)\(count == 1 ? "" : "s")"
     }
 }

@@ -10,18 +10,28 @@ extension MermaidRenderer {
     /// Each node shows its type, id and state (active, inactive, detached) and the
     /// rule ids of the findings about it; nodes with an error are red, with a
     /// warning amber, detached ones dashed, inactive ones grey.
+    ///
+    /// The cost follows the nodes drawn: the tree is walked lazily and the walk
+    /// stops at the cap; routers outside the tree are looked up only if there
+    /// is room left. The note counts the routers left out.
     static func flowchart(_ state: TraceState, findings: [Finding]) -> String {
         var chart = Flowchart(state: state, findings: findings)
-        for root in state.roots { chart.declareSubtree(root, indent: "  ") }
-        let outside = state.detachedRouters()
-        let lone = state.loneInteractors()
-        if !outside.isEmpty || !lone.isEmpty {
-            let before = chart.lines.count
-            chart.lines.append("  subgraph outside[\"outside the tree, still alive\"]")
-            for router in outside { chart.declareSubtree(router.id, indent: "    ") }
-            for interactor in lone where !chart.shown.contains(interactor.id) { _ = chart.declare(interactor, indent: "    ") }
-            if chart.lines.count == before + 1 { chart.lines.removeLast() } else { chart.lines.append("  end") }
+        for root in state.roots where chart.hasRoom { chart.declareSubtree(root, indent: "  ") }
+        var loneLeftOut = 0
+        if chart.hasRoom {
+            let outside = state.detachedRouters()
+            let lone = state.loneInteractors()
+            if !outside.isEmpty || !lone.isEmpty {
+                let before = chart.lines.count
+                chart.lines.append("  subgraph outside[\"outside the tree, still alive\"]")
+                for router in outside where chart.hasRoom { chart.declareSubtree(router.id, indent: "    ") }
+                for interactor in lone where !chart.shown.contains(interactor.id) {
+                    if !chart.declare(interactor, indent: "    ") { loneLeftOut += 1 }
+                }
+                if chart.lines.count == before + 1 { chart.lines.removeLast() } else { chart.lines.append("  end") }
+            }
         }
+        chart.omitted = max(0, state.routerCount - chart.shownRouters) + loneLeftOut
         chart.addNotes()
         chart.addClasses()
         return chart.lines.joined(separator: "\n") + "\n"
@@ -41,11 +51,13 @@ private struct Flowchart {
     /// The diagram so far.
     var lines = ["flowchart TD"]
     /// The node ids of each class (`error`, `active`, ...).
-    var classes: [String: [NodeID]] = [:]
+    var classes: [String: [String]] = [:]
     /// The nodes declared.
     var shown = Set<NodeID>()
     /// Nodes left out by the caps.
     var omitted = 0
+    /// Routers declared.
+    var shownRouters = 0
     /// The diagram's size so far, in bytes.
     var size = 0
 
@@ -60,10 +72,8 @@ private struct Flowchart {
 
     /// Declares one node (if the caps allow); returns whether it was declared.
     mutating func declare(_ node: TraceNode, indent: String) -> Bool {
-        guard shown.count < MermaidRenderer.maxNodes, size < MermaidRenderer.maxCharacters else {
-            omitted += 1
-            return false
-        }
+        // Room for the node's line and its edge, whatever the label's length.
+        guard hasRoom else { return false }
         let status = NodeStatus(of: node, in: state)
         let stateText: String
         if node.kind == .interactor {
@@ -89,6 +99,7 @@ private struct Flowchart {
         lines.append(line)
         size += line.utf8.count + 1
         shown.insert(node.id)
+        if node.kind == .router { shownRouters += 1 }
 
         let className: String
         if nodeFindings.contains(where: { $0.severity == .error }) {
@@ -100,42 +111,61 @@ private struct Flowchart {
         } else {
             className = status.state.rawValue
         }
-        classes[className, default: []].append(node.id)
+        classes[className, default: []].append("n\(node.id)")
         return true
     }
 
-    /// Declares `root` and its attached descendants, then their edges.
+    /// Whether another node fits: under the node cap, with room for its line
+    /// and its edge whatever the label's length.
+    var hasRoom: Bool {
+        shown.count < MermaidRenderer.maxNodes && size + 2_000 < MermaidRenderer.maxCharacters
+    }
+
+    /// Declares `root` and its attached descendants (pre-order, as long as
+    /// there is room), then their edges.
     mutating func declareSubtree(_ root: NodeID, indent: String) {
         var edges: [String] = []
-        for node in state.subtree(root).map(\.node) where !shown.contains(node.id) {
-            guard declare(node, indent: indent) else { continue }
+        var walk = TreeLayout(state: state, root: root)
+        while hasRoom, let entry = walk.next() {
+            let node = entry.node
+            guard !shown.contains(node.id), declare(node, indent: indent) else { continue }
             if let parent = node.parent, shown.contains(parent) {
-                edges.append("\(indent)n\(parent) --> n\(node.id)")
+                let edge = "\(indent)n\(parent) --> n\(node.id)"
+                edges.append(edge)
+                size += edge.utf8.count + 1
             }
         }
         lines += edges
-        size += MermaidRenderer.size(of: edges)
     }
 
-    /// A note node `n0`: findings about the trace as a whole or about nodes no
+    /// The id of the note node (never `n<number>`, the ids of the trace's nodes).
+    static let noteID = "traceNotes"
+
+    /// A note node: findings about the trace as a whole or about nodes no
     /// longer alive, and what was left out.
     mutating func addNotes() {
         var notes: [String] = []
         if shown.isEmpty { notes.append("no routers alive") }
-        for finding in traceFindings { notes.append("! " + finding.rule.rawValue) }
+        for (rule, count) in Self.countByRule(traceFindings) { notes.append("! " + rule + (count == 1 ? "" : " x\(count)")) }
         let gone = findings.filter { $0.subject != .trace && !shown.contains($0.id) && state[$0.id] == nil }
         if !gone.isEmpty {
-            var counts: [(String, Int)] = []
-            for finding in gone {
-                if let i = counts.firstIndex(where: { $0.0 == finding.rule.rawValue }) { counts[i].1 += 1 } else { counts.append((finding.rule.rawValue, 1)) }
-            }
-            notes.append("findings about nodes no longer alive: " + counts.map { $0.1 == 1 ? $0.0 : "\($0.0) x\($0.1)" }.joined(separator: ", "))
+            notes.append("findings about nodes no longer alive: "
+                + Self.countByRule(gone).map { $0.count == 1 ? $0.rule : "\($0.rule) x\($0.count)" }.joined(separator: ", "))
         }
         if omitted > 0 { notes.append("\u{2026} \(omitted) more not shown") }
         guard !notes.isEmpty else { return }
-        lines.append("  n0[\"" + notes.map { MermaidRenderer.escape($0, limit: 200) }.joined(separator: "\n") + "\"]")
+        lines.append("  \(Self.noteID)[\"" + notes.map { MermaidRenderer.escape($0, limit: 200) }.joined(separator: "\n") + "\"]")
         let severe = traceFindings.contains { $0.severity == .error } || gone.contains { $0.severity == .error }
-        classes[severe ? "error" : (traceFindings.isEmpty && gone.isEmpty ? "note" : "warning"), default: []].append(0)
+        classes[severe ? "error" : (traceFindings.isEmpty && gone.isEmpty ? "note" : "warning"), default: []].append(Self.noteID)
+    }
+
+    /// How many of `findings` each rule has, in the order the rules first appear.
+    static func countByRule(_ findings: [Finding]) -> [(rule: String, count: Int)] {
+        var counts: [(rule: String, count: Int)] = []
+        for finding in findings {
+            if let i = counts.firstIndex(where: { $0.rule == finding.rule.rawValue }) { counts[i].count += 1 } else { counts.append((finding.rule.rawValue, 1)) }
+        }
+        return counts
     }
 
     /// The class definitions in use, and which nodes have each.
@@ -155,7 +185,7 @@ private struct Flowchart {
             var start = 0
             while start < ids.count {
                 let chunk = ids[start..<min(ids.count, start + 50)]
-                lines.append("  class " + chunk.map { "n\($0)" }.joined(separator: ",") + " \(className)")
+                lines.append("  class " + chunk.joined(separator: ",") + " \(className)")
                 start += 50
             }
         }

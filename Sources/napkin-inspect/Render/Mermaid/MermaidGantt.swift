@@ -7,6 +7,8 @@ extension MermaidRenderer {
     static let maxBarsPerSection = 40
     /// At most this many marks in a Gantt chart.
     static let maxMarks = 40
+    /// Task labels longer than this are shortened (a section has up to ``maxBarsPerSection`` of them).
+    static let maxTaskLabel = 40
 
     /// A `gantt` chart with one section per router (and per lone interactor), one
     /// row per bar (mermaid's compact mode would put a short bar's text over the next one):
@@ -26,9 +28,7 @@ extension MermaidRenderer {
 
         for life in selected {
             guard sections < maxSections, size < maxCharacters else { break }
-            sections += 1
             let title = name(life.type, life.id)
-            longest = max(longest, life.type.count + 2 + String(life.id).count)
             var bars: [String] = []
             var count = 0
             func bar(_ text: String, tags: String?, id: String, from start: UInt64, to stop: UInt64?) {
@@ -62,14 +62,16 @@ extension MermaidRenderer {
                 bar("active", tags: "active", id: "n\(life.id)b\(k)", from: span.start, to: span.end)
             }
             for (k, task) in life.tasks.enumerated() {
-                let label = "task" + (task.label.map { " '" + $0 + "'" } ?? "")
+                guard count < maxBarsPerSection else { count += 1; continue }
+                // Starts with our own word, so the label can never be read as a keyword.
+                let label = "task" + (task.label.map { " '" + escape($0, limit: maxTaskLabel) + "'" } ?? "")
                 if let cancel = task.cancel {
-                    bar(escape(label), tags: "done", id: "n\(life.id)t\(k)", from: task.start, to: cancel)
+                    bar(label, tags: "done", id: "n\(life.id)t\(k)", from: task.start, to: cancel)
                     if (task.end ?? end) > cancel && ms(task.end ?? end) > ms(cancel) {
-                        bar(escape(label + " after cancel"), tags: "crit", id: "n\(life.id)c\(k)", from: cancel, to: task.end)
+                        bar(label + " after cancel", tags: "crit", id: "n\(life.id)c\(k)", from: cancel, to: task.end)
                     }
                 } else {
-                    bar(escape(label), tags: task.end == nil ? "crit" : "done", id: "n\(life.id)t\(k)", from: task.start, to: task.end)
+                    bar(label, tags: task.end == nil ? "crit" : "done", id: "n\(life.id)t\(k)", from: task.start, to: task.end)
                 }
             }
             if count > maxBarsPerSection {
@@ -79,9 +81,14 @@ extension MermaidRenderer {
                 bars.append("    deinit :milestone, n\(life.id)d, \(ms(deallocated)), 0ms")
             }
             if bars.isEmpty { bars.append("    created :milestone, n\(life.id)n, \(ms(life.created)), 0ms") }
+            // A section is drawn whole, and only if it fits.
             let text = ["  section \(title)"] + bars
+            let added = Self.size(of: text)
+            guard size + added <= maxCharacters else { break }
             body += text
-            size += Self.size(of: text)
+            size += added
+            sections += 1
+            longest = max(longest, min(maxLabel, life.type.count) + 2 + String(life.id).count)
         }
 
         // Marks: a milestone each, in a section of their own (one row per task, so texts never overlap).
@@ -92,15 +99,15 @@ extension MermaidRenderer {
                     body.append("    #8230; \(history.marks.count - k) more marks :milestone, k\(k), \(ms(end)), 0ms")
                     break
                 }
-                let line = "    \(escape(mark.text, limit: 60)) :milestone, k\(k), \(ms(mark.time)), 0ms"
+                let line = "    \(statement(mark.text, limit: 60)) :milestone, k\(k), \(ms(mark.time)), 0ms"
                 body.append(line)
                 size += line.utf8.count + 1
             }
         }
 
-        var title = history.session?.heading ?? "trace"
+        var title = history.session.map { String($0.app.prefix(60)) + " (pid \($0.pid))" } ?? "trace"
         title += ": lifecycles"
-        if let filter { title += " of '\(filter.name)'" }
+        if let filter { title += " of '\(filter.name.prefix(60))'" }
         if selected.count > sections { title += ", \u{2026} \(selected.count - sections) more not shown" }
         if selected.isEmpty { body.append("  section no routers"); body.append("    nothing traced :milestone, e0, 0, 0ms") }
 

@@ -48,7 +48,7 @@ extension MermaidRenderer {
             let life = history.life(of: id)
             lines.append("  participant n\(id) as \(name(life?.type ?? "unknown", id))")
         }
-        if participants.isEmpty { lines.append("  participant n0 as \(escape(history.session?.app ?? "trace"))") }
+        if participants.isEmpty { lines.append("  participant n0 as \(label(history.session?.app ?? "trace"))") }
         let first = participants.first ?? 0
         let last = participants.last ?? 0
         let span = first == last ? "n\(first)" : "n\(first),n\(last)"
@@ -70,7 +70,7 @@ extension MermaidRenderer {
                 guard known.contains(id) else { skipped += 1; continue }
                 line = "  Note over n\(id): deinit"
             case .mark(let text):
-                line = "  Note over \(span): \(escape(text))"
+                line = "  Note over \(span): \(label(text))"
             }
             lines.append(line)
             size += line.utf8.count + 1

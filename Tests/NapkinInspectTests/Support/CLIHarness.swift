@@ -1,59 +1,14 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// What a program run by ``CLIHarness`` did.
-struct CLIResult: Sendable, CustomStringConvertible {
-    var command: [String]
-    /// The exit code, or 128 + the signal that killed it (as a shell reports it).
-    var status: Int32
-    var stdout: String
-    var stderr: String
-
-    /// Non-empty lines of standard output.
-    var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
-    /// Non-empty lines of standard error.
-    var stderrLines: [String] { stderr.split(separator: "\n").map(String.init) }
-
-    var description: String {
-        "`\(command.joined(separator: " "))` exited \(status)\n--- stdout:\n\(stdout)--- stderr:\n\(stderr)---"
-    }
-}
-
-/// A program that did not finish in time; it and its process group were killed.
-struct CLITimeout: Error, CustomStringConvertible {
-    var command: [String]
-    var seconds: Double
-    var stdout: String
-    var stderr: String
-
-    var description: String {
-        "`\(command.joined(separator: " "))` did not finish within \(seconds)s and was killed\n--- stdout:\n\(stdout)--- stderr:\n\(stderr)---"
-    }
-}
-
-/// What a program reads on standard input.
-enum CLIInput: Sendable {
-    /// `/dev/null`.
-    case none
-    /// These bytes.
-    case data(Data)
-    /// This file.
-    case file(String)
-}
 
 /// Runs the built `napkin-inspect` and `rib-house` (and other programs) as a
 /// user would: working directory = the repository root, standard output and
 /// error captured to temporary files (no pipe can fill up and deadlock), in a
 /// process group of their own that is killed if it outlives the timeout.
 enum CLIHarness {
-    /// The repository root (this file is Tests/NapkinInspectTests/CLIHarness.swift).
+    /// The repository root (this file is Tests/NapkinInspectTests/Support/CLIHarness.swift).
     static let repoRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The directory holding the built products (next to the test executable).
     static let productsDirectory: URL = {
@@ -70,6 +25,15 @@ enum CLIHarness {
     }()
 
     static var inspectPath: String { productsDirectory.appendingPathComponent("napkin-inspect").path }
+
+    /// Whether the built programs run under an address-space limit of 2 GiB
+    /// (`ulimit -v`): not when they are built with ThreadSanitizer, which
+    /// reserves terabytes of shadow memory. Without it, memory is not limited.
+    static let memoryLimitsWork: Bool = {
+        let argv = ["/bin/sh", "-c", "ulimit -v 2097152 && exec \"$0\" --version > /dev/null 2>&1", inspectPath]
+        guard let pid = try? spawn(argv, environment: [], stdin: "/dev/null", stdout: "/dev/null", stderr: "/dev/null") else { return false }
+        return reapBlocking(pid) == 0
+    }()
     static var ribHousePath: String { productsDirectory.appendingPathComponent("rib-house").path }
 
     /// `tmux`, when installed.
@@ -98,14 +62,16 @@ enum CLIHarness {
 
     /// Runs `napkin-inspect ARGUMENTS`.
     static func inspect(_ arguments: [String], environment: [String: String?] = [:], stdin: CLIInput = .none,
-                        timeout: Double = 60) async throws -> CLIResult {
-        try await run(inspectPath, arguments, environment: environment, stdin: stdin, timeout: timeout)
+                        timeout: Double = 60, memoryLimit: Int? = nil) async throws -> CLIResult {
+        try await run(inspectPath, arguments, environment: environment, stdin: stdin, timeout: timeout, memoryLimit: memoryLimit)
     }
 
     /// Runs `executable ARGUMENTS` with the test process's environment minus
-    /// `NO_COLOR` and `NAPKIN_TRACE`, plus `environment` (a nil value removes a variable).
+    /// `NO_COLOR` and `NAPKIN_TRACE`, plus `environment` (a nil value removes a
+    /// variable); with `memoryLimit`, its address space is limited to that many
+    /// MiB (`ulimit -v`), when ``memoryLimitsWork``.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
-                    stdin: CLIInput = .none, timeout: Double = 60) async throws -> CLIResult {
+                    stdin: CLIInput = .none, timeout: Double = 60, memoryLimit: Int? = nil) async throws -> CLIResult {
         await slots.acquire()
         defer { Task { await slots.release() } }
 
@@ -127,10 +93,12 @@ enum CLIHarness {
             try data.write(to: URL(fileURLWithPath: inPath))
         }
 
-        // `sh` changes to the repository root and execs the program (posix_spawn
-        // has no portable chdir).
+        // `sh` changes to the repository root, limits the address space if asked,
+        // and execs the program (posix_spawn has no portable chdir).
         let command = [executable] + arguments
-        let argv = ["/bin/sh", "-c", "cd -- \"$1\" && shift && exec \"$@\"", "sh", repoRoot.path] + command
+        let limit = memoryLimit.flatMap { memoryLimitsWork ? String($0 * 1024) : nil } ?? "unlimited"
+        let script = "cd -- \"$1\" || exit 125; ulimit -v \"$2\" || exit 125; shift 2; exec \"$@\""
+        let argv = ["/bin/sh", "-c", script, "sh", repoRoot.path, limit] + command
         let pid = try spawn(argv, environment: env.map { "\($0.key)=\($0.value)" }, stdin: inPath, stdout: outPath, stderr: errPath)
 
         let clock = ContinuousClock()
@@ -152,12 +120,12 @@ enum CLIHarness {
         }
         // Nothing the program started may outlive the test.
         kill(-pid, SIGKILL)
-        let stdoutText = read(outPath), stderrText = read(errPath)
+        let stdoutData = read(outPath), stderrData = read(errPath)
         guard let status else {
             _ = reapBlocking(pid)
-            throw CLITimeout(command: command, seconds: timeout, stdout: read(outPath), stderr: read(errPath))
+            throw CLITimeout(command: command, seconds: timeout, stdout: CLIResult.excerpt(read(outPath)), stderr: CLIResult.excerpt(read(errPath)))
         }
-        return CLIResult(command: command, status: status, stdout: stdoutText, stderr: stderrText)
+        return CLIResult(command: command, status: status, stdoutData: stdoutData, stderrData: stderrData)
     }
 
     // MARK: - Processes
@@ -192,13 +160,7 @@ enum CLIHarness {
     }
 
     private static func spawn(_ argv: [String], environment: [String], stdin: String, stdout: String, stderr: String) throws -> pid_t {
-        #if canImport(Darwin)
-        var actions: posix_spawn_file_actions_t?
-        var attributes: posix_spawnattr_t?
-        #else
-        var actions = posix_spawn_file_actions_t()
-        var attributes = posix_spawnattr_t()
-        #endif
+        var (actions, attributes) = emptySpawnSettings()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
@@ -252,60 +214,7 @@ enum CLIHarness {
         return signal == 0 ? (raw >> 8) & 0xff : 128 + signal
     }
 
-    private static func read(_ path: String) -> String {
-        String(decoding: FileManager.default.contents(atPath: path) ?? Data(), as: UTF8.self)
-    }
-}
-
-/// A uniquely named temporary directory, removed when the value goes away.
-final class ScratchDirectory: Sendable {
-    let url: URL
-    var path: String { url.path }
-
-    init(_ label: String = "scratch") throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("napkin-e2e-\(label)-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// Writes `text` to a file in the directory and returns its path.
-    @discardableResult
-    func write(_ name: String, _ text: String) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try Data(text.utf8).write(to: file)
-        return file.path
-    }
-
-    /// Writes `bytes` to a file in the directory and returns its path.
-    @discardableResult
-    func write(_ name: String, bytes: [UInt8]) throws -> String {
-        let file = url.appendingPathComponent(name)
-        try Data(bytes).write(to: file)
-        return file.path
-    }
-
-    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-}
-
-extension String {
-    /// Whether the text holds an ANSI escape sequence (a colour).
-    var hasANSIEscape: Bool { contains("\u{1B}[") }
-
-    /// The contents of a file under the repository root.
-    static func repoFile(_ relativePath: String) throws -> String {
-        try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent(relativePath), encoding: .utf8)
-    }
-}
-
-extension CLIResult {
-    /// Expects exit status `status`, nothing on standard output when
-    /// `emptyStdout`, and exactly one line on standard error; returns that line.
-    @discardableResult
-    func expectOneStderrLine(status: Int32, emptyStdout: Bool, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
-        #expect(self.status == status, "\(self)", sourceLocation: sourceLocation)
-        if emptyStdout { #expect(stdout.isEmpty, "\(self)", sourceLocation: sourceLocation) }
-        #expect(stderrLines.count == 1, "\(self)", sourceLocation: sourceLocation)
-        return try #require(stderrLines.first, "\(self)", sourceLocation: sourceLocation)
+    private static func read(_ path: String) -> Data {
+        FileManager.default.contents(atPath: path) ?? Data()
     }
 }
