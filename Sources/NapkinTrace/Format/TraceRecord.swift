@@ -5,6 +5,8 @@ struct TraceRecordFields {
     private var numbers: [TraceField: UInt64] = [:]
     private var strings: [TraceField: String] = [:]
     private var wall: Int64?
+    /// The `seq` field, if it was read.
+    var seq: UInt64? { numbers[.seq] }
     /// The event name, when `ev` names a kind of format v1.
     private(set) var name: TraceEvent.Name?
     /// The `ev` text, when it names no kind this reader knows.

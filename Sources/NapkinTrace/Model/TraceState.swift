@@ -36,8 +36,13 @@ public struct TraceState: Sendable {
     public private(set) var idConflictCount = 0
     /// The first of them.
     public private(set) var firstIDConflict: IDConflict?
+    /// Events that named an id the session never created: a corrupt or partial trace.
+    public private(set) var unknownIDCount = 0
+    /// The first of them.
+    public private(set) var firstUnknownID: IDConflict?
 
-    /// An id created again while alive.
+    /// An id, and the event that named it wrongly (created again while
+    /// alive, or named without ever being created).
     public struct IDConflict: Sendable, Hashable {
         /// The id.
         public var id: NodeID
@@ -138,6 +143,10 @@ public struct TraceState: Sendable {
         }
         if case .some = removedNode { removedNode = nil }
         effect.misuse = applyEvent(event)
+        if effect.misuse?.kind == .unknownNode {
+            unknownIDCount += 1
+            if firstUnknownID == nil { firstUnknownID = IDConflict(id: effect.misuse!.node, seq: event.seq) }
+        }
         return effect
     }
 

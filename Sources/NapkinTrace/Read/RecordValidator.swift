@@ -94,6 +94,8 @@ struct RecordValidator {
         case .unknownKind(let name):
             sawRecord = true
             integrity.countRecord()
+            // A newer producer's record takes its sequence number like any other.
+            if let seq = parser.unknownKindSeq, seq > lastSeq { lastSeq = seq }
             let key = unknownKinds[name] != nil || unknownKinds.count < Self.maxUnknownKindNames ? name : "(other names)"
             let seen = unknownKinds[key, default: 0]
             unknownKinds[key] = seen + 1

@@ -31,6 +31,8 @@ public struct TraceIntegrity: Sendable, Hashable {
             case timeJump = "time-jump"
             /// An id is created again while the node or task it names is alive.
             case idReused = "id-reused"
+            /// An event names an id the session never created.
+            case unknownID = "unknown-id"
             /// Following the trace would take more than near-linear time (huge
             /// subtrees moved by single events, far more than an app does).
             case tooMuchWork = "too-much-work"
@@ -116,6 +118,11 @@ public struct TraceIntegrity: Sendable, Hashable {
             copy.note(.idReused, line: nil, seq: first.seq,
                       "id \(first.id) was created again while alive (ids are unique in a session: an edited, merged or corrupt trace)")
             if let index = copy.problems.firstIndex(where: { $0.kind == .idReused }) { copy.problems[index].count = state.idConflictCount }
+        }
+        if let first = state.firstUnknownID {
+            copy.note(.unknownID, line: nil, seq: first.seq,
+                      "#\(first.id) was never created in this session (a trace missing records, or edited)")
+            if let index = copy.problems.firstIndex(where: { $0.kind == .unknownID }) { copy.problems[index].count = state.unknownIDCount }
         }
         if let stop = state.stoppedAt {
             copy.note(.tooMuchWork, line: nil, seq: stop.seq,

@@ -26,6 +26,9 @@ public struct TraceLineParser: Sendable {
 
     /// Fields of known kinds that this reader did not recognise, counted.
     public private(set) var unknownFieldCount = 0
+    /// The `seq` of the last record of an unknown kind, if it had one (its
+    /// sequence number is taken, so the reader counts it in the sequence).
+    private(set) var unknownKindSeq: UInt64?
 
     /// Creates a parser.
     public init() {}
@@ -43,7 +46,9 @@ public struct TraceLineParser: Sendable {
         }
         // Fields of known kinds only: a record of an unknown kind is counted as such.
         if fields.name != nil { unknownFieldCount &+= fields.unknownFields }
-        return fields.makeEvent()
+        let result = fields.makeEvent()
+        if case .unknownKind = result { unknownKindSeq = fields.seq }
+        return result
     }
 
     /// Parses a line given as a string (convenience for tests and tools).

@@ -16,6 +16,9 @@ struct TraceInput {
         var unknownKinds: [String: Int] = [:]
         var unknownFields = 0
         var endedMidLine = false
+        /// Whether the trace can be trusted, as far as reading it tells (the
+        /// model adds what only folding it tells: ``TraceIntegrity/including(_:)``).
+        var integrity = TraceIntegrity()
     }
 
     /// How many diagnostics of each severity are printed before they are only counted.
@@ -41,7 +44,7 @@ struct TraceInput {
             case .event(let event):
                 if !(try body(event)) {
                     reader.stop()
-                    return finish(reader, shown)
+                    return finish(reader, shown, complete: false)
                 }
             case .diagnostic(let diagnostic):
                 // Once the input is rejected as not a trace, the reader may still hand
@@ -60,17 +63,24 @@ struct TraceInput {
                 ? "\(path): empty: no trace records (was NAPKIN_TRACE set when the app ran?)"
                 : "\(path): no valid trace records")
         }
-        return finish(reader, shown)
+        return finish(reader, shown, complete: true)
     }
 
-    /// Reports how many diagnostics were not shown, and sums up the reading.
-    private func finish(_ reader: TraceReader, _ shown: [TraceDiagnostic.Severity: Int]) -> Summary {
+    /// Reports how many diagnostics were not shown and, once the whole trace
+    /// is read, the damage the reader found; sums up the reading.
+    private func finish(_ reader: TraceReader, _ shown: [TraceDiagnostic.Severity: Int], complete: Bool) -> Summary {
         for (severity, count) in shown.sorted(by: { $0.key > $1.key }) where count > Self.shownPerSeverity {
             Output.error("\(reader.source): \(count - Self.shownPerSeverity) more \(severity.rawValue)s not shown")
         }
+        let integrity = reader.integrity
+        if complete {
+            for problem in integrity.problems {
+                Output.error("\(reader.source): warning: the trace is damaged (\(problem.kind.rawValue)): \(problem)")
+            }
+        }
         return Summary(events: reader.eventCount, bytes: reader.byteCount, invalidLines: reader.invalidLineCount,
                        unknownKinds: reader.unknownKinds, unknownFields: reader.unknownFieldCount,
-                       endedMidLine: reader.endedMidLine)
+                       endedMidLine: reader.endedMidLine, integrity: integrity)
     }
 
     /// Folds the whole trace into a history of every node's life.

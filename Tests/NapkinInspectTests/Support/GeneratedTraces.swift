@@ -32,7 +32,9 @@ enum GeneratedTrace: String, CaseIterable, Sendable, CustomTestStringConvertible
                          stdout: ["tree": "99,003 more routers not shown", "timeline": "more not shown", "mermaid-tree": "99801 more not shown"],
                          maxOutput: 1 << 20)
         case .longLine:
-            return .init(file: rawValue, what: "a 10 MB line in the middle of a trace", status: ok, stderr: "longer than 1048576 bytes",
+            // The line is a record the reader cannot keep: its seq is missing, so the trace is damaged.
+            return .init(file: rawValue, what: "a 10 MB line in the middle of a trace", status: ["*": 0, "check": 2],
+                         stderr: "longer than 1048576 bytes",
                          maxOutput: 64 << 10)
         case .longMark:
             return .init(file: rawValue, what: "a mark of 100 KB", status: ok, maxOutput: 64 << 10)

@@ -14,7 +14,7 @@ struct EventsDroppedRule: FindingRule {
 
     mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         guard case .dropped(let count, let first, let last) = event.kind else { return }
-        total &+= count
+        total = total.addingReportingOverflow(count).overflow ? .max : total + count
         rangeCount += 1
         if ranges.count < 3 { ranges.append(min(first, last)...max(first, last)) }
     }

@@ -13,10 +13,10 @@ struct CheckedTrace: Encodable {
     var allowed: [Finding]
     /// Findings the analysis established beyond the ones it keeps (``TraceAnalyzer/maxKeptFindings``).
     var findingsNotKept: Int
-    /// Why the trace itself cannot be trusted (corrupt, spliced, unusable),
-    /// one line each. The trace-integrity verdict of NapkinTrace belongs
-    /// here; every format shows these lines, and a trace with any fails
-    /// `check` with exit status 2.
+    /// Why the trace itself cannot be trusted (unusable, or damaged as
+    /// NapkinTrace's ``TraceIntegrity`` says), one line each, starting with
+    /// the kind of damage; every format shows these lines, and a trace with
+    /// any fails `check` with exit status 2.
     var traceProblems: [String] = []
 
     /// The file as given, or the process it came from.
@@ -56,8 +56,10 @@ extension CheckedTrace {
         for finding in analyzer.findings {
             if allowList.allows(finding) { allowed.append(finding) } else { findings.append(finding) }
         }
+        let integrity = summary.integrity.including(analyzer.state)
         self.init(overview: TraceOverview(path: path, reading: summary, state: analyzer.state), undecided: analyzer.undecided,
-                  findings: findings, allowed: allowed, findingsNotKept: analyzer.findingsNotKept)
+                  findings: findings, allowed: allowed, findingsNotKept: analyzer.findingsNotKept,
+                  traceProblems: integrity.problems.map { "\($0.kind.rawValue): \($0)" })
     }
 }
 

@@ -84,7 +84,8 @@ struct LiveCommand: Command {
             Output.error(rejection.description)
             return status ?? ExitStatus.unusable
         }
-        view.printSummary(outcome.analyzer, eventCount: outcome.events)
+        let problems = queue.finalIntegrity?.including(outcome.analyzer.state).problems ?? []
+        view.printSummary(outcome.analyzer, eventCount: outcome.events, traceProblems: problems)
         if let status, status != 0 { Output.error("note: '\(source.name)' exited with status \(status)") }
         return status ?? ExitStatus.success
     }

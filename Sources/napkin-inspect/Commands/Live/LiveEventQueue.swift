@@ -18,6 +18,7 @@ final class LiveEventQueue: @unchecked Sendable {
     private var diagnostics: [TraceDiagnostic] = []
     private var finished = false
     private var rejection: TraceReadError?
+    private var integrity: TraceIntegrity?
     private var cancelled = false
 
     /// Queues one item of the reader; waits while the queue is full (unless cancelled).
@@ -33,12 +34,21 @@ final class LiveEventQueue: @unchecked Sendable {
         }
     }
 
-    /// Marks the end of the input (with the reason, when it is not a trace).
-    func finish(rejection: TraceReadError?) {
+    /// Marks the end of the input (with the reason, when it is not a trace,
+    /// and what the reader found about the trace itself).
+    func finish(rejection: TraceReadError?, integrity: TraceIntegrity?) {
         condition.lock()
         finished = true
         self.rejection = rejection
+        self.integrity = integrity
         condition.unlock()
+    }
+
+    /// What the reader found about the trace itself, once the whole input was read.
+    var finalIntegrity: TraceIntegrity? {
+        condition.lock()
+        defer { condition.unlock() }
+        return integrity
     }
 
     /// Stops waiting for room (the view is closing); later events are dropped.
@@ -70,7 +80,7 @@ final class LiveEventQueue: @unchecked Sendable {
                 if case .diagnostic = item, box.reader.rejection != nil { continue }
                 push(item)
             }
-            finish(rejection: box.reader.rejection)
+            finish(rejection: box.reader.rejection, integrity: box.reader.integrity)
         }
         thread.name = "napkin-inspect-reader"
         thread.start()

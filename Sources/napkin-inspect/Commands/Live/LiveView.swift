@@ -64,8 +64,14 @@ struct LiveView {
         return lines.map { $0.truncatedVisible(to: columns) }
     }
 
-    /// The final tree and findings, on standard output.
-    func printSummary(_ analyzer: TraceAnalyzer, eventCount: Int) {
+    /// The final tree and findings, on standard output; first, what is wrong
+    /// with the trace itself, if anything (then the findings cannot be trusted).
+    func printSummary(_ analyzer: TraceAnalyzer, eventCount: Int, traceProblems: [TraceIntegrity.Problem] = []) {
+        if !traceProblems.isEmpty {
+            Output.line(style.red("The trace is damaged; its findings cannot be trusted (check exits 2 on it):"))
+            for problem in traceProblems { Output.line("  trace problem: \(problem.kind.rawValue): " + PrintableText.printable(problem.description)) }
+            Output.line()
+        }
         Output.line(TreeRenderer.title(analyzer.state, style: style) + style.dim(" (\(NumberFormat.grouped(eventCount)) events)"))
         for row in TreeRenderer(style: style, findings: analyzer.findings).rows(analyzer.state) { Output.line(row.text) }
         Output.line()

@@ -30,6 +30,12 @@ enum StatsText {
         out += row("Tree depth", "\(n(c.maxDepth)) (deepest attach)")
         out += row("Marks", n(c.marks))
         let unknownRecords = c.unknownKinds.values.reduce(0) { $0.addingReportingOverflow($1).partialValue }
+        if c.traceProblems.isEmpty {
+            out += row("Integrity", "intact")
+        } else {
+            out += row("Integrity", style.red("damaged") + ": " + PrintableText.printable(c.traceProblems[0], limit: 300)
+                       + (c.traceProblems.count > 1 ? " (and \(c.traceProblems.count - 1) more)" : ""))
+        }
         out += row("Reader", "\(n(c.invalidLines)) invalid lines, \(n(unknownRecords)) records of unknown kinds, \(n(c.unknownFields)) unknown fields")
         out += style.bold("Events by kind:") + "\n"
         let total = max(1, o.events)

@@ -41,6 +41,8 @@ struct TraceStats: Encodable {
         var unknownKinds: [String: Int]
         /// Fields the reader does not know.
         var unknownFields: Int
+        /// What is wrong with the trace itself (`kind: message`); empty for an intact trace.
+        var traceProblems: [String] = []
     }
 
     /// The overview's fields, then the counts, in one object.
@@ -77,6 +79,7 @@ extension TraceStats {
             eventsPerSecond: state.time > 0 ? Double(summary.events) / (Double(state.time) / 1e9) : 0,
             endReason: endReason, lastLineCutShort: summary.endedMidLine,
             invalidLines: summary.invalidLines, unknownKinds: summary.unknownKinds, unknownFields: summary.unknownFields)
+        counts.traceProblems = summary.integrity.including(state).problems.map { "\($0.kind.rawValue): \($0)" }
         counts.routersCreated = state.eventCount(.router)
         counts.routersDeallocated = routersDeallocated
         counts.routersAlive = state.routerCount
