@@ -13,7 +13,10 @@
 //                     as possible; then "done" on stderr and exit status 0
 //   bootstrap PATH    like exit, tracing to PATH via NapkinTrace.bootstrap
 //   alloc N           with tracing off, heap bytes kept by N calls of the
-//                     trace hook (printed as "hook-bytes B", plus a control)
+//                     creation hook ("hook-bytes B"), the same with a recorder
+//                     scope open ("recording-hook-bytes B"), N attach hooks of
+//                     an untraced parent ("attach-hook-bytes B", "adopted K"),
+//                     plus a control that allocates
 //   flood N SIZE TAG [HUGE]
 //                     N marks "TAG i xxx...", each SIZE bytes long, then HUGE
 //                     marks of about 20 kB (hugeMarkText(TAG, k)), as fast as
@@ -290,6 +293,25 @@ case "alloc":
     var traced = 0
     for _ in 0..<calls where TraceContext.current() != nil { traced += 1 }
     let hook = heapBytesInUse()! - start
+    // A recorder scope active elsewhere sends the hook down its slower path
+    // (a task-local read): still nothing kept, still off here.
+    TraceContext.beginRecording()
+    let recordingStart = heapBytesInUse()!
+    for _ in 0..<calls where TraceContext.current() != nil { traced += 1 }
+    let recordingHook = heapBytesInUse()! - recordingStart
+    TraceContext.endRecording()
+    // The attach hook of an untraced parent, on children that stay alive: an
+    // adoption would leave a trace binding in each. One warm-up round first.
+    let root = RootRouter(interactor: RootInteractor(), viewController: RootView())
+    let children = (0..<1_000).map { _ in ProfileRouter(interactor: ProfileInteractor()) }
+    for child in children { root.traceAttach(of: child) }
+    let attachStart = heapBytesInUse()!
+    for _ in 0..<max(1, calls / children.count) {
+        for child in children { root.traceAttach(of: child) }
+    }
+    let attachHook = heapBytesInUse()! - attachStart
+    let adopted = children.filter { $0.tracer != nil || $0.traceID != 0 }.count
+    kept = [root] + children
     // A control that does allocate, so a reading of 0 means something.
     var boxes: [[Int]] = []
     boxes.reserveCapacity(100)
@@ -299,6 +321,9 @@ case "alloc":
     print("calls \(calls)")
     print("traced \(traced)")
     print("hook-bytes \(hook)")
+    print("recording-hook-bytes \(recordingHook)")
+    print("attach-hook-bytes \(attachHook)")
+    print("adopted \(adopted)")
     print("control-bytes \(control) \(boxes.count)")
 
 case "flood":

@@ -171,6 +171,13 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
         return storage.remove(at: storage.find(key)!)
     }
 
+    /// Calls `body` with every key and value, in no particular order, without copying the values.
+    func forEach(_ body: (UInt64, borrowing Value) -> Void) {
+        for i in 0..<storage.capacity where storage.keys[i] != 0 {
+            body(storage.keys[i], storage.values[i])
+        }
+    }
+
     /// Every key and value, in no particular order.
     var entries: [(key: UInt64, value: Value)] {
         var result: [(UInt64, Value)] = []

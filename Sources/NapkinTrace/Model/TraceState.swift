@@ -452,20 +452,42 @@ public struct TraceState: Sendable {
     }
 
     /// Alive routers outside the live tree that head a subtree: detached,
-    /// orphaned by a deallocated parent, or never attached; by id.
-    public func detachedRouters() -> [TraceNode] {
-        aliveNodes().filter { $0.kind == .router && !$0.isInLiveTree && $0.parent == nil && !$0.isLaunched }
+    /// orphaned by a deallocated parent, or never attached; the `limit` with
+    /// the smallest ids, by id.
+    public func detachedRouters(limit: Int = .max) -> [TraceNode] {
+        aliveNodes(limit: limit) { $0.kind == .router && !$0.isInLiveTree && $0.parent == nil && !$0.isLaunched }
     }
 
-    /// Interactors alive whose router is gone (or was never created); by id.
-    public func loneInteractors() -> [TraceNode] {
-        aliveNodes().filter { $0.kind == .interactor && $0.router == nil }
+    /// Interactors alive whose router is gone (or was never created); the
+    /// `limit` with the smallest ids, by id.
+    public func loneInteractors(limit: Int = .max) -> [TraceNode] {
+        aliveNodes(limit: limit) { $0.kind == .interactor && $0.router == nil }
     }
 
     /// Every router and interactor alive now, by id (a snapshot: its cost
     /// grows with the number of live nodes).
     public func aliveNodes() -> [TraceNode] {
-        table.entries.map(\.value).sorted { $0.id < $1.id }
+        aliveNodes(limit: .max) { _ in true }
+    }
+
+    /// The alive nodes `include` accepts with the `limit` smallest ids, by id:
+    /// one pass over the nodes, sorting only what is kept (a live view asks
+    /// for a screenful among a hundred thousand).
+    private func aliveNodes(limit: Int, where include: (borrowing TraceNode) -> Bool) -> [TraceNode] {
+        guard limit > 0 else { return [] }
+        var ids: [NodeID] = []
+        // Keep the list short: beyond twice the limit, drop the largest ids.
+        let trimAt = max(64, limit > Int.max / 2 ? Int.max : 2 * limit)
+        table.forEach { id, node in
+            guard include(node) else { return }
+            ids.append(id)
+            if ids.count >= trimAt {
+                ids.sort()
+                ids.removeLast(ids.count - limit)
+            }
+        }
+        ids.sort()
+        return ids.prefix(limit).compactMap { table[$0] }
     }
 
     /// Every bound task running now, by id (a snapshot).

@@ -49,7 +49,7 @@ struct TreeRenderer {
         }
         // Only when there is room: the queries below look at every node alive.
         if entries.count + headings.count < room {
-            let outside = state.detachedRouters()
+            let outside = state.detachedRouters(limit: room - entries.count - headings.count)
             if !outside.isEmpty { headings[entries.count] = "Outside the tree, still alive:" }
             for node in outside where entries.count + headings.count < room {
                 var layout = TreeLayout(state: state, root: node.id, indent: "  ")
@@ -57,7 +57,7 @@ struct TreeRenderer {
             }
         }
         if entries.count + headings.count < room {
-            let lone = state.loneInteractors()
+            let lone = state.loneInteractors(limit: room - entries.count - headings.count)
             if !lone.isEmpty { headings[entries.count] = "Interactors without a router:" }
             for node in lone where entries.count + headings.count < room {
                 entries.append((TreeLayout.Entry(node: node, prefix: "  ", folded: false), nil))
