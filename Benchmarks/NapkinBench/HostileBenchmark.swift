@@ -15,13 +15,16 @@ enum HostileBenchmark {
         ["check"], ["stats"], ["tree"], ["timeline"], ["mermaid"], ["live"],
     ]
 
-    static func run(events: Int) {
+    /// Returns false when a run ended otherwise than with 0, 1 or 2 (a crash,
+    /// a signal) or could not start, so that CI fails on it.
+    static func run(events: Int) -> Bool {
         let directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
         let inspect = directory + "/napkin-inspect"
         guard FileManager.default.isExecutableFile(atPath: inspect) else {
             print("napkin-inspect not found next to napkin-bench (\(inspect)): build it first (swift build -c release)")
-            return
+            return false
         }
+        var crashed: [String] = []
         print("Hostile shapes, about \(events) events each; each cell: seconds / peak memory (MiB) of napkin-inspect CMD FILE")
         let header = "shape".padding(toLength: 15, withPad: " ", startingAt: 0) + "  events     MB  "
             + commands.map { $0[0].padding(toLength: 14, withPad: " ", startingAt: 0) }.joined()
@@ -39,12 +42,15 @@ enum HostileBenchmark {
             row += String(format: "%8d %6.1f  ", writer.count, size)
             for command in commands {
                 let (seconds, peak, status) = measure(inspect, command + [path])
-                let cell = status > 2 ? "SIGNAL \(status)" : String(format: "%.2fs/%.0f", seconds, peak)
+                if status > 2 { crashed.append("\(command[0]) on \(shape.name): status \(status)") }
+                let cell = status > 2 ? "STATUS \(status)" : String(format: "%.2fs/%.0f", seconds, peak)
                 row += cell.padding(toLength: 14, withPad: " ", startingAt: 0)
             }
             print(row)
         }
-        print("(status above 2 would be a crash; every command must finish with 0, 1 or 2)")
+        print("(every command must finish with 0, 1 or 2; a status above 2 is a crash or a signal)")
+        for failure in crashed { print("FAILED: \(failure)") }
+        return crashed.isEmpty
     }
 
     /// Runs `program` with `arguments`, output discarded; returns wall seconds, peak RSS in MiB and the exit status.

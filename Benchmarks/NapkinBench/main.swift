@@ -5,6 +5,8 @@
 //   swift build -c release && .build/release/napkin-bench hostile   (every command on hostile shapes: time, memory)
 // Numbers are ratios of contenders measured in the same run.
 
+import Foundation
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.first ?? "all"
 func option(_ name: String, _ fallback: Int) -> Int {
@@ -24,7 +26,7 @@ case "framework":
     await FrameworkBenchmark.run(cycles: option("--cycles", 20_000), rounds: option("--rounds", 5),
                                  offOnly: arguments.contains("--off-only"))
 case "hostile":
-    HostileBenchmark.run(events: option("--events", 1_000_000))
+    if !HostileBenchmark.run(events: option("--events", 1_000_000)) { exit(1) }
 case "feed":
     FeedBenchmark.run(rate: option("--rate", 200_000), seconds: option("--seconds", 5))
 case "all":

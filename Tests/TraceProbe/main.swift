@@ -156,16 +156,27 @@ final actor ScreenInteractor: Interactable {
 /// Cleared to stop the threads of ``saturateCores(_:)``.
 let coresBusy = Atomic<Bool>(true)
 
-/// Spins `threads` threads until ``coresBusy`` is cleared.
-func saturateCores(_ threads: Int) {
+/// Spins `threads` threads until ``coresBusy`` is cleared; returns them, to
+/// be joined with ``joinThreads(_:)`` (ThreadSanitizer reports a thread
+/// never joined as a leak).
+func saturateCores(_ threads: Int) -> [pthread_t] {
+    var started: [pthread_t] = []
     for _ in 0..<threads {
         var thread = pthread_t()
-        _ = pthread_create(&thread, nil, { _ in
+        let status = pthread_create(&thread, nil, { _ in
             var x: UInt64 = 1
             while coresBusy.load(ordering: .relaxed) { x = x &* 6_364_136_223_846_793_005 &+ 1 }
             return UnsafeMutableRawPointer(bitPattern: UInt(truncatingIfNeeded: x | 1))
         }, nil)
+        if status == 0 { started.append(thread) }
     }
+    return started
+}
+
+/// Stops the threads of ``saturateCores(_:)`` and waits for them.
+func joinThreads(_ threads: [pthread_t]) {
+    coresBusy.store(false, ordering: .relaxed)
+    for thread in threads { pthread_join(thread, nil) }
 }
 
 // MARK: - Modes
@@ -341,7 +352,7 @@ case "flood":
 
 case "loaded":
     let seconds = count(2, default: 3)
-    saturateCores(2)
+    let spinners = saturateCores(2)
     let root = RootRouter(interactor: RootInteractor(), viewController: RootView())
     await root.launch()
     await root.attachChild(HeartbeatRouter(interactor: HeartbeatInteractor()))
@@ -354,7 +365,7 @@ case "loaded":
     while ContinuousClock.now < until {}
     screen = nil
     for _ in 0..<400 where !ScreenState.stopped { try? await Task.sleep(for: .milliseconds(25)) }
-    coresBusy.store(false, ordering: .relaxed)
+    joinThreads(spinners)
     kept = [root]
     writeStderr(ScreenState.stopped ? "done\n" : "screen task still running\n")
 

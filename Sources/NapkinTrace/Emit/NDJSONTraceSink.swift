@@ -57,7 +57,7 @@ public final class NDJSONTraceSink: TraceSink {
     ///   - closeWhenDone: close the descriptor when the session ends.
     public init(fileDescriptor: Int32, closeWhenDone: Bool = false) {
         self.fd = fileDescriptor
-        self.isRegularFile = Platform.fileIdentity(of: fileDescriptor)?.kind == .regular
+        self.isRegularFile = Platform.fileFacts(of: fileDescriptor)?.kind == .regular
         self.recordLimit = isRegularFile ? Int.max : Platform.atomicPipeWriteSize
         self.closeWhenDone = closeWhenDone
         self.label = "fd \(fileDescriptor)"
@@ -224,13 +224,13 @@ public final class NDJSONTraceSink: TraceSink {
     /// empties a file it could not check.
     private static func openDestination(_ path: String) throws(TraceSinkError) -> (fd: Int32, isRegularFile: Bool) {
         // What is there before opening, for kinds that must not even be opened.
-        let before = Platform.fileIdentity(atPath: path)
+        let before = Platform.fileFacts(atPath: path)
         if let before { try refuse(before.kind, path) }
         let fd: Int32
         do {
             fd = try Platform.openForTraceWriting(path)
         } catch {
-            if error.isNoReader && (before?.kind == .fifo || Platform.fileIdentity(atPath: path)?.kind == .fifo) {
+            if error.isNoReader && (before?.kind == .fifo || Platform.fileFacts(atPath: path)?.kind == .fifo) {
                 throw TraceSinkError("\(path) is a named pipe (FIFO) with no reader; start its reader first "
                                      + "(e.g. napkin-inspect live < \(path)), or give a file path")
             }
@@ -238,7 +238,7 @@ public final class NDJSONTraceSink: TraceSink {
             throw TraceSinkError("cannot open \(path) for writing: \(error)")
         }
         // What was opened: the path may have changed since the look above.
-        guard let opened = Platform.fileIdentity(of: fd) else {
+        guard let opened = Platform.fileFacts(of: fd) else {
             Platform.closeDescriptor(fd)
             throw TraceSinkError("cannot examine \(path) after opening it")
         }
@@ -279,7 +279,7 @@ public final class NDJSONTraceSink: TraceSink {
     /// `opened`, may be replaced: its first bytes could be read (through
     /// `path`, and they are the same file) and it is empty or starts with a
     /// napkin trace record.
-    private static func checkReplaceable(_ path: String, opened: Platform.FileIdentity) throws(TraceSinkError) {
+    private static func checkReplaceable(_ path: String, opened: Platform.FileFacts) throws(TraceSinkError) {
         func unreadable(_ why: String) -> TraceSinkError {
             TraceSinkError("\(path) exists but could not be read to check that it is a napkin trace (\(why)); "
                            + "not overwriting it (make it readable, remove it, or choose another path)")
@@ -291,8 +291,8 @@ public final class NDJSONTraceSink: TraceSink {
             throw unreadable(error.description)
         }
         defer { Platform.closeDescriptor(reader) }
-        guard let read = Platform.fileIdentity(of: reader),
-              read.device == opened.device, read.inode == opened.inode else {
+        guard let read = Platform.fileFacts(of: reader),
+              read.isSameFile(as: opened) else {
             throw TraceSinkError("\(path) changed while napkin was opening it; not overwriting it")
         }
         var bytes = [UInt8](repeating: 0, count: traceSignature.count)
@@ -312,138 +312,6 @@ public final class NDJSONTraceSink: TraceSink {
         if count == 0 { return }   // empty: nothing to lose
         guard bytes.prefix(count).elementsEqual(traceSignature) else {
             throw TraceSinkError("\(path) exists and is not a napkin trace; not overwriting it (choose another path)")
-        }
-    }
-}
-
-/// Shortens a record's string fields so that its line fits a byte limit.
-///
-/// Used for writes to pipes, FIFOs, sockets and terminals, where one record
-/// must fit in one atomic `write(2)` of at most `PIPE_BUF` bytes. The result
-/// is still a valid record of the same kind, with the same numbers; only
-/// strings that are too long are cut (at a Unicode scalar, never inside a
-/// UTF-8 sequence or an escape) and end with `…` (U+2026). When several strings
-/// are too long, the room is shared: a short one is kept whole, the longer ones
-/// get equal parts of what is left.
-fileprivate enum RecordFitting {
-    /// What marks a shortened string.
-    static let ellipsis = "\u{2026}"
-    private static let ellipsisBytes = 3
-
-    /// `event`, with its string fields shortened so that its encoded line,
-    /// newline included, is at most `limit` bytes; `event` itself if it fits.
-    static func fitted(_ event: TraceEvent, limit: Int) -> TraceEvent {
-        let strings = event.kind.strings
-        guard !strings.isEmpty else { return event }
-        var candidate = event
-        var room = limit
-        // One pass fits; the loop is a guard against miscounting.
-        for _ in 0..<4 {
-            let length = encodedLength(candidate)
-            if length <= limit { return candidate }
-            let current = candidate.kind.strings
-            let lengths = current.map(escapedLength)
-            let overhead = length - lengths.reduce(0, +)
-            let budgets = shares(of: max(0, room - overhead), among: lengths)
-            let cut = zip(current, zip(lengths, budgets)).map { string, sizes in
-                sizes.0 <= sizes.1 ? string : shortened(string, toBytes: sizes.1)
-            }
-            candidate = TraceEvent(seq: event.seq, time: event.time, kind: event.kind.replacingStrings(cut))
-            room -= 16
-        }
-        // Still too long (cannot happen for a limit of 512 or more): no strings at all.
-        return TraceEvent(seq: event.seq, time: event.time, kind: event.kind.replacingStrings(strings.map { _ in "" }))
-    }
-
-    /// The encoded length of `event`'s line, newline included.
-    static func encodedLength(_ event: TraceEvent) -> Int {
-        var bytes: [UInt8] = []
-        TraceEncoder.append(event, to: &bytes)
-        return bytes.count
-    }
-
-    /// Splits `total` bytes among strings of the given escaped `lengths`:
-    /// each gets its length or an equal share of what the shorter ones left.
-    static func shares(of total: Int, among lengths: [Int]) -> [Int] {
-        var result = lengths
-        var remaining = total
-        let order = lengths.indices.sorted { lengths[$0] < lengths[$1] }
-        for (done, index) in order.enumerated() {
-            let share = remaining / (order.count - done)
-            result[index] = min(lengths[index], share)
-            remaining -= result[index]
-        }
-        return result
-    }
-
-    /// The bytes the encoder writes for `string` between its quotes.
-    static func escapedLength(_ string: String) -> Int {
-        string.unicodeScalars.reduce(0) { $0 + escapedLength($1) }
-    }
-
-    private static func escapedLength(_ scalar: Unicode.Scalar) -> Int {
-        switch scalar.value {
-        case 0x22, 0x5C, 0x0A, 0x0D, 0x09: return 2          // \" \\ \n \r \t
-        case 0..<0x20, 0x7F: return 6                         // \u00XX
-        case 0..<0x80: return 1
-        case 0x80..<0x800: return 2
-        case 0x800..<0x10000: return 3
-        default: return 4
-        }
-    }
-
-    /// The longest prefix of `string` (whole scalars) that, followed by `…`,
-    /// encodes in at most `budget` bytes; empty if not even `…` fits.
-    static func shortened(_ string: String, toBytes budget: Int) -> String {
-        guard budget >= ellipsisBytes else { return "" }
-        var used = 0
-        var scalars = String.UnicodeScalarView()
-        for scalar in string.unicodeScalars {
-            let size = escapedLength(scalar)
-            if used + size > budget - ellipsisBytes { break }
-            used += size
-            scalars.append(scalar)
-        }
-        return String(scalars) + ellipsis
-    }
-}
-
-extension TraceEvent.Kind {
-    /// The string fields of this kind of record, in wire order (an absent
-    /// optional label is not one).
-    fileprivate var strings: [String] {
-        switch self {
-        case .sessionStart(let info): [info.app]
-        case .interactorCreated(_, let type): [type]
-        case .routerCreated(_, let type, _, let interactorType): [type, interactorType]
-        case .taskStart(_, _, let label?): [label]
-        case .mark(let text): [text]
-        case .sessionEnd(let reason): [reason]
-        case .taskStart, .attach, .detach, .activate, .deactivate, .load, .launch, .taskCancel, .taskEnd,
-             .deallocated, .dropped:
-            []
-        }
-    }
-
-    /// This kind with its string fields (as listed by ``strings``) replaced by `values`.
-    fileprivate func replacingStrings(_ values: [String]) -> TraceEvent.Kind {
-        guard values.count == strings.count, !values.isEmpty else { return self }
-        switch self {
-        case .sessionStart(var info):
-            info.app = values[0]
-            return .sessionStart(info)
-        case .interactorCreated(let id, _):
-            return .interactorCreated(id: id, type: values[0])
-        case .routerCreated(let id, _, let interactor, _):
-            return .routerCreated(id: id, type: values[0], interactor: interactor, interactorType: values[1])
-        case .taskStart(let task, let owner, _):
-            return .taskStart(task: task, owner: owner, label: values[0])
-        case .mark:
-            return .mark(text: values[0])
-        case .sessionEnd:
-            return .sessionEnd(reason: values[0])
-        case .attach, .detach, .activate, .deactivate, .load, .launch, .taskCancel, .taskEnd, .deallocated, .dropped:
-            return self
         }
     }
 }

@@ -9,9 +9,9 @@ public struct TraceState: Sendable {
     /// The session record, once seen.
     public private(set) var session: SessionInfo?
     /// Routers and interactors alive now, by id.
-    private(set) var table = NodeTable<TraceNode>()
+    var table = NodeTable<TraceNode>()
     /// Bound tasks running now, by id.
-    private(set) var taskTable = NodeTable<TraceTask>()
+    var taskTable = NodeTable<TraceTask>()
     /// How many routers and interactors are alive now.
     public var nodeCount: Int { table.count }
     /// How many routers are alive now.
@@ -25,7 +25,7 @@ public struct TraceState: Sendable {
     /// trace's integrity reports it (see ``TraceIntegrity/including(_:)``).
     public private(set) var stoppedAt: TraceMoment?
     /// Nodes visited by walks of the tree (a moved subtree, a cycle check), and events applied.
-    private var workDone: UInt64 = 0
+    var workDone: UInt64 = 0
     private var eventsApplied: UInt64 = 0
     /// Walk steps allowed: a fixed allowance plus a few per event. An app's
     /// trace stays far below it (moving a subtree of n routers writes n
@@ -74,35 +74,6 @@ public struct TraceState: Sendable {
     /// Creates an empty state.
     public init() {}
 
-    /// A problem with the app's use of the lifecycle, found while folding.
-    public struct Misuse: Sendable, Hashable {
-        /// Which kind of misuse.
-        public enum Kind: Sendable, Hashable {
-            /// A router attached while already attached.
-            case doubleAttach
-            /// A router attached under itself or one of its own descendants (the link is ignored).
-            case attachUnderDescendant
-            /// A detach of a router that is not a child of that parent.
-            case detachNonChild
-            /// An event about a node after its deinit.
-            case eventAfterDeinit
-            /// An event about a node the trace never created (a corrupt or partial trace).
-            case unknownNode
-        }
-        /// Which kind of misuse.
-        public var kind: Kind
-        /// The node concerned.
-        public var node: NodeID
-        /// The other node involved (the parent), if any.
-        public var other: NodeID?
-    }
-
-    /// The node with `id`, if it is alive.
-    public subscript(id: NodeID) -> TraceNode? { table[id] }
-
-    /// The running task with `id`, if any.
-    public func task(_ id: NodeID) -> TraceTask? { taskTable[id] }
-
     /// What applying one event changed, as the analysis needs to know it
     /// (small, so that returning it for every event costs nothing; the node a
     /// `deinit` removed is ``removedNode``).
@@ -118,12 +89,6 @@ public struct TraceState: Sendable {
     /// If the last event applied was the `deinit` of a live node: that node
     /// as it was just before (it is gone from the state).
     private(set) var removedNode: TraceNode?
-
-    /// Whether the router or interactor `id` is alive.
-    public func contains(_ id: NodeID) -> Bool { table.contains(id) }
-
-    /// Whether the task `id` is running.
-    public func isRunning(task id: NodeID) -> Bool { taskTable.contains(id) }
 
     /// Applies one event; returns the misuse it reveals, if any.
     @discardableResult
@@ -298,102 +263,6 @@ public struct TraceState: Sendable {
         if firstIDConflict == nil { firstIDConflict = IDConflict(id: id, seq: seq) }
     }
 
-    /// Whether `ancestor` is `id` or above it in the tree.
-    private mutating func isAncestor(_ ancestor: NodeID, of id: NodeID) -> Bool {
-        var cursor: NodeID? = id
-        var steps = 0
-        defer { workDone &+= UInt64(steps) }
-        while let current = cursor, steps <= table.count {
-            if current == ancestor { return true }
-            cursor = table.with(current, { $0.parent }) ?? nil
-            steps += 1
-        }
-        return false
-    }
-
-    private func missing(_ id: NodeID) -> Misuse {
-        Misuse(kind: id <= maxNodeID ? .eventAfterDeinit : .unknownNode, node: id, other: nil)
-    }
-
-    private mutating func attach(parent: NodeID, child: NodeID, seq: UInt64, time: UInt64) -> Misuse? {
-        guard table.contains(parent) else { return missing(parent) }
-        guard table.contains(child) else { return missing(child) }
-        // A router attached under itself or its own descendant would make a
-        // cycle; the model stays a forest and ignores the link.
-        // (A leaf can only make a cycle with itself; the walk up is for subtrees.)
-        if child == parent || (table.with(child, { !$0.childList.isEmpty }) == true && isAncestor(child, of: parent)) {
-            return Misuse(kind: .attachUnderDescendant, node: child, other: parent)
-        }
-        if let current = table.with(child, { $0.parent }) ?? nil {
-            if current == parent { return Misuse(kind: .doubleAttach, node: child, other: parent) }
-            // Attached to a second parent: the tree keeps the newest link.
-            removeChild(child, from: current)
-            var slot = 0
-            table.update(parent) { slot = $0.childList.append(child) }
-            table.update(child) {
-                $0.parent = parent
-                $0.slotInParent = slot
-                $0.attachedAt = TraceMoment(seq: seq, time: time)
-            }
-            setLive(table.with(parent, { $0.isInLiveTree }) ?? false, from: child, seq: seq, time: time)
-            return Misuse(kind: .doubleAttach, node: child, other: current)
-        }
-        // One lookup per node on the common path: a leaf joining its parent.
-        var parentLive = false
-        var slot = 0
-        table.update(parent) {
-            slot = $0.childList.append(child)
-            parentLive = $0.isInLiveTree
-        }
-        var needsWalk = false
-        table.update(child) {
-            $0.parent = parent
-            $0.slotInParent = slot
-            $0.orphanedFrom = nil
-            $0.attachedAt = TraceMoment(seq: seq, time: time)
-            if parentLive && !$0.isInLiveTree {
-                if $0.childList.isEmpty { $0.isInLiveTree = true } else { needsWalk = true }
-            }
-        }
-        if needsWalk { setLive(true, from: child) }
-        return nil
-    }
-
-    /// Takes `child` out of `parent`'s children in constant time (amortised).
-    private mutating func removeChild(_ child: NodeID, from parent: NodeID, slot: Int? = nil) {
-        let slot = slot ?? table.with(child, { $0.slotInParent }) ?? -1
-        var compacted: [NodeID]?
-        table.update(parent) {
-            $0.childList.remove(child, slot: slot)
-            if $0.childList.needsCompaction { compacted = $0.childList.compact() }
-        }
-        guard let compacted else { return }
-        for (index, id) in compacted.enumerated() { table.update(id) { $0.slotInParent = index } }
-    }
-
-    private mutating func detach(parent: NodeID, child: NodeID, seq: UInt64, time: UInt64) -> Misuse? {
-        guard table.contains(parent) else { return missing(parent) }
-        guard table.contains(child) else { return missing(child) }
-        guard table.with(child, { $0.parent }) == parent else {
-            return Misuse(kind: .detachNonChild, node: child, other: parent)
-        }
-        removeChild(child, from: parent)
-        var needsWalk = false
-        table.update(child) {
-            $0.parent = nil
-            if $0.isInLiveTree {
-                if $0.childList.isEmpty {
-                    $0.isInLiveTree = false
-                    $0.leftTreeAt = TraceMoment(seq: seq, time: time)
-                } else {
-                    needsWalk = true
-                }
-            }
-        }
-        if needsWalk { setLive(false, from: child, seq: seq, time: time) }
-        return nil
-    }
-
     private mutating func deallocate(_ node: TraceNode, seq: UInt64, time: UInt64) {
         deallocatedCount += 1
         if node.kind == .router {
@@ -413,128 +282,5 @@ public struct TraceState: Sendable {
         } else {
             for task in node.taskList { taskTable.update(task) { $0.ownerGone = true } }
         }
-    }
-
-    /// Marks `id` and its attached descendants as in (or out of) the live tree.
-    private mutating func setLive(_ live: Bool, from id: NodeID, seq: UInt64 = 0, time: UInt64 = 0) {
-        if table.with(id, { $0.childList.isEmpty }) == true {
-            // The common case (a leaf): no walk.
-            guard table.with(id, { $0.isInLiveTree }) != live else { return }
-            table.update(id) { $0.isInLiveTree = live }
-            if !live { table.update(id) { $0.leftTreeAt = TraceMoment(seq: seq, time: time) } }
-            return
-        }
-        var stack = [id]
-        while let next = stack.popLast() {
-            workDone &+= 1
-            guard let isLive = table.with(next, { $0.isInLiveTree }), isLive != live else { continue }
-            table.update(next) { $0.isInLiveTree = live }
-            if !live { table.update(next) { $0.leftTreeAt = TraceMoment(seq: seq, time: time) } }
-            table.with(next) { stack.append(contentsOf: $0.childList) }
-        }
-    }
-
-    // MARK: - Queries
-
-    /// A node and its depth below the root of the walk.
-    public struct PlacedNode: Sendable {
-        /// The node.
-        public var node: TraceNode
-        /// Its depth (0 for the root of the walk).
-        public var depth: Int
-    }
-
-    /// Routers in the live tree, depth first from each root, with their depth.
-    public func liveTree() -> [PlacedNode] {
-        var result: [PlacedNode] = []
-        for root in roots { walk(root, depth: 0, into: &result) }
-        return result
-    }
-
-    /// Alive routers outside the live tree that head a subtree: detached,
-    /// orphaned by a deallocated parent, or never attached; the `limit` with
-    /// the smallest ids, by id.
-    public func detachedRouters(limit: Int = .max) -> [TraceNode] {
-        aliveNodes(limit: limit) { $0.kind == .router && !$0.isInLiveTree && $0.parent == nil && !$0.isLaunched }
-    }
-
-    /// Interactors alive whose router is gone (or was never created); the
-    /// `limit` with the smallest ids, by id.
-    public func loneInteractors(limit: Int = .max) -> [TraceNode] {
-        aliveNodes(limit: limit) { $0.kind == .interactor && $0.router == nil }
-    }
-
-    /// Every router and interactor alive now, by id (a snapshot: its cost
-    /// grows with the number of live nodes).
-    public func aliveNodes() -> [TraceNode] {
-        aliveNodes(limit: .max) { _ in true }
-    }
-
-    /// The alive nodes `include` accepts with the `limit` smallest ids, by id:
-    /// one pass over the nodes, sorting only what is kept (a live view asks
-    /// for a screenful among a hundred thousand).
-    private func aliveNodes(limit: Int, where include: (borrowing TraceNode) -> Bool) -> [TraceNode] {
-        guard limit > 0 else { return [] }
-        var ids: [NodeID] = []
-        // Keep the list short: beyond twice the limit, drop the largest ids.
-        let trimAt = max(64, limit > Int.max / 2 ? Int.max : 2 * limit)
-        table.forEach { id, node in
-            guard include(node) else { return }
-            ids.append(id)
-            if ids.count >= trimAt {
-                ids.sort()
-                ids.removeLast(ids.count - limit)
-            }
-        }
-        ids.sort()
-        return ids.prefix(limit).compactMap { table[$0] }
-    }
-
-    /// Every bound task running now, by id (a snapshot).
-    public func runningTasks() -> [TraceTask] {
-        taskTable.entries.map(\.value).sorted { $0.id < $1.id }
-    }
-
-    /// `root` and its attached descendants, depth first, with their depth.
-    public func subtree(_ root: NodeID) -> [PlacedNode] {
-        var result: [PlacedNode] = []
-        walk(root, depth: 0, into: &result)
-        return result
-    }
-
-    /// Pre-order, without recursion (a trace may describe a very deep tree).
-    private func walk(_ root: NodeID, depth: Int, into result: inout [PlacedNode]) {
-        var stack: [(NodeID, Int)] = [(root, depth)]
-        while let (id, level) = stack.popLast() {
-            guard let node = table[id] else { continue }
-            result.append(PlacedNode(node: node, depth: level))
-            for child in node.childList.reversed() { stack.append((child, level + 1)) }
-        }
-    }
-
-    /// The interactors of router `root` and its attached descendants.
-    mutating func subtreeInteractors(_ root: NodeID) -> [NodeID] {
-        var result: [NodeID] = []
-        var stack = [root]
-        while let id = stack.popLast() {
-            workDone &+= 1
-            table.with(id) { node in
-                if let interactor = node.interactor { result.append(interactor) }
-                stack.append(contentsOf: node.childList)
-            }
-        }
-        return result
-    }
-
-    /// Whether the router `id`'s interactor is active.
-    public func isActive(router id: NodeID) -> Bool {
-        guard let interactor = table[id]?.interactor else { return false }
-        return table[interactor]?.isActive ?? false
-    }
-
-    /// The running tasks of router `id`'s interactor.
-    public func runningTaskCount(router id: NodeID) -> Int {
-        guard let interactor = table[id]?.interactor else { return 0 }
-        return table.with(interactor, { $0.taskList.count }) ?? 0
     }
 }

@@ -128,41 +128,6 @@ package enum Platform {
 
     // MARK: - File facts and position
 
-    /// What `stat(2)` says about a file.
-    package struct FileFacts: Equatable, Sendable {
-        /// The inode number: a file replaced at the same path gets a new one.
-        package var inode: UInt64
-        /// The size in bytes.
-        package var size: Int64
-        /// A regular file (not a directory, pipe, socket or device).
-        package var isRegularFile: Bool
-        /// A directory.
-        package var isDirectory: Bool
-        /// A FIFO (named or anonymous pipe).
-        package var isFIFO: Bool
-    }
-
-    /// The facts of the open descriptor `fd` (`fstat`), or `nil` if it cannot be examined.
-    package static func fileFacts(of fd: Int32) -> FileFacts? {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        return facts(info)
-    }
-
-    /// The facts of the file at `path`, following symbolic links (`stat`), or
-    /// `nil` if there is none or it cannot be examined.
-    package static func fileFacts(atPath path: String) -> FileFacts? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return facts(info)
-    }
-
-    private static func facts(_ info: stat) -> FileFacts {
-        let type = info.st_mode & S_IFMT
-        return FileFacts(inode: UInt64(info.st_ino), size: Int64(info.st_size),
-                         isRegularFile: type == S_IFREG, isDirectory: type == S_IFDIR, isFIFO: type == S_IFIFO)
-    }
-
     /// The read/write position of `fd` (`lseek(fd, 0, SEEK_CUR)`); -1 if it has none.
     package static func currentOffset(of fd: Int32) -> Int64 {
         Int64(lseek(fd, 0, SEEK_CUR))
@@ -195,33 +160,41 @@ package enum Platform {
         case other
     }
 
-    /// Which file a path or descriptor names, and what kind it is: two
-    /// identities are the same file exactly when device and inode are equal.
-    package struct FileIdentity: Equatable, Sendable {
+    /// What `stat(2)` says about a file: which file it is (two facts name
+    /// the same file exactly when device and inode are equal; a file replaced
+    /// at the same path gets a new inode), its kind and its size.
+    package struct FileFacts: Equatable, Sendable {
         /// The device the file lives on (`st_dev`).
         package var device: UInt64
         /// The inode number on that device (`st_ino`).
         package var inode: UInt64
         /// The kind of file.
         package var kind: FileKind
+        /// The size in bytes.
+        package var size: Int64
+
+        /// Whether both name the same file (device and inode).
+        package func isSameFile(as other: FileFacts) -> Bool {
+            device == other.device && inode == other.inode
+        }
     }
 
-    /// The identity of the open descriptor `fd` (`fstat`), or `nil` if it cannot be examined.
-    package static func fileIdentity(of fd: Int32) -> FileIdentity? {
+    /// The facts of the open descriptor `fd` (`fstat`), or `nil` if it cannot be examined.
+    package static func fileFacts(of fd: Int32) -> FileFacts? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
-        return identity(info)
+        return facts(info)
     }
 
-    /// The identity of the file at `path`, following symbolic links (`stat`),
+    /// The facts of the file at `path`, following symbolic links (`stat`),
     /// or `nil` if there is none (a dangling link included) or it cannot be examined.
-    package static func fileIdentity(atPath path: String) -> FileIdentity? {
+    package static func fileFacts(atPath path: String) -> FileFacts? {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
-        return identity(info)
+        return facts(info)
     }
 
-    private static func identity(_ info: stat) -> FileIdentity {
+    private static func facts(_ info: stat) -> FileFacts {
         let kind: FileKind
         switch info.st_mode & S_IFMT {
         case S_IFREG: kind = .regular
@@ -233,7 +206,7 @@ package enum Platform {
         case S_IFLNK: kind = .symbolicLink
         default: kind = .other
         }
-        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), kind: kind)
+        return FileFacts(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), kind: kind, size: Int64(info.st_size))
     }
 
     /// Opens `path` for writing a trace, creating it (mode 0644) if it does

@@ -103,7 +103,7 @@ public final class TraceReader {
                 error.isPermissionDenied ? "permission denied" : error.description
             throw TraceReadError(source: path, message: "cannot open: \(reason)")
         }
-        if Platform.fileFacts(of: fd)?.isDirectory == true {
+        if Platform.fileFacts(of: fd)?.kind == .directory {
             Platform.closeDescriptor(fd)
             throw TraceReadError(source: path, message: "is a directory, not a trace file (give the .ndjson file inside it)")
         }
