@@ -163,14 +163,19 @@ public struct TraceAnalyzer: Sendable {
     private mutating func finishSession() {
         decide(progress.takeAll())
         let end = context.state.time
-        for check in context.takeRemainingChecks() {
-            context.currentRule = check.rule
-            if check.deadline <= end {
-                rules[check.rule].decide(check, &context)
-            } else if rules[check.rule].isOpen(check, in: context.state) {
-                undecided += 1
-                rules[check.rule].undecided(check)
+        // A decision may ask for a later check (a rule re-arms): take those too.
+        var remaining = context.takeRemainingChecks()
+        while !remaining.isEmpty {
+            for check in remaining {
+                context.currentRule = check.rule
+                if check.deadline <= end {
+                    rules[check.rule].decide(check, &context)
+                } else if rules[check.rule].isOpen(check, in: context.state) {
+                    undecided += 1
+                    rules[check.rule].undecided(check)
+                }
             }
+            remaining = context.takeRemainingChecks()
         }
         for index in rules.indices {
             context.currentRule = index

@@ -46,6 +46,14 @@ struct IDList: Sendable, Hashable, Sequence {
 
     func makeIterator() -> Iterator { Iterator(slots: slots) }
 
+    /// Calls `body` with the ids from the most recently added back, skipping
+    /// holes, until it returns false.
+    func forEachNewestFirst(_ body: (NodeID) -> Bool) {
+        for id in slots.reversed() where id != 0 {
+            if !body(id) { return }
+        }
+    }
+
     /// Iterates over the children, skipping holes.
     struct Iterator: IteratorProtocol {
         let slots: [NodeID]

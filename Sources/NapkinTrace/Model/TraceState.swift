@@ -84,6 +84,8 @@ public struct TraceState: Sendable {
         var childWasInLiveTree = false
         /// For a `detach`: the child really was attached to that parent.
         var childWasAttached = false
+        /// For a `task_end` of a running task: its owner (0 otherwise).
+        var endedTaskOwner: NodeID = 0
     }
 
     /// If the last event applied was the `deinit` of a live node: that node
@@ -105,6 +107,9 @@ public struct TraceState: Sendable {
                 effect.childWasInLiveTree = $0.isInLiveTree
                 effect.childWasAttached = $0.parent == parent
             }
+        }
+        if case .taskEnd(let task, _) = event.kind {
+            effect.endedTaskOwner = taskTable.with(task, { $0.owner }) ?? 0
         }
         if case .some = removedNode { removedNode = nil }
         effect.misuse = applyEvent(event)

@@ -2,50 +2,133 @@
 /// framework cancels its bound tasks; a task still running a grace period
 /// later ignores cancellation. At the end of the trace, a task still running
 /// while its owner is inactive or gone is reported too, unless the trace
-/// ended within the grace period of its cancellation (undecided).
+/// ended within the grace period of its owner's deactivation (undecided).
 ///
 /// Main-actor progress decides the checks: a task's last steps often run on
 /// the main actor (updating a presenter), so while it is blocked a cancelled
 /// task cannot finish, and that is not the task's fault.
+///
+/// Cost: a deactivation is one check per owner, not one per running task,
+/// and an owner has at most one check waiting: deactivations that come while
+/// one waits are looked at when it is decided (a check for the last of them
+/// follows). A decision looks only at tasks started since the owner's last
+/// report, newest first. So an interactor with a thousand tasks deactivated
+/// a million times costs about a million steps, not a billion.
 struct OrphanedTaskRule: FindingRule {
     static let rule = Finding.Rule("orphaned-task", .error, title: "orphaned task", summary: "a bound task that keeps running after its interactor deactivated or went away")
-    static let watches: Set<TraceEvent.Name> = [.deactivate, .deallocated]
+    static let watches: Set<TraceEvent.Name> = [.deactivate, .deallocated, .taskEnd]
 
-    /// `flag` of a check: the owner was deallocated (rather than deactivated).
+    /// `flag` of a task's check: the owner was deallocated (rather than deactivated).
     private static let ownerDeallocated = true
-    /// Tasks whose check the trace ended too early to decide.
+
+    /// An owner whose deactivation waits for its check.
+    private struct Waiting {
+        /// The deactivation the waiting check is about.
+        var since: UInt64
+        var sinceTime: UInt64
+        /// The last deactivation seen since then (the next check's), if any.
+        var latest: (seq: UInt64, time: UInt64)?
+    }
+
+    /// Owners with a check waiting, by interactor id (bounded by live interactors).
+    private var waiting: [NodeID: Waiting] = [:]
+    /// Per owner: every task started before this sequence number that was
+    /// still running at a decision has been reported.
+    private var reportedThrough: [NodeID: UInt64] = [:]
+    /// Owners and tasks whose check the trace ended too early to decide.
     private var tooRecent: Set<NodeID> = []
 
     init() {}
 
-    func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
+    mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         switch event.kind {
-        case .deactivate(let id):
-            for task in context.state.table.with(id, { Array($0.taskList) }) ?? [] {
-                context.schedule(GraceCheck(subject: task, since: event.seq))
+        case .deactivate(let owner):
+            guard context.state.table.with(owner, { !$0.taskList.isEmpty }) == true else { return }
+            if waiting[owner] != nil {
+                waiting[owner]!.latest = (event.seq, event.time)
+            } else {
+                waiting[owner] = Waiting(since: event.seq, sinceTime: event.time)
+                context.schedule(GraceCheck(subject: owner, since: event.seq))
             }
         case .deallocated:
             guard let owner = context.state.removedNode, owner.kind == .interactor else { return }
+            reportedThrough[owner.id] = nil
+            // A deactivation still waiting keeps its moment: its tasks are
+            // checked from then, as tasks of an owner that is gone since.
+            let earlier = waiting.removeValue(forKey: owner.id)
             for task in owner.taskList where context.state.isRunning(task: task) {
-                context.schedule(GraceCheck(subject: task, since: event.seq, flag: Self.ownerDeallocated))
+                if let earlier {
+                    context.schedule(GraceCheck(subject: task, since: earlier.since, other: owner.id), at: earlier.sinceTime)
+                } else {
+                    context.schedule(GraceCheck(subject: task, since: event.seq, other: owner.id, flag: Self.ownerDeallocated))
+                }
             }
+        case .taskEnd:
+            // The owner's last task ended: nothing left to wait for (a check
+            // still queued finds no entry and is dropped).
+            let owner = effect.endedTaskOwner
+            guard owner != 0, waiting[owner] != nil,
+                  context.state.table.with(owner, { $0.taskList.isEmpty }) != false else { return }
+            waiting[owner] = nil
         default:
             break
         }
     }
 
-    func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
+    mutating func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
+        if check.other != 0 {
+            decideTask(check, &context)
+            return
+        }
+        // An owner's deactivation.
+        let owner = check.subject
+        guard let entry = waiting[owner], entry.since == check.since else { return }
+        guard let node = context.state[owner] else {
+            waiting[owner] = nil // gone: its tasks got checks of their own
+            return
+        }
+        if !node.isActive {
+            let through = reportedThrough[owner] ?? 0
+            node.taskList.forEachNewestFirst { id in
+                guard let task = context.state.task(id) else { return true }
+                if task.startSeq <= through { return false }
+                if task.startSeq < check.since {
+                    report(task, since: check.since, deadline: check.deadline, deallocated: false, &context)
+                }
+                return true
+            }
+            // Every task older than the deactivation that still ran is reported now.
+            reportedThrough[owner] = max(through, check.since)
+        }
+        if let latest = entry.latest {
+            waiting[owner] = Waiting(since: latest.seq, sinceTime: latest.time)
+            context.schedule(GraceCheck(subject: owner, since: latest.seq), at: latest.time)
+        } else {
+            waiting[owner] = nil
+        }
+    }
+
+    /// A task whose owner was deallocated.
+    private func decideTask(_ check: GraceCheck, _ context: inout AnalysisContext) {
         guard let task = context.state.task(check.subject) else { return }
-        if context.state.table.with(task.owner, { $0.isActive }) == true { return } // re-activated meanwhile
-        var seqs = [task.startSeq, check.since]
-        if let cancel = task.cancelRequested, cancel != check.since { seqs.append(cancel) }
-        let deallocated = check.flag == Self.ownerDeallocated
+        report(task, since: check.since, deadline: check.deadline, deallocated: check.flag == Self.ownerDeallocated, &context)
+    }
+
+    private func report(_ task: TraceTask, since: UInt64, deadline: UInt64, deallocated: Bool, _ context: inout AnalysisContext) {
+        var seqs = [task.startSeq, since]
+        if let cancel = task.cancelRequested, cancel != since { seqs.append(cancel) }
         let how = deallocated ? "was deallocated" : "deactivated and cancelled it"
-        let since = task.ownerGone && !deallocated ? " (the owner is gone since)" : ""
+        let gone = task.ownerGone && !deallocated ? " (the owner is gone since)" : ""
         context.report(Finding(rule: Self.rule, subject: .task, type: task.ownerType, id: task.owner, label: task.label,
-                               seqs: seqs.sorted(), time: check.deadline,
-                               message: "task \(task.displayName) (#\(task.id)) still runs \(context.graceText) after its owner \(how)\(since): it ignores cancellation (check Task.isCancelled in its loop)"),
+                               seqs: seqs.sorted(), time: deadline,
+                               message: "task \(task.displayName) (#\(task.id)) still runs \(context.graceText) after its owner \(how)\(gone): it ignores cancellation (check Task.isCancelled in its loop)"),
                        key: task.id)
+    }
+
+    /// Open while the subject is there: the owner (with running tasks), or the task.
+    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
+        if check.other != 0 { return state.isRunning(task: check.subject) }
+        return state[check.subject].map { $0.runningTaskCount > 0 } ?? false
     }
 
     mutating func undecided(_ check: GraceCheck) {
@@ -54,9 +137,9 @@ struct OrphanedTaskRule: FindingRule {
 
     func finish(_ context: inout AnalysisContext) {
         let end = context.state.time
-        // Tasks whose owner deactivated less than a grace period before the
-        // end are undecided (counted already), not orphaned.
-        for task in context.state.runningTasks() where !tooRecent.contains(task.id) {
+        // Tasks whose owner deactivated (or went away) less than a grace
+        // period before the end are undecided (counted already), not orphaned.
+        for task in context.state.runningTasks() where !tooRecent.contains(task.id) && !tooRecent.contains(task.owner) {
             let owner = context.state[task.owner]
             guard owner?.isActive != true else { continue }
             context.report(Finding(rule: Self.rule, subject: .task, type: task.ownerType, id: task.owner,
