@@ -25,13 +25,13 @@ enum HostileShapes {
                 var parent = w.rootID
                 for _ in 0..<(n / 5) { parent = w.child(of: parent, type: "Level") }
             },
-            Shape(name: "wide", stresses: "200,000 children of one parent, then detached") { w in
+            Shape(name: "wide", stresses: "N/10 children of one parent (100,000 at 1M events), then detached") { w in
                 w.root()
                 var children: [NodeID] = []
                 for _ in 0..<(n / 10) { children.append(w.child(of: w.rootID, type: "Row")) }
                 for child in children { w.detachAndRelease(child, from: w.rootID) }
             },
-            Shape(name: "check-storm", stresses: "1,000 running tasks across 500 deactivations (checks multiply)") { w in
+            Shape(name: "check-storm", stresses: "1,000 running tasks across (N - 2,000)/2 deactivations (checks multiply)") { w in
                 w.root()
                 let owner = w.child(of: w.rootID, type: "Busy")
                 for _ in 0..<1_000 { w.startTask(owner: owner - 1) }

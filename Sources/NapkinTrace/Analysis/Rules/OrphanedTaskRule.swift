@@ -52,10 +52,11 @@ struct OrphanedTaskRule: FindingRule {
             }
         case .deallocated:
             guard let owner = context.state.removedNode, owner.kind == .interactor else { return }
-            reportedThrough[owner.id] = nil
+            // (Most interactors end with no entry at all: skip the hashing then.)
+            if !reportedThrough.isEmpty { reportedThrough[owner.id] = nil }
             // A deactivation still waiting keeps its moment: its tasks are
             // checked from then, as tasks of an owner that is gone since.
-            let earlier = waiting.removeValue(forKey: owner.id)
+            let earlier = waiting.isEmpty ? nil : waiting.removeValue(forKey: owner.id)
             for task in owner.taskList where context.state.isRunning(task: task) {
                 if let earlier {
                     context.schedule(GraceCheck(subject: task, since: earlier.since, other: owner.id), at: earlier.sinceTime)
@@ -67,7 +68,7 @@ struct OrphanedTaskRule: FindingRule {
             // The owner's last task ended: nothing left to wait for (a check
             // still queued finds no entry and is dropped).
             let owner = effect.endedTaskOwner
-            guard owner != 0, waiting[owner] != nil,
+            guard owner != 0, !waiting.isEmpty, waiting[owner] != nil,
                   context.state.table.with(owner, { $0.taskList.isEmpty }) != false else { return }
             waiting[owner] = nil
         default:
