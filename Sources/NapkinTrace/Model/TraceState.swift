@@ -91,6 +91,8 @@ public struct TraceState: Sendable {
     /// If the last event applied was the `deinit` of a live node: that node
     /// as it was just before (it is gone from the state).
     private(set) var removedNode: TraceNode?
+    /// Set by the `task_end` of a running task to its owner, for ``Effect``.
+    private var endedTaskOwner: NodeID = 0
 
     /// Applies one event; returns the misuse it reveals, if any.
     @discardableResult
@@ -108,11 +110,10 @@ public struct TraceState: Sendable {
                 effect.childWasAttached = $0.parent == parent
             }
         }
-        if case .taskEnd(let task, _) = event.kind {
-            effect.endedTaskOwner = taskTable.with(task, { $0.owner }) ?? 0
-        }
         if case .some = removedNode { removedNode = nil }
+        endedTaskOwner = 0
         effect.misuse = applyEvent(event)
+        effect.endedTaskOwner = endedTaskOwner
         if effect.misuse?.kind == .unknownNode {
             unknownIDCount += 1
             if firstUnknownID == nil { firstUnknownID = IDConflict(id: effect.misuse!.node, seq: event.seq) }
@@ -198,6 +199,7 @@ public struct TraceState: Sendable {
             return nil
         case .taskEnd(let task, _):
             guard let ended = taskTable.removeValue(forKey: task) else { return nil }
+            endedTaskOwner = ended.owner
             tasksEnded += 1
             removeTask(ended)
             return nil

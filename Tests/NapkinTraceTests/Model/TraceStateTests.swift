@@ -334,4 +334,31 @@ struct TraceStateTests {
         #expect(state.deallocatedCount == 40_000)
         #expect(state.tasksStarted == 20_000 && state.tasksEnded == 20_000)
     }
+
+    @Test("detached routers and lone interactors: the limit with the smallest ids, by id, whatever the creation order; no limit gives all")
+    func outsideTheTreeWithALimit() {
+        var b = TraceBuilder()
+        b.root(2)
+        // 300 routers (ids 10, 12, ... 608) created in a scrambled order, attached and detached: alive outside the tree.
+        let ids: [NodeID] = (0..<300).map { 10 + 2 * NodeID(($0 * 7) % 300) }
+        for id in ids {
+            b.router(id, "Row")
+            b.attach(id, to: 2)
+            b.detach(id, from: 2)
+        }
+        // 100 interactors whose routers went away (ids 1001, 1003, ...), in reverse order.
+        for k in (0..<100).reversed() {
+            let router = NodeID(1002 + 2 * k)
+            b.router(router, "Gone")
+            b.add(.deallocated(id: router))
+        }
+        let state = b.state()
+        let sorted = ids.sorted()
+        #expect(state.detachedRouters(limit: 10).map(\.id) == Array(sorted.prefix(10)))
+        #expect(state.detachedRouters(limit: 64).map(\.id) == Array(sorted.prefix(64)))
+        #expect(state.detachedRouters().map(\.id) == sorted)
+        #expect(state.detachedRouters(limit: 0).isEmpty)
+        #expect(state.loneInteractors(limit: 5).map(\.id) == [1001, 1003, 1005, 1007, 1009])
+        #expect(state.loneInteractors().count == 100)
+    }
 }
