@@ -62,6 +62,9 @@ open class Router<InteractorType>: Routing {
     private var storedTracer: Tracer?
     /// This router's id in the trace (0 while untraced).
     package private(set) var traceID: NodeID = 0
+    /// The view this router listed for appearance reports (see
+    /// ``ViewableRouter``); taken out of the list at deinit.
+    var reportedView: ObjectIdentifier?
 
     /// Creates a router for `interactor`, which must conform to ``Interactable``.
     public init(interactor: InteractorType) {
@@ -85,7 +88,12 @@ open class Router<InteractorType>: Routing {
             traceID = tracer.nextID()
             tracer.emit(.routerCreated(id: traceID, type: routerName, interactor: interactorID, interactorType: interactorName))
         }
+        didEnterTrace(tracer)
     }
+
+    /// Called once this router reports to `tracer` (created traced, or
+    /// adopted), after its creation record: a viewable router lists its view.
+    func didEnterTrace(_ tracer: Tracer) {}
 
     /// Runs ``didLoad()`` the first time it is called; later calls (including
     /// one made from inside `didLoad`) return at once. Use ``loaded()`` to wait.
@@ -169,6 +177,7 @@ open class Router<InteractorType>: Routing {
     }
 
     isolated deinit {
+        if let reportedView { ViewReports.routerWillDeallocate(reportedView, router: traceID) }
         tracer?.emit(.deallocated(id: traceID))
         let active = RouterTree.activeInteractors(of: self)
         if !active.isEmpty {

@@ -5,7 +5,14 @@ public protocol ViewableRouting: Routing {
     var viewControllable: ViewControllable { get }
 }
 
+import NapkinTrace
+
 /// The base class of a router that owns a view controller.
+///
+/// Traced, it reports where its view is (``ViewAppearance``): on UIKit and
+/// AppKit by itself, through an invisible child view controller that
+/// receives the view's appearance callbacks; elsewhere when the view layer
+/// calls ``ViewControllable/reportAppearance(_:)``. See `docs/lifecycle.md`.
 @MainActor
 open class ViewableRouter<InteractorType, ViewControllerType>: Router<InteractorType>, ViewableRouting {
     /// The view controller, with its own type.
@@ -23,5 +30,12 @@ open class ViewableRouter<InteractorType, ViewControllerType>: Router<Interactor
         }
         self.viewControllable = viewControllable
         super.init(interactor: interactor)
+    }
+
+    /// Lists the view for appearance reports (tracing on only).
+    override func didEnterTrace(_ tracer: Tracer) {
+        reportedView = ObjectIdentifier(viewControllable)
+        ViewReports.register(viewControllable, router: traceID, in: tracer)
+        AppearanceObserver.install(on: viewControllable)
     }
 }

@@ -12,10 +12,12 @@ struct AnalysisContext: Sendable {
     private(set) var findingsNotKept = 0
     /// Causes already reported: (rule index, key).
     private var reported: Set<Cause> = []
-    /// Checks waiting for their deadline.
+    /// Checks waiting for their deadline, one queue per delay (the grace
+    /// period, the view grace period): each is in deadline order on its own.
     private var checks = GraceQueue()
+    private var viewChecks = GraceQueue()
     /// How many checks wait.
-    var pendingChecks: Int { checks.count }
+    var pendingChecks: Int { checks.count + viewChecks.count }
     /// The rule being run (set by the analyzer), so that checks and causes are filed under it.
     var currentRule = 0
 
@@ -30,6 +32,14 @@ struct AnalysisContext: Sendable {
 
     /// The grace period as people write it (`1s`, `250ms`), for messages.
     var graceText: String { TraceAnalyzer.seconds(options.grace) }
+    /// The view grace period, likewise.
+    var viewGraceText: String { TraceAnalyzer.seconds(options.viewGrace) }
+
+    /// How long a check waits: the grace period, or the view grace period
+    /// (views take longer to go than routers: a dismissal animates).
+    enum Delay: Sendable {
+        case grace, viewGrace
+    }
 
     /// Records `finding` unless a finding of the current rule with the same
     /// `key` (a node or task id, or a sequence number) was already recorded.
@@ -59,39 +69,45 @@ struct AnalysisContext: Sendable {
     }
 
     /// Asks for `check` to come back to the current rule one grace period
-    /// after the current event.
-    mutating func schedule(_ check: GraceCheck) {
-        schedule(check, at: state.time)
+    /// (or `delay`) after the current event.
+    mutating func schedule(_ check: GraceCheck, after delay: Delay = .grace) {
+        schedule(check, at: state.time, after: delay)
     }
 
     /// Asks for `check` to come back to the current rule one grace period
-    /// after `time` (to re-arm a check whose subject moved at `time`).
-    mutating func schedule(_ check: GraceCheck, at time: UInt64) {
+    /// (or `delay`) after `time` (to re-arm a check whose subject moved at `time`).
+    mutating func schedule(_ check: GraceCheck, at time: UInt64, after delay: Delay = .grace) {
         var check = check
-        let (deadline, overflow) = time.addingReportingOverflow(options.grace)
+        let (deadline, overflow) = time.addingReportingOverflow(delay == .grace ? options.grace : options.viewGrace)
         check.deadline = overflow ? .max : deadline
         check.rule = currentRule
         check.scheduledAt = time
-        checks.schedule(check)
+        if delay == .grace { checks.schedule(check) } else { viewChecks.schedule(check) }
     }
 
     /// Whether the waiting checks have outgrown their limit.
-    var checksNeedCompaction: Bool { checks.needsCompaction }
+    var checksNeedCompaction: Bool { checks.needsCompaction || viewChecks.needsCompaction }
 
     /// Drops the checks `isOpen` rejects, and all but the newest of each rule and subject.
     mutating func compactChecks(keeping isOpen: (GraceCheck) -> Bool) {
         checks.compact(keeping: isOpen)
+        viewChecks.compact(keeping: isOpen)
     }
 
-    /// Takes the check with the earliest deadline if it is before `time`.
+    /// Takes the check with the earliest deadline if it is before `time`
+    /// (from whichever queue holds it).
     mutating func nextDue(before time: UInt64) -> GraceCheck? {
-        checks.popFirst(dueBefore: time)
+        switch (checks.firstDue, viewChecks.firstDue) {
+        case (let a?, let b?) where b < a: viewChecks.popFirst(dueBefore: time)
+        case (nil, .some): viewChecks.popFirst(dueBefore: time)
+        default: checks.popFirst(dueBefore: time)
+        }
     }
 
     /// Takes every remaining check, earliest deadline first (the session ended).
     mutating func takeRemainingChecks() -> [GraceCheck] {
         var rest: [GraceCheck] = []
-        while let check = checks.popFirst(dueBefore: .max) { rest.append(check) }
+        while let check = nextDue(before: .max) { rest.append(check) }
         return rest
     }
 

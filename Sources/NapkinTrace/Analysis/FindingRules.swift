@@ -10,6 +10,8 @@ enum FindingRules {
         OrphanedTaskRule.self,
         TaskStartedInactiveRule.self,
         ActiveAfterDetachRule.self,
+        ViewGoneStillAttachedRule.self,
+        ViewShownAfterDetachRule.self,
         DuplicateChildRule.self,
         DoubleAttachRule.self,
         AttachUnderDescendantRule.self,

@@ -23,6 +23,9 @@ struct GraceQueue: Sendable {
     /// How many checks wait.
     var count: Int { entries.count - head }
 
+    /// When the first check is due, if any waits.
+    var firstDue: UInt64? { head < entries.count ? entries[head].due : nil }
+
     /// Whether the queue has outgrown its limit (then call ``compact(keeping:)``).
     var needsCompaction: Bool { count > limit }
 

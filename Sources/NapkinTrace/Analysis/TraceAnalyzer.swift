@@ -35,11 +35,22 @@ public struct TraceAnalyzer: Sendable {
         /// Treat anything still alive at the end of the trace as a finding
         /// (for a run that tears everything down).
         public var expectTeardown: Bool
+        /// How long (trace time, ns) a router's view may stay on screen after
+        /// the router left the tree (`view-shown-after-detach`): a dismissal
+        /// animation, then the view controller going away.
+        public var viewGrace: UInt64
 
-        /// Creates options; the grace period defaults to 1 s.
-        public init(grace: UInt64 = 1_000_000_000, expectTeardown: Bool = false) {
+        /// The view grace period when none is given: 5 s, like RIBs'
+        /// `LeakDetector.expectViewControllerDisappear`.
+        public static let defaultViewGrace: UInt64 = 5_000_000_000
+
+        /// Creates options; the grace period defaults to 1 s, the view grace
+        /// period to 5 s.
+        public init(grace: UInt64 = 1_000_000_000, expectTeardown: Bool = false,
+                    viewGrace: UInt64 = Options.defaultViewGrace) {
             self.grace = grace
             self.expectTeardown = expectTeardown
+            self.viewGrace = viewGrace
         }
     }
 

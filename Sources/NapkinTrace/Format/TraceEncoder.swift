@@ -29,6 +29,9 @@ public enum TraceEncoder {
             field(.child, child, &out)
         case .activate(let id), .deactivate(let id), .load(let id), .launch(let id), .deallocated(let id):
             field(.id, id, &out)
+        case .view(let router, let appearance):
+            field(.id, router, &out)
+            field(.state, appearance.rawValue, &out)
         case .taskStart(let task, let owner, let label):
             field(.task, task, &out)
             field(.owner, owner, &out)

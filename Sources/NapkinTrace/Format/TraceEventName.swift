@@ -24,6 +24,8 @@ extension TraceEvent {
         case activate
         /// `load`: a router finished `didLoad()`.
         case load
+        /// `view`: a router's view appeared or disappeared.
+        case view
         /// `detach`: a child router is detached.
         case detach
         /// `deactivate`: an interactor resigns.
@@ -71,6 +73,7 @@ extension TraceEvent.Kind {
         case .deactivate: .deactivate
         case .load: .load
         case .launch: .launch
+        case .view: .view
         case .taskStart: .taskStart
         case .taskCancel: .taskCancel
         case .taskEnd: .taskEnd

@@ -10,6 +10,7 @@ enum TraceField: CaseIterable, Sendable {
     case parent, child
     case task, owner, label, outcome
     case text, count, first, last, reason
+    case state
 
     /// The field's name on the wire.
     @inline(__always) var name: StaticString {
@@ -36,6 +37,7 @@ enum TraceField: CaseIterable, Sendable {
         case .first: "first"
         case .last: "last"
         case .reason: "reason"
+        case .state: "state"
         }
     }
 
@@ -47,7 +49,7 @@ enum TraceField: CaseIterable, Sendable {
         switch self {
         case .seq, .t, .v, .pid, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last: .unsigned
         case .wall: .signed
-        case .ev, .app, .type, .itype, .label, .outcome, .text, .reason: .string
+        case .ev, .app, .type, .itype, .label, .outcome, .text, .reason, .state: .string
         }
     }
 
@@ -64,6 +66,16 @@ extension TraceEvent.Name {
     /// The event name whose wire spelling is `bytes`, if any.
     @inline(__always)
     static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> TraceEvent.Name? {
+        table.value(for: bytes)
+    }
+
+    private static let table = WireNameTable(allCases.map { ($0.rawValue, $0) })
+}
+
+extension ViewAppearance {
+    /// The appearance whose wire spelling is `bytes`, if any.
+    @inline(__always)
+    static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> ViewAppearance? {
         table.value(for: bytes)
     }
 

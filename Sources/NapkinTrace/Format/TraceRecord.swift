@@ -104,6 +104,12 @@ struct TraceRecordFields {
             case .attach: kind = .attach(parent: try id(.parent, name), child: try id(.child, name))
             case .activate: kind = .activate(interactor: try id(.id, name))
             case .load: kind = .load(router: try id(.id, name))
+            case .view:
+                let text = try string(.state, name)
+                guard let appearance = ViewAppearance(rawValue: text) else {
+                    return .invalid("view record with unknown \"state\": \"\(text)\" (expected shown, covered or removed)")
+                }
+                kind = .view(router: try id(.id, name), appearance: appearance)
             case .detach: kind = .detach(parent: try id(.parent, name), child: try id(.child, name))
             case .deactivate: kind = .deactivate(interactor: try id(.id, name))
             case .taskStart:

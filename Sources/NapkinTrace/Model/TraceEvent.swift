@@ -43,6 +43,8 @@ public struct TraceEvent: Sendable, Hashable {
         case load(router: NodeID)
         /// A router became the root of a tree (`launch()` / `launch(from:)`).
         case launch(router: NodeID)
+        /// A viewable router's view appeared, or disappeared (covered, or removed from its parent).
+        case view(router: NodeID, appearance: ViewAppearance)
         /// A task bound to an interactor's active scope started.
         case taskStart(task: NodeID, owner: NodeID, label: String?)
         /// The framework asked a bound task to cancel (its owner deactivated or went away).

@@ -84,6 +84,12 @@ public struct TraceHistory: Sendable {
         public var loaded: UInt64?
         /// Tasks bound to the interactor.
         public var tasks: [TaskLife] = []
+        /// Spans during which the router's view was shown (empty when its
+        /// view layer reports nothing).
+        public var shown: [Interval] = []
+        /// When the router's view was removed from its parent (popped,
+        /// dismissed), each time it was.
+        public var viewRemoved: [TraceMoment] = []
 
         /// `Type#id`.
         public var name: String { "\(type)#\(id)" }
@@ -170,6 +176,18 @@ public struct TraceHistory: Sendable {
             if let i = owners[id] { Self.close(&nodes[i].active, t, event.seq) }
         case .load(let id):
             if let i = index[id], nodes[i].loaded == nil { nodes[i].loaded = t }
+        case .view(let id, let appearance):
+            guard let i = index[id] else { return }
+            switch appearance {
+            case .shown:
+                if let last = nodes[i].shown.last, last.end == nil { return }
+                nodes[i].shown.append(Interval(start: t, end: nil, startSeq: event.seq))
+            case .covered:
+                Self.close(&nodes[i].shown, t, event.seq)
+            case .removed:
+                Self.close(&nodes[i].shown, t, event.seq)
+                nodes[i].viewRemoved.append(TraceMoment(seq: event.seq, time: t))
+            }
         case .taskStart(let task, let owner, let label):
             guard let i = owners[owner] else { return }
             taskIndex[task] = (i, nodes[i].tasks.count)

@@ -45,6 +45,11 @@ public struct TraceNode: Sendable, Hashable {
     public internal(set) var attachedAt: TraceMoment?
     /// When the router last left the live tree.
     public internal(set) var leftTreeAt: TraceMoment?
+    /// Where the router's view is, if its view layer reported it (viewable
+    /// routers of an app that traces its views; nil otherwise).
+    public internal(set) var view: ViewAppearance?
+    /// When the view was last reported.
+    public internal(set) var viewChangedAt: TraceMoment?
 
     // Interactors
     /// The router that owns this interactor (interactors only).

@@ -70,6 +70,8 @@ public struct TraceState: Sendable {
     public private(set) var createdCount = 0, deallocatedCount = 0
     /// Tasks started, and ended, so far.
     public private(set) var tasksStarted = 0, tasksEnded = 0
+    /// How many alive routers have their view shown now (see ``TraceNode/view``).
+    public private(set) var shownViewCount = 0
 
     /// Creates an empty state.
     public init() {}
@@ -177,6 +179,19 @@ public struct TraceState: Sendable {
             table.update(id) { $0.attachedAt = TraceMoment(seq: seq, time: t) }
             setLive(true, from: id)
             return nil
+        case .view(let id, let appearance):
+            var wasShown = false
+            guard table.update(id, {
+                wasShown = $0.view == .shown
+                $0.view = appearance
+                $0.viewChangedAt = TraceMoment(seq: seq, time: t)
+            }) else {
+                // A view can outlive its router (a dismissal that ends after
+                // the router's deinit): not a misuse once the router existed.
+                return id <= maxNodeID ? nil : missing(id)
+            }
+            if wasShown != (appearance == .shown) { shownViewCount += wasShown ? -1 : 1 }
+            return nil
         case .taskStart(let task, let owner, let label):
             if taskTable.contains(task) || table.contains(task) {
                 // A task id that names a running task or a live node: a corrupt trace.
@@ -231,10 +246,11 @@ public struct TraceState: Sendable {
 
     /// Whether `event` is one that only the app's main actor writes: routers
     /// are main-actor objects, so their creation, attach, detach, launch,
-    /// load and deinit run there. (Interactors, tasks and marks run anywhere.)
+    /// load and deinit run there, and so do views. (Interactors, tasks and
+    /// marks run anywhere.)
     func isMainActorEvent(_ event: TraceEvent) -> Bool {
         switch event.kind {
-        case .routerCreated, .attach, .detach, .launch, .load: true
+        case .routerCreated, .attach, .detach, .launch, .load, .view: true
         case .deallocated(let id): table.with(id, { $0.kind == .router }) == true
         case .sessionStart, .interactorCreated, .activate, .deactivate, .taskStart, .taskCancel, .taskEnd,
              .mark, .dropped, .sessionEnd: false
@@ -272,6 +288,7 @@ public struct TraceState: Sendable {
 
     private mutating func deallocate(_ node: TraceNode, seq: UInt64, time: UInt64) {
         deallocatedCount += 1
+        if node.view == .shown { shownViewCount -= 1 }
         if node.kind == .router {
             routerCount -= 1
             if let parent = node.parent { removeChild(node.id, from: parent, slot: node.slotInParent) }

@@ -117,6 +117,22 @@ extension TraceState {
         }
     }
 
+    /// Router `root` and those of its attached descendants whose view is
+    /// shown (none, without a walk, when no view is shown at all).
+    mutating func subtreeRoutersShowingViews(_ root: NodeID) -> [NodeID] {
+        guard shownViewCount > 0 else { return [] }
+        var result: [NodeID] = []
+        var stack = [root]
+        while let id = stack.popLast() {
+            workDone &+= 1
+            table.with(id) { node in
+                if node.view == .shown { result.append(id) }
+                stack.append(contentsOf: node.childList)
+            }
+        }
+        return result
+    }
+
     /// The interactors of router `root` and its attached descendants.
     mutating func subtreeInteractors(_ root: NodeID) -> [NodeID] {
         var result: [NodeID] = []

@@ -32,6 +32,9 @@ struct TraceFastPath {
             case .launch: kind = .launch(router: id)
             default: kind = .deallocated(id: id)
             }
+        case .view:
+            guard key(.id), let id = id(), key(.state), let appearance = wireName(ViewAppearance.lookup) else { return nil }
+            kind = .view(router: id, appearance: appearance)
         case .taskStart:
             guard key(.task), let task = id(), key(.owner), let owner = id() else { return nil }
             var label: String?
@@ -44,7 +47,7 @@ struct TraceFastPath {
             guard key(.task), let task = id() else { return nil }
             kind = .taskCancel(task: task)
         case .taskEnd:
-            guard key(.task), let task = id(), key(.outcome), let outcome = taskOutcome() else { return nil }
+            guard key(.task), let task = id(), key(.outcome), let outcome = wireName(TaskOutcome.lookup) else { return nil }
             kind = .taskEnd(task: task, outcome: outcome)
         case .interactor:
             guard key(.id), let id = id(), key(.type), let type = plainString() else { return nil }
@@ -128,16 +131,17 @@ struct TraceFastPath {
         return TraceEvent.Name.lookup(UnsafeBufferPointer(start: p + start, count: end - start))
     }
 
-    /// A task outcome, `"completed"` or `"cancelled"`.
+    /// A quoted name without escapes that `lookup` knows (a task outcome, a
+    /// view appearance).
     @inline(__always)
-    private mutating func taskOutcome() -> TaskOutcome? {
+    private mutating func wireName<Value>(_ lookup: (UnsafeBufferPointer<UInt8>) -> Value?) -> Value? {
         guard i < n, p[i] == UInt8(ascii: "\"") else { return nil }
         let start = i + 1
         var end = start
         while end < n && p[end] != UInt8(ascii: "\"") { end += 1 }
-        guard end < n, let outcome = TaskOutcome.lookup(UnsafeBufferPointer(start: p + start, count: end - start)) else { return nil }
+        guard end < n, let value = lookup(UnsafeBufferPointer(start: p + start, count: end - start)) else { return nil }
         i = end + 1
-        return outcome
+        return value
     }
 
     /// A string value with no escapes (the general parser handles escapes).

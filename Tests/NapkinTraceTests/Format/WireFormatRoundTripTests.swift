@@ -20,6 +20,7 @@ struct WireFormatRoundTripTests {
         case .attach: .attach(parent: 2, child: 4)
         case .activate: .activate(interactor: 3)
         case .load: .load(router: 4)
+        case .view: .view(router: 4, appearance: .removed)
         case .detach: .detach(parent: 2, child: 4)
         case .deactivate: .deactivate(interactor: 3)
         case .taskStart: .taskStart(task: 5, owner: 3, label: "poll café")

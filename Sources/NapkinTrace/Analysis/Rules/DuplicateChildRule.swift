@@ -14,6 +14,11 @@
 /// back and forth takes far longer, and an app that marks its steps with
 /// `NapkinTrace.mark` says so). Once a parent has attached a group of a
 /// type, more children of that type are never flagged for it.
+///
+/// Where the app traces its views, the back-navigation leak is
+/// `view-gone-still-attached`'s: an older child whose view was reported
+/// removed is left to it. This rule still catches children without a
+/// traced view (routers without a view, apps or traces without view events).
 struct DuplicateChildRule: FindingRule {
     static let rule = Finding.Rule("duplicate-child", .warning, title: "duplicate child", summary: "a parent attached a second child of a type it still holds, in a separate step (a forgotten detach?)")
     static let watches: Set<TraceEvent.Name> = [.attach, .load, .deallocated, .mark]
@@ -91,8 +96,10 @@ struct DuplicateChildRule: FindingRule {
         }
         // The child of this type attached before, if it is still attached here
         // (an older one still attached was reported when this one came).
+        // An older child whose view was removed is `view-gone-still-attached`'s
+        // (it names the moment the screen went, not the next visit).
         guard let previous, !previous.isCollection, previous.lastChild != child,
-              context.state.table.with(previous.lastChild, { $0.parent == parent }) == true,
+              context.state.table.with(previous.lastChild, { $0.parent == parent && $0.view != .removed }) == true,
               let older = context.state[previous.lastChild] else { return }
         let (groupEnd, overflow) = previous.lastActivity.addingReportingOverflow(Self.groupWindow)
         if (event.time <= groupEnd || overflow || event.time < previous.lastActivity) && previous.marks == marks {
