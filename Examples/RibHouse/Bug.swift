@@ -5,6 +5,7 @@
 /// lifecycle trace shows; `finding` is the id the trace analysis reports.
 enum Bug: String, CaseIterable, Sendable {
     case forgottenDetach = "forgotten-detach"
+    case swipeBack = "swipe-back"
     case retainCycle = "retain-cycle"
     case ignoreCancel = "ignore-cancel"
     case earlyTask = "early-task"
@@ -13,7 +14,8 @@ enum Bug: String, CaseIterable, Sendable {
     /// The finding the trace analysis reports for a run with this bug.
     var finding: String {
         switch self {
-        case .forgottenDetach: "duplicate-child"
+        case .forgottenDetach: "view-gone-still-attached"
+        case .swipeBack: "view-gone-still-attached"
         case .retainCycle: "not-deallocated"
         case .ignoreCancel: "orphaned-task"
         case .earlyTask: "task-started-inactive"
@@ -25,7 +27,9 @@ enum Bug: String, CaseIterable, Sendable {
     var summary: String {
         switch self {
         case .forgottenDetach:
-            "LoggedInRouter.routeBackFromOrder dismisses the order view and drops its router but never calls detachChild"
+            "LoggedInRouter.routeBackFromOrder pops the order view and drops its router but never calls detachChild"
+        case .swipeBack:
+            "OrderView ignores being popped, so a swipe back (which skips the Back button) leaves Order attached"
         case .retainCycle:
             "LoggedInInteractor keeps its router in a strong property, so router and interactor keep each other alive after logout"
         case .ignoreCancel:

@@ -34,6 +34,8 @@ enum RibHouseApp {
         let router = await LaunchNapkinBuilder(dependency: component).build()
         let root = WeakInteractor(interactor: router.interactable)
         await router.launch()
+        // The window shows the root view (UIKit would tell the view controller).
+        router.viewControllable.changeAppearance(to: .shown)
 
         guard let window = router.viewControllable as? any Screen else {
             Console.error("rib-house: the root view is not a Screen")

@@ -24,7 +24,7 @@ struct Script {
     let deepLinks: DeepLinkRegistry
     let pace: Pace
 
-    /// Plays one session: about 2.4 s at speed 1.
+    /// Plays one session: about 3.6 s at speed 1.
     func play(session: Int) async throws(ScriptError) {
         try checkInterruption()
         NapkinTrace.mark("session \(session): begin")
@@ -68,10 +68,18 @@ struct Script {
             try await screen(MenuView.self).tap("hot links").value
         }
         await pace.pause(.milliseconds(150))
-        try await step("back from order") { () throws(ScriptError) in
-            try await screen(OrderView.self).tapBack().value
+        try await step("swipe back from order") { () throws(ScriptError) in
+            try await screen(LoggedInView.self).swipeBack().value
         }
         await pace.pause(.milliseconds(100))
+
+        try await step("read the menu") { () throws(ScriptError) in
+            let menu = try screen(MenuView.self)
+            for position in [2, 0] {
+                await menu.scroll(to: position).value
+                await pace.pause(.milliseconds(600))
+            }
+        }
 
         try await step("tap the pit-alert notification") {
             await deepLinks.open(.pitBoard)

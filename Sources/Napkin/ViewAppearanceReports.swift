@@ -1,4 +1,6 @@
 import NapkinTrace
+// A view layer names appearances without importing NapkinTrace.
+@_exported import enum NapkinTrace.ViewAppearance
 
 extension ViewControllable {
     /// Tells the trace where this napkin's view is now: ``ViewAppearance/shown``

@@ -72,7 +72,8 @@ enum ExpectedFindings {
     /// The example traces of rib-house: `clean` and one per `--bug`, with the rule each produces.
     static let examples: [(name: String, rule: String?)] = [
         ("clean", nil),
-        ("bug-forgotten-detach", "duplicate-child"),
+        ("bug-forgotten-detach", "view-gone-still-attached"),
+        ("bug-swipe-back", "view-gone-still-attached"),
         ("bug-retain-cycle", "not-deallocated"),
         ("bug-ignore-cancel", "orphaned-task"),
         ("bug-early-task", "task-started-inactive"),

@@ -4,7 +4,8 @@ import Testing
 
 /// With tracing off, the hook a router or interactor calls when it is created
 /// (`TraceContext.current()`, one atomic load) allocates nothing, and neither
-/// does the hook of an attach (a nil check: an untraced parent never adopts).
+/// does the hook of an attach (a nil check: an untraced parent never adopts),
+/// nor a view reporting its appearance (no router listed it).
 ///
 /// Measured with glibc's `mallinfo2()`: heap bytes in use before and after
 /// 100,000 calls. That counts what the calls keep, not what they allocate and
@@ -37,6 +38,7 @@ struct TraceOffTests {
         #expect(values["recording-hook-bytes"] == 0, "\(values)")
         #expect(values["attach-hook-bytes"] == 0, "\(values)")
         #expect(values["adopted"] == 0, "an untraced parent adopted children: \(values)")
+        #expect(values["view-report-bytes"] == 0, "\(values)")
         // The measurement sees allocations: 100 small arrays are not free.
         #expect((values["control-bytes"] ?? 0) > 0, "\(values)")
     }

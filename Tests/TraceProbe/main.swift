@@ -16,7 +16,8 @@
 //                     creation hook ("hook-bytes B"), the same with a recorder
 //                     scope open ("recording-hook-bytes B"), N attach hooks of
 //                     an untraced parent ("attach-hook-bytes B", "adopted K"),
-//                     plus a control that allocates
+//                     N appearance reports of an untraced view
+//                     ("view-report-bytes B"), plus a control that allocates
 //   flood N SIZE TAG [HUGE]
 //                     N marks "TAG i xxx...", each SIZE bytes long, then HUGE
 //                     marks of about 20 kB (hugeMarkText(TAG, k)), as fast as
@@ -323,6 +324,11 @@ case "alloc":
     let attachHook = heapBytesInUse()! - attachStart
     let adopted = children.filter { $0.tracer != nil || $0.traceID != 0 }.count
     kept = [root] + children
+    // An untraced view reporting its appearance: no entry to find, nothing kept.
+    for _ in 0..<100 { root.viewControllable.reportAppearance(.shown) } // warm-up
+    let viewStart = heapBytesInUse()!
+    for call in 0..<calls { root.viewControllable.reportAppearance(call % 2 == 0 ? .shown : .covered) }
+    let viewReports = heapBytesInUse()! - viewStart
     // A control that does allocate, so a reading of 0 means something.
     var boxes: [[Int]] = []
     boxes.reserveCapacity(100)
@@ -335,6 +341,7 @@ case "alloc":
     print("recording-hook-bytes \(recordingHook)")
     print("attach-hook-bytes \(attachHook)")
     print("adopted \(adopted)")
+    print("view-report-bytes \(viewReports)")
     print("control-bytes \(control) \(boxes.count)")
 
 case "flood":

@@ -8,14 +8,16 @@ protocol LoggedInInteractable: Interactable, MenuListener, PitBoardListener, Ann
 protocol LoggedInViewControllable: ViewControllable {
     /// Shows a permanent child's view inside this one.
     func embed(_ child: any ViewControllable)
-    /// Shows a child's view over this one.
-    func present(_ child: any ViewControllable)
-    /// Takes a presented child's view away.
-    func dismiss(_ child: any ViewControllable)
+    /// Pushes a child's view onto the navigation stack, over the embedded views.
+    func push(_ child: any ViewControllable)
+    /// Pops a pushed child's view off the stack (nothing if it is not on top).
+    func pop(_ child: any ViewControllable)
 }
 
 /// Attaches the permanent children (Menu, PitBoard, Announcements) when it
-/// loads, and opens and closes Order with back navigation.
+/// loads, and pushes and pops Order. Order comes back by its own Back button
+/// or by the user's swipe; either way its view tells its interactor, which
+/// tells this napkin to route back (and detach it).
 @MainActor
 final class LoggedInRouter: ViewableRouter<any LoggedInInteractable, any LoggedInViewControllable>, LoggedInRouting {
     private let menuBuilder: any MenuBuildable
@@ -54,13 +56,14 @@ final class LoggedInRouter: ViewableRouter<any LoggedInInteractable, any LoggedI
         let router = await orderBuilder.build(withListener: interactor, item: item)
         order = router
         await attachChild(router)
-        viewController.present(router.viewControllable)
+        viewController.push(router.viewControllable)
     }
 
+    /// Pops Order's view (already gone after a swipe) and detaches it.
     func routeBackFromOrder() async {
         guard let router = order else { return }
         order = nil
-        viewController.dismiss(router.viewControllable)
+        viewController.pop(router.viewControllable)
         if bugs.isOn(.forgottenDetach) {
             // --bug forgotten-detach: the screen is gone and our reference is
             // dropped, so everything looks fine, but the Order router is still

@@ -6,7 +6,9 @@ protocol OrderRouting: ViewableRouting, Sendable {}
 
 /// What Order tells its parent.
 protocol OrderListener: AnyObject, Sendable {
-    /// The guest navigated back: the parent must route back (and detach Order).
+    /// The guest navigated back: the parent must route back (and detach
+    /// Order). Called again when the popped view reports it; the parent
+    /// routes back once.
     func orderDidClose() async
 }
 
@@ -55,6 +57,10 @@ final actor OrderInteractor: OrderInteractable, PresentableInteractable, OrderPr
     }
 
     func didTapBack() async {
+        await listener?.orderDidClose()
+    }
+
+    func didLeave() async {
         await listener?.orderDidClose()
     }
 }

@@ -5,17 +5,25 @@ protocol OrderPresentableListener: AnyObject, Sendable {
     func didTapMore() async
     func didTapAddToTab() async
     func didTapBack() async
+    /// The view was popped (by its Back button or a swipe): Order is closed.
+    func didLeave() async
 }
 
-/// The order sheet, presented over the LoggedIn screen, with a custom back
-/// button (back navigation goes through the interactor to the parent's router).
+/// The order screen, pushed over the LoggedIn screen, with a Back button
+/// (back navigation goes through the interactor to the parent's router).
+/// When the navigation stack pops it (Back, or the user's swipe), it tells
+/// its interactor, so the parent detaches Order however the guest left: the
+/// `viewDidDisappear` + `isMovingFromParent` pattern of the napkin guides.
 @MainActor
-final class OrderView: OrderViewControllable, OrderPresentable, Screen {
+final class OrderView: OrderViewControllable, OrderPresentable, PoppableView, Screen {
     weak var listener: (any OrderPresentableListener)?
     private let console: Console
+    /// False with `--bug swipe-back`: a pop goes unreported.
+    private let reportsPops: Bool
 
-    init(console: Console) {
+    init(console: Console, reportsPops: Bool) {
         self.console = console
+        self.reportsPops = reportsPops
     }
 
     func show(_ item: MenuItem, quantity: Int) {
@@ -44,5 +52,14 @@ final class OrderView: OrderViewControllable, OrderPresentable, Screen {
     @discardableResult
     func tapBack() -> Task<Void, Never> {
         dispatch { [listener] in await listener?.didTapBack() }
+    }
+
+    // MARK: PoppableView
+
+    func didMoveFromParent() -> Task<Void, Never>? {
+        // --bug swipe-back: nobody hears about the pop. After a Back tap the
+        // parent routes back anyway; after a swipe, Order stays attached.
+        guard reportsPops else { return nil }
+        return dispatch { [listener] in await listener?.didLeave() }
     }
 }

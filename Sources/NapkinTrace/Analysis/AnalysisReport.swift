@@ -60,10 +60,16 @@ extension TraceRecorder {
     /// - Parameters:
     ///   - grace: how long things may take to deallocate or stop.
     ///   - expectTeardown: report everything still alive as a finding.
-    public func analyze(grace: Duration = .seconds(1), expectTeardown: Bool = false) -> AnalysisReport {
-        let (seconds, attoseconds) = grace.components
-        let graceNS = UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
-        var analyzer = TraceAnalyzer(options: .init(grace: graceNS, expectTeardown: expectTeardown))
+    ///   - viewGrace: how long a router's view may stay shown after the
+    ///     router left the tree.
+    public func analyze(grace: Duration = .seconds(1), expectTeardown: Bool = false,
+                        viewGrace: Duration = .seconds(5)) -> AnalysisReport {
+        func nanoseconds(_ duration: Duration) -> UInt64 {
+            let (seconds, attoseconds) = duration.components
+            return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
+        }
+        var analyzer = TraceAnalyzer(options: .init(grace: nanoseconds(grace), expectTeardown: expectTeardown,
+                                                    viewGrace: nanoseconds(viewGrace)))
         for event in events { analyzer.consume(event) }
         analyzer.advance(to: MonotonicClock.now() &- tracer.origin)
         analyzer.finish()
