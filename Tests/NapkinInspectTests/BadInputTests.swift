@@ -103,15 +103,15 @@ struct BadInputTests {
         #expect(!result.stdout.isEmpty)
         switch command {
         case "check":
-            #expect(result.stdout.contains("\(path): no findings (151 events)"), "\(result)")
+            #expect(result.stdout.contains("\(path): no findings (191 events)"), "\(result)")
             #expect(result.stdout.contains("note: the trace has no end record"))
         case "stats":
-            #expect(result.stdout.contains("151 events"))
+            #expect(result.stdout.contains("191 events"))
             #expect(result.stdout.contains("Complete     no: no end record"))
             #expect(result.stdout.contains("the last line is cut short"))
         case "tree", "live":
-            #expect(result.stdout.contains("rib-house (pid 13736) at t="), "\(result)")
-            #expect(result.stdout.contains("(after seq 151)"))
+            #expect(result.stdout.contains("rib-house (pid 30978) at t="), "\(result)")
+            #expect(result.stdout.contains("(after seq 191)"))
         default:
             break
         }
@@ -140,11 +140,11 @@ struct BadInputTests {
         case "check":
             #expect(result.stdout.contains("trace problem: damaged-records: lines that look like records are damaged"), "\(result)")
         case "stats":
-            #expect(result.stdout.contains("152 events"))
+            #expect(result.stdout.contains("192 events"))
             #expect(result.stdout.contains("Reader       1 invalid lines"), "\(result)")
             #expect(result.stdout.contains("Complete     yes"))
         case "tree", "live":
-            #expect(result.stdout.contains("(after seq 152)"), "\(result)")
+            #expect(result.stdout.contains("(after seq 192)"), "\(result)")
         default:
             break
         }

@@ -30,7 +30,7 @@ struct CheckCommandTests {
         #expect(Self.rules(result.stdout) == Set(expected), "\(result)")
         let header = try #require(result.stdoutLines.first)
         if expected.isEmpty {
-            #expect(header == "\(path): no findings (152 events, ended cleanly)")
+            #expect(header == "\(path): no findings (192 events, ended cleanly)")
         } else {
             let count = Self.findingLines(result.stdout).count
             #expect(header.hasPrefix("\(path): \(count) finding\(count == 1 ? "" : "s") ("), "\(header)")

@@ -185,8 +185,8 @@ struct CheckFormatsTests {
         let result = try await CLIHarness.inspect(["check", "--format", "github"] + paths)
         #expect(result.status == 1, "\(result)")
         #expect(result.stdoutLines == [
-            "::error title=napkin not-deallocated%3A LoggedInRouter#6::detached, but still alive 1s later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?) (Examples/traces/bug-retain-cycle.ndjson, seq 69)",
-            "::error title=napkin not-deallocated%3A LoggedInRouter#22::detached, but still alive 1s later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?) (Examples/traces/bug-retain-cycle.ndjson, seq 112)",
+            "::error title=napkin not-deallocated%3A LoggedInRouter#6::detached, but still alive 1s later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?) (Examples/traces/bug-retain-cycle.ndjson, seq 97)",
+            "::error title=napkin not-deallocated%3A LoggedInRouter#22::detached, but still alive 1s later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?) (Examples/traces/bug-retain-cycle.ndjson, seq 150)",
             "::warning title=napkin task-started-inactive%3A MenuInteractor#3 'prefetch'::task 'prefetch' started while MenuInteractor#3 was inactive; it runs until the next deactivation (start it in didBecomeActive) (Tests/Fixtures/traces/task-started-inactive.ndjson, seq 8)",
         ])
         #expect(result.stderrLines == ["napkin-inspect: 3 findings"])

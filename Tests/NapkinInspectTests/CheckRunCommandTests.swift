@@ -31,14 +31,14 @@ struct CheckRunCommandTests {
 
     @Test("--format json with a command: one trace, from rib-house")
     func jsonWithCommand() async throws {
-        let result = try await CLIHarness.inspect(["check", "--format", "json", "--", Self.ribHouse, "--speed", "20", "--quiet", "--bug", "forgotten-detach"])
+        let result = try await CLIHarness.inspect(["check", "--format", "json", "--grace", "50ms", "--", Self.ribHouse, "--speed", "20", "--quiet", "--bug", "forgotten-detach"])
         #expect(result.status == 1, "\(result)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let traces = try #require(report["traces"] as? [[String: Any]])
         #expect(traces.count == 1)
         #expect(traces.first?["app"] as? String == "rib-house")
         let rules = (traces.first?["findings"] as? [[String: Any]] ?? []).compactMap { $0["rule"] as? String }
-        #expect(Set(rules) == ["duplicate-child"], "\(result)")
+        #expect(Set(rules) == ["view-gone-still-attached"], "\(result)")
     }
 
     @Test("a command that fails and writes no trace: its exit status, and a line saying so")

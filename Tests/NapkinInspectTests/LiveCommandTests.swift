@@ -11,7 +11,7 @@ struct LiveCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let lines = result.stdoutLines
-        #expect(lines.first == "rib-house (pid 13740) at t=3.622s (after seq 136) (136 events)")
+        #expect(lines.first == "rib-house (pid 31005) at t=4.777s (after seq 176) (176 events)")
         #expect(lines.contains("Outside the tree, still alive:"))
         let leaked = lines.filter { $0.contains("! not-deallocated") }
         #expect(leaked.count == 2)

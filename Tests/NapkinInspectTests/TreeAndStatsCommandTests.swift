@@ -88,13 +88,13 @@ struct TreeAndStatsCommandTests {
     func treeCleanEnd() async throws {
         let result = try await CLIHarness.inspect(["tree", CLIHarness.exampleTrace("clean")])
         #expect(result.status == 0)
-        #expect(result.stdout == "rib-house (pid 13736) at t=3.646s (after seq 152)\n(no routers alive)\n")
+        #expect(result.stdout == "rib-house (pid 30978) at t=4.782s (after seq 192)\n(no routers alive)\n")
     }
 
     @Test("tree marks every finding on its router: the undetached children, while they live")
     func treeMarksUndetachedChild() async throws {
         let path = CLIHarness.exampleTrace("bug-service-keeps-child")
-        let during = try await CLIHarness.inspect(["tree", path, "--at", "3.4s"])
+        let during = try await CLIHarness.inspect(["tree", path, "--at", "4.6s"])
         #expect(during.status == 0)
         let marked = during.stdoutLines.filter { $0.contains("! undetached-child") }
         #expect(marked.count == 2, "\(during)")
@@ -102,7 +102,7 @@ struct TreeAndStatsCommandTests {
         #expect(during.stdout.contains("Outside the tree, still alive:"))
         #expect(during.stdout.contains("parent LoggedInRouter#6 deallocated"), "\(during)")
         // Between the two findings only the first is established.
-        let between = try await CLIHarness.inspect(["tree", path, "--at", "3s"])
+        let between = try await CLIHarness.inspect(["tree", path, "--at", "4.1s"])
         #expect(between.stdoutLines.filter { $0.contains("! undetached-child") }.count == 1, "\(between)")
         // At the end the app has released the registry: nothing is left to mark, the findings remain.
         let end = try await CLIHarness.inspect(["tree", path])
@@ -119,24 +119,24 @@ struct TreeAndStatsCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines
-        #expect(lines.first == "Trace        \(path) (9.5 KiB, 152 events, format v1)")
-        #expect(lines.contains { $0.hasPrefix("App          rib-house (pid 13736), started ") })
-        #expect(lines.contains("Duration     3.6s (41 events/s)"))
+        #expect(lines.first == "Trace        \(path) (12.0 KiB, 192 events, format v1)")
+        #expect(lines.contains { $0.hasPrefix("App          rib-house (pid 30978), started ") })
+        #expect(lines.contains("Duration     4.8s (40 events/s)"))
         #expect(lines.contains("Complete     yes: ended cleanly (exit)"))
         #expect(lines.contains("Dropped      0 events"))
         #expect(lines.contains("Routers      14 created, 14 deallocated, 0 alive at the end"))
         #expect(lines.contains("Interactors  14 created, 14 deallocated, 0 alive at the end"))
         #expect(lines.contains("Tasks        4 started, 4 ended (4 cancelled), 0 running at the end"))
         #expect(lines.contains("Tree depth   2 (deepest attach)"))
-        #expect(lines.contains("Marks        19"))
+        #expect(lines.contains("Marks        20"))
         #expect(lines.contains("Reader       0 invalid lines, 0 records of unknown kinds, 0 unknown fields"))
         // Events by kind: one row per kind; the counts add up to the total.
         let header = try #require(lines.firstIndex(of: "Events by kind:"))
         let rows = lines[(header + 1)...].map { $0.split(separator: " ", omittingEmptySubsequences: true) }
-        #expect(rows.count == 15)
-        #expect(rows.map { Int($0[1]) ?? -1 }.reduce(0, +) == 152)
-        #expect(rows.first.map { $0.map(String.init) } == ["session", "1", "0.7%"])
-        #expect(rows.contains { $0.map(String.init) == ["deinit", "28", "18.4%"] })
+        #expect(rows.count == 16)
+        #expect(rows.map { Int($0[1]) ?? -1 }.reduce(0, +) == 192)
+        #expect(rows.first.map { $0.map(String.init) } == ["session", "1", "0.5%"])
+        #expect(rows.contains { $0.map(String.init) == ["deinit", "28", "14.6%"] })
     }
 
     @Test("stats --format json: the documented numbers, consistent with the trace")
@@ -182,7 +182,7 @@ struct TreeAndStatsCommandTests {
         let cutJSON = try #require(try JSONSerialization.jsonObject(with: Data(cut.stdout.utf8)) as? [String: Any])
         #expect(cutJSON["last_line_cut_short"] as? Bool == true)
         #expect(cutJSON["ended_cleanly"] as? Bool == false)
-        #expect(cutJSON["events"] as? Int == 151)
+        #expect(cutJSON["events"] as? Int == 191)
         #expect(cutJSON["invalid_lines"] as? Int == 1)
     }
 }
