@@ -23,32 +23,67 @@ struct ArgumentParserTests {
 
     @Test("options with separate and inline values, flags, positionals; typed values")
     func options() throws {
-        let parsed = try Self.parse(["run.ndjson", "--at", "12", "--grace=250ms", "--no-color", "--format", "mermaid"], TreeCommand.self)
+        let parsed = try Self.parse(["run.ndjson", "--at", "12", "--grace=250ms", "--view-grace", "2s", "--no-color", "--format", "mermaid"], TreeCommand.self)
         #expect(parsed.positionals == ["run.ndjson"])
         #expect(parsed.texts["at"] == "12")
         #expect(parsed.texts["grace"] == "250ms")
+        #expect(parsed.texts["view-grace"] == "2s")
         #expect(parsed.texts["format"] == "mermaid")
         #expect(parsed.isSet(CommonOptions.noColor))
         #expect(!parsed.wantsHelp)
         #expect(parsed.command == nil)
         #expect(try parsed.value(CommonOptions.at) == .seq(12))
         #expect(try parsed.grace() == 250_000_000)
+        #expect(try parsed.viewGrace() == 2_000_000_000)
         #expect(try parsed.choice(Presentation<TreeCommand.Format>.formatOption) == .mermaid)
         #expect(try parsed.style(environment: [:]).enabled == false, "--no-color wins")
         let command = try TreeCommand(parsing: parsed)
-        #expect(command.fold.path == "run.ndjson" && command.fold.moment == .seq(12) && command.fold.grace == 250_000_000)
+        #expect(command.fold.path == "run.ndjson" && command.fold.moment == .seq(12))
+        #expect(command.fold.analysis.grace == 250_000_000 && command.fold.analysis.viewGrace == 2_000_000_000)
         #expect(command.output.format == .mermaid && !command.output.style.enabled)
     }
 
-    @Test("options not given: nil, or the choice's default, or the default grace")
+    @Test("options not given: nil, or the choice's default, or the default grace periods")
     func defaults() throws {
         let parsed = try Self.parse(["run.ndjson"], CheckCommand.self)
         #expect(try parsed.value(CheckCommand.Options.allow) == nil)
         #expect(try parsed.choice(Presentation<CheckCommand.Format>.formatOption) == .text)
         #expect(try parsed.choice(CheckCommand.Options.failOn) == .warning)
         #expect(try parsed.grace() == 1_000_000_000)
+        #expect(try parsed.viewGrace() == 5_000_000_000)
+        let analysis = try CheckCommand(parsing: parsed).analysis
+        #expect(analysis.grace == 1_000_000_000 && analysis.viewGrace == 5_000_000_000 && !analysis.expectTeardown)
         #expect(try parsed.style(environment: ["NO_COLOR": "1"]).enabled == false)
         #expect(try Self.parse(["f", "--color", "always"], StatsCommand.self).style(environment: ["NO_COLOR": "1"]).enabled)
+    }
+
+    @Test("--view-grace goes with --grace: the same commands take both, and read both into their analysis")
+    func viewGrace() throws {
+        let withGrace = CommandRegistry.all.filter { $0.configuration.option(named: "grace") != nil }.map { $0.configuration.name }
+        #expect(withGrace == ["live", "tree", "check", "mermaid"])
+        for command in CommandRegistry.all {
+            let configuration = command.configuration
+            #expect((configuration.option(named: "view-grace") != nil) == (configuration.option(named: "grace") != nil), "\(configuration.name)")
+        }
+        let option = try #require(CheckCommand.configuration.option(named: "view-grace"))
+        #expect(option.valueName == "DURATION")
+        #expect(option.help.contains("after the router left the tree") && option.help.contains("default 5s")
+                && option.help.contains("expectViewControllerDisappear"), "\(option.help)")
+
+        let words = ["f", "--grace", "250ms", "--view-grace", "2s"]
+        let check = try CheckCommand(parsing: Self.parse(words + ["--expect-teardown"], CheckCommand.self)).analysis
+        #expect(check.grace == 250_000_000 && check.viewGrace == 2_000_000_000 && check.expectTeardown)
+        let live = try LiveCommand(parsing: Self.parse(words, LiveCommand.self)).analysis
+        #expect(live.grace == 250_000_000 && live.viewGrace == 2_000_000_000)
+        let tree = try TreeCommand(parsing: Self.parse(words, TreeCommand.self)).fold.analysis
+        #expect(tree.grace == 250_000_000 && tree.viewGrace == 2_000_000_000)
+        guard case .flowchart(let request) = try MermaidCommand(parsing: Self.parse(words, MermaidCommand.self)).diagram else {
+            Issue.record("mermaid draws the tree by default")
+            return
+        }
+        #expect(request.analysis.grace == 250_000_000 && request.analysis.viewGrace == 2_000_000_000)
+        #expect(try Self.parse(["f"], LiveCommand.self).analysisOptions().viewGrace == TraceAnalyzer.Options.defaultViewGrace)
+        #expect(Self.usageError(["f", "--view-grace", "2s"], TimelineCommand.self)?.contains("unknown option '--view-grace'") == true)
     }
 
     @Test("an inline value may be empty or hold '='; a later option wins")

@@ -54,6 +54,25 @@ struct BoundedRenderingTests {
         #expect(!frame.joined().contains("\u{1B}[2J"), "the source name is printable")
     }
 
+    @Test("a view shown and removed 10,000 times: one lane in the timeline, a capped Gantt section")
+    func manyViewChanges() throws {
+        var f = RenderFixture(app: "views")
+        f.launch(2, "RootRouter", at: 0)
+        for k in 0..<10_000 {
+            f.add(Double(k), .view(router: 2, appearance: .shown))
+            f.add(Double(k) + 0.5, .view(router: 2, appearance: .removed))
+        }
+        let history = f.history
+        let lines = TimelineRenderer(style: .plain, width: 100).lines(history)
+        #expect(lines.filter { $0.hasPrefix("  view ") }.count == 1, "\(lines)")
+        #expect(lines.allSatisfy { $0.count <= 100 })
+        let gantt = MermaidRenderer.gantt(history)
+        let bars = gantt.split(separator: "\n").drop { !$0.hasPrefix("  section ") }.filter { $0.hasPrefix("    ") }
+        #expect(bars.count <= MermaidRenderer.maxBarsPerSection + 1, "\(bars.count) bars")
+        #expect(bars.last?.hasPrefix("    #8230; ") == true, "the rest counted: \(bars.last ?? "")")
+        #expect(gantt.utf8.count < MermaidRenderer.maxCharacters)
+    }
+
     @Test("a row marks each rule once, with a count, however many findings name the node")
     func ruleMarksCounted() {
         var f = RenderFixture()

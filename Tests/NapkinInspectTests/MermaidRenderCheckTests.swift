@@ -30,6 +30,8 @@ struct MermaidRenderCheckTests {
         hostile.add(6, .deallocated(id: 4))
         let small = RenderFixture.small.analyzer()
         let wide = RenderFixture.wide(300)
+        let views = RenderFixture.views.analyzer(grace: 1_000_000_000)
+        let viewsEarly = RenderFixture.views.until(ms: 1_500)
         return [
             ("flowchart-small", MermaidRenderer.flowchart(small.state, findings: small.findings)),
             ("flowchart-hostile", MermaidRenderer.flowchart(hostile.state, findings: [
@@ -39,7 +41,10 @@ struct MermaidRenderCheckTests {
             ])),
             ("flowchart-empty", MermaidRenderer.flowchart(TraceState(), findings: [])),
             ("flowchart-capped", MermaidRenderer.flowchart(wide.state, findings: [])),
+            ("flowchart-views", MermaidRenderer.flowchart(views.state, findings: views.findings)),
+            ("flowchart-views-early", MermaidRenderer.flowchart(viewsEarly.state, findings: [])),
             ("gantt-small", MermaidRenderer.gantt(RenderFixture.small.history)),
+            ("gantt-views", MermaidRenderer.gantt(RenderFixture.views.history)),
             ("gantt-leaky", MermaidRenderer.gantt(RenderFixture.leaky.history)),
             ("gantt-hostile", MermaidRenderer.gantt(hostile.history)),
             ("gantt-filtered", MermaidRenderer.gantt(RenderFixture.small.history, filter: NodeFilter(name: "Home"))),

@@ -106,6 +106,32 @@ struct RenderFixture {
         return f
     }
 
+    /// An app that reports its views: a list under the root, a detail pushed
+    /// over it and popped by the Back button but never detached (its view gone,
+    /// its router still attached: view-gone-still-attached), a settings screen
+    /// detached at 1 s with its view left on screen (view-shown-after-detach
+    /// with a view grace period under 3 s, undecided with the default 5 s), and
+    /// the list covered by a sheet at 3 s. The trace ends at 4 s.
+    static var views: RenderFixture {
+        var f = RenderFixture(app: "views", pid: 9)
+        f.launch(2, "RootRouter", at: 0)
+        f.add(0, .view(router: 2, appearance: .shown))
+        f.attach(4, "ListRouter", to: 2, at: 100)
+        f.add(100, .view(router: 4, appearance: .shown))
+        f.attach(8, "SettingsRouter", to: 2, at: 300)
+        f.add(300, .view(router: 8, appearance: .shown))
+        f.attach(6, "DetailRouter", to: 4, at: 500)
+        f.add(500, .view(router: 4, appearance: .covered))
+        f.add(500, .view(router: 6, appearance: .shown))
+        f.add(1_000, .view(router: 6, appearance: .removed))
+        f.add(1_000, .view(router: 4, appearance: .shown))
+        f.add(1_000, .detach(parent: 2, child: 8))
+        f.add(1_000, .deactivate(interactor: 7))
+        f.add(3_000, .view(router: 4, appearance: .covered))
+        f.add(4_000, .sessionEnd(reason: "exit"))
+        return f
+    }
+
     /// The trace as NDJSON, as an app would write it.
     var ndjson: String {
         var bytes: [UInt8] = []

@@ -124,6 +124,41 @@ struct TimelineRendererTests {
         #expect(text.hasPrefix(#"evil\e[2J (pid 42): 1 router over 3ms"# + "\n"))
     }
 
+    /// A router whose view is shown, covered, removed while covered (the whole
+    /// stack popped), shown again, covered, and whose router goes at 95 ms.
+    static var viewLaneFixture: RenderFixture {
+        var f = RenderFixture()
+        f.launch(2, "RootRouter", at: 0)
+        f.attach(4, "StackRouter", to: 2, at: 0)
+        f.add(0, .view(router: 4, appearance: .shown))
+        f.add(20, .view(router: 4, appearance: .covered))
+        f.add(40, .view(router: 4, appearance: .removed))
+        f.add(60, .view(router: 4, appearance: .shown))
+        f.add(80, .view(router: 4, appearance: .covered))
+        f.add(90, .detach(parent: 2, child: 4))
+        f.add(90, .deactivate(interactor: 3))
+        f.add(95, .deallocated(id: 4))
+        f.add(100, .sessionEnd(reason: "exit"))
+        return f
+    }
+
+    @Test("the view lane: covered until the next removal, showing or deinit; a removal wins its column; no lane without view events")
+    func viewLane() throws {
+        let fixture = Self.viewLaneFixture
+        let life = try #require(fixture.history.life(of: 4))
+        let covered = TimelineRenderer.coveredSpans(life, end: 100_000_000)
+        #expect(covered.map(\.start) == [20_000_000, 80_000_000])
+        #expect(covered.map(\.stop) == [40_000_000, 95_000_000])
+        // 50 columns of 2 ms: shown 0-20 ms, covered to 40 ms, removed at 40 ms, shown 60-80 ms, covered to the deinit.
+        let lines = render(fixture, width: 66).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let row = try #require(lines.firstIndex { $0.hasPrefix("  StackRouter#4") })
+        #expect(lines[row + 1] == "    view        " + String(repeating: "=", count: 11) + String(repeating: ".", count: 9) + "<"
+                + String(repeating: " ", count: 9) + String(repeating: "=", count: 11) + String(repeating: ".", count: 7), "\(lines)")
+        #expect(!lines[row - 1].contains("view"), "the root reported no view: no lane")
+        #expect(lines.last == "         view: = shown  . covered  < gone (popped, dismissed)")
+        #expect(!render(.small, width: 72).contains("view"), "no lane and no legend without view events")
+    }
+
     @Test("axis ticks fall on round times", arguments: [
         (UInt64(0), UInt64(130_000_000), 53, ["0", "50ms", "100ms"]),
         (UInt64(0), UInt64(2_400_000_000), 60, ["0", "0.5s", "1.0s", "1.5s", "2.0s"]),

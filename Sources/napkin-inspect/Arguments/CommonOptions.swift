@@ -1,4 +1,5 @@
 import Foundation
+import NapkinTrace
 
 /// Options several commands share, and how they are read.
 enum CommonOptions {
@@ -7,6 +8,11 @@ enum CommonOptions {
         "grace", help: "How long a detached router may take to deallocate or a cancelled task to stop (default 1s).")
     /// The grace period without `--grace`: 1 s, like RIBs' LeakDetector.
     static let defaultGrace: UInt64 = 1_000_000_000
+    /// `--view-grace DURATION`: how long a router's view may stay on screen after the router left the tree.
+    static let viewGrace = ValueOption.duration(
+        "view-grace", help: "How long a router's view may stay on screen after the router left the tree (default 5s, like RIBs' expectViewControllerDisappear).")
+    /// `--grace` and `--view-grace`, as every command that analyses a trace lists them.
+    static let analysisOptions: [any DeclaredOption] = [grace, viewGrace]
     /// `--at SEQ|TIME`: the moment of the trace to show (`tree`, `mermaid --view tree`).
     static let at = ValueOption.moment(
         "at", help: "The moment to show: just after event SEQ (e.g. 120) or a time since the start (e.g. 1.5s); the end by default.")
@@ -23,6 +29,17 @@ extension ParsedArguments {
     /// `--grace`, in nanoseconds (1 s when not given).
     func grace() throws(UsageError) -> UInt64 {
         try value(CommonOptions.grace) ?? CommonOptions.defaultGrace
+    }
+
+    /// `--view-grace`, in nanoseconds (5 s when not given).
+    func viewGrace() throws(UsageError) -> UInt64 {
+        try value(CommonOptions.viewGrace) ?? TraceAnalyzer.Options.defaultViewGrace
+    }
+
+    /// The analysis `--grace` and `--view-grace` ask for; `expectTeardown`
+    /// for a command that has `--expect-teardown`.
+    func analysisOptions(expectTeardown: Bool = false) throws(UsageError) -> TraceAnalyzer.Options {
+        TraceAnalyzer.Options(grace: try grace(), expectTeardown: expectTeardown, viewGrace: try viewGrace())
     }
 
     /// The output style `--color` and `--no-color` ask for, given the environment (`NO_COLOR`, `TERM`).

@@ -20,7 +20,7 @@ struct CheckCommand: Command {
     }
 
     static let configuration = CommandConfiguration(
-        options: [CommonOptions.grace, Options.expectTeardown, Options.allow, Options.failOn, Options.traceDir]
+        options: CommonOptions.analysisOptions + [Options.expectTeardown, Options.allow, Options.failOn, Options.traceDir]
             + Presentation<Format>.options, help: """
         check FILE|DIR... [options]
         check [options] -- COMMAND [ARGS...]
@@ -39,7 +39,7 @@ struct CheckCommand: Command {
     var paths: [String]
     /// `-- COMMAND`: the program to run and check.
     var command: [String]?
-    /// `--grace` and `--expect-teardown`, as the analysis takes them.
+    /// `--grace`, `--view-grace` and `--expect-teardown`, as the analysis takes them.
     var analysis: TraceAnalyzer.Options
     /// `--allow`: the allow-list file.
     var allowPath: String?
@@ -53,7 +53,7 @@ struct CheckCommand: Command {
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
         command = arguments.command
-        analysis = TraceAnalyzer.Options(grace: try arguments.grace(), expectTeardown: arguments.isSet(Options.expectTeardown))
+        analysis = try arguments.analysisOptions(expectTeardown: arguments.isSet(Options.expectTeardown))
         allowPath = try arguments.value(Options.allow)
         failOn = try arguments.choice(Options.failOn)
         traceDirectory = try arguments.value(Options.traceDir)

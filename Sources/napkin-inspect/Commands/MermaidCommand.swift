@@ -33,7 +33,7 @@ struct MermaidCommand: Command {
         static let markdown = Flag("markdown", help: "Wrap the diagram in a ```mermaid block for a Markdown file.")
     }
 
-    static let configuration = CommandConfiguration(options: [Options.view, CommonOptions.at, Options.markdown, CommonOptions.grace], help: """
+    static let configuration = CommandConfiguration(options: [Options.view, CommonOptions.at, Options.markdown] + CommonOptions.analysisOptions, help: """
         mermaid FILE [--view tree|timeline|sequence] [options]
         Draw the tree, lifecycles or attach/detach as a Mermaid diagram.
         $ napkin-inspect mermaid Examples/traces/bug-service-keeps-child.ndjson --markdown >> report.md
@@ -42,7 +42,7 @@ struct MermaidCommand: Command {
 
     /// The trace file.
     var path: String
-    /// `--view`, with `--at` and `--grace` for the tree.
+    /// `--view`, with `--at`, `--grace` and `--view-grace` for the tree.
     var diagram: Diagram
     /// `--markdown`: fence the diagram for a Markdown file.
     var markdown: Bool

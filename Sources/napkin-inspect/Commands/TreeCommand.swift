@@ -8,17 +8,18 @@ struct TreeCommand: Command {
     }
 
     static let configuration = CommandConfiguration(
-        options: [CommonOptions.at, CommonOptions.grace] + Presentation<Format>.options, help: """
+        options: [CommonOptions.at] + CommonOptions.analysisOptions + Presentation<Format>.options, help: """
         tree FILE [--at SEQ|TIME] [options]
         Print the tree at the end of a trace, or at any moment of it.
         Each router is shown under its parent with its state (active, inactive, detached), age,
-        running tasks, and a mark for every finding about it established by then.
+        running tasks, its view if the app reports views (view gone, view covered; view shown
+        outside the tree), and a mark for every finding about it established by then.
         At most \(TreeRenderer.maxRows) rows are printed, and levels deeper than \(TreeLayout.maxDrawnLevels) are folded into one mark.
         $ napkin-inspect tree Examples/traces/clean.ndjson
         $ napkin-inspect tree run.ndjson --at 2.5s
         """)
 
-    /// The trace, `--at` and `--grace`.
+    /// The trace, `--at`, `--grace` and `--view-grace`.
     var fold: TraceFold.Request
     /// `--format`, `--color`.
     var output: Presentation<Format>

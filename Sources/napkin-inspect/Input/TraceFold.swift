@@ -3,20 +3,21 @@ import NapkinTrace
 /// A trace analysed up to a moment (`--at SEQ|TIME`) or to its end: what
 /// `tree` and `mermaid --view tree` show.
 struct TraceFold {
-    /// What to fold: the file, the moment (`--at`), the grace period (`--grace`).
+    /// What to fold: the file, the moment (`--at`), the grace periods
+    /// (`--grace`, `--view-grace`).
     struct Request: Sendable {
         /// The trace file.
         var path: String
         /// The moment to stop at; the end when nil.
         var moment: Moment?
-        /// The grace period of the analysis, in nanoseconds.
-        var grace: UInt64
+        /// The analysis settings: the grace periods.
+        var analysis: TraceAnalyzer.Options
 
-        /// The trace argument, `--at` and `--grace`.
+        /// The trace argument, `--at`, `--grace` and `--view-grace`.
         init(_ arguments: ParsedArguments) throws(UsageError) {
             path = arguments.tracePath
             moment = try arguments.value(CommonOptions.at)
-            grace = try arguments.grace()
+            analysis = try arguments.analysisOptions()
         }
     }
 
@@ -30,7 +31,7 @@ struct TraceFold {
     /// Folds the trace `request` names up to its moment (or to its end, finishing the analysis).
     init(_ request: Request) throws(CommandFailure) {
         let moment = request.moment
-        var analyzer = TraceAnalyzer(options: .init(grace: request.grace))
+        var analyzer = TraceAnalyzer(options: request.analysis)
         var stoppedEarly = false
         _ = try TraceInput(path: request.path).read { event in
             switch moment {

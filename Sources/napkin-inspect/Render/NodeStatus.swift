@@ -1,7 +1,8 @@
 import NapkinTrace
 
 /// Where a router (or a lone interactor) stands at a moment: what the tree
-/// and the flowchart both show next to its name.
+/// and the flowchart both show next to its name (its state, its tasks, and
+/// where its view is when the app reports views).
 struct NodeStatus {
     /// The word for the node's state.
     enum State: String {
@@ -21,6 +22,23 @@ struct NodeStatus {
     let state: State
     /// `1 task`, `3 tasks`, or empty: the interactor's bound tasks still running.
     let tasksText: String
+    /// Where the router's view is, as its view layer last reported it; nil
+    /// when it reported nothing (no view events, or an interactor).
+    let view: ViewAppearance?
+
+    /// The words for the view, where they tell something: `view gone` (removed:
+    /// popped, dismissed), `view covered` (off screen, still in place), and
+    /// `view shown` only on a router outside the tree (on a router in the
+    /// tree a shown view is the normal case); nil otherwise, so that a trace
+    /// without view events reads as it always did.
+    var viewText: String? {
+        switch view {
+        case .removed: "view gone"
+        case .covered: "view covered"
+        case .shown: state == .detached ? "view shown" : nil
+        case nil: nil
+        }
+    }
 
     /// The status of `node` in `trace`.
     init(of node: TraceNode, in trace: TraceState) {
@@ -34,5 +52,6 @@ struct NodeStatus {
         }
         let tasks = interactor?.runningTasks.count ?? 0
         tasksText = tasks == 0 ? "" : tasks == 1 ? "1 task" : "\(tasks) tasks"
+        view = node.kind == .router ? node.view : nil
     }
 }

@@ -3,8 +3,9 @@ import NapkinTrace
 /// Draws each router's lifecycle over time as text: a time axis, one row per
 /// router (indented by its depth in the tree) with bands for attached and
 /// active, attached and inactive, detached but alive, and a mark where it was
-/// deallocated; a row of task marks under routers that ran bound tasks; the
-/// marks the app wrote; a legend.
+/// deallocated; a view lane under routers whose view layer reported their view
+/// (``viewRow(_:scale:end:)``); a row of task marks under routers that ran
+/// bound tasks; the marks the app wrote; a legend.
 ///
 /// Colour only comes from ``Style``; every band also has its own character, so
 /// the chart reads the same without colour.
@@ -66,8 +67,10 @@ struct TimelineRenderer {
             String(repeating: "  ", count: filter == nil ? depth[life.id] ?? 0 : 0) + PrintableText.printable(life.name, limit: Self.maxLabel) + (life.kind == .interactor ? " (interactor)" : "")
         }
         let labels = rows.map(rowLabel)
-        let captions = zip(rows, labels).map { taskCaption($0, indent: $1.prefix { $0 == " " }.count) }
-        let widest = zip(labels, captions).map { max($0.count, $1?.count ?? 0) }.max() ?? 0
+        let indents = labels.map { $0.prefix { $0 == " " }.count }
+        let captions = zip(rows, indents).map { taskCaption($0, indent: $1) }
+        let viewCaptions = zip(rows, indents).map { Self.hasViewLane($0) ? Self.viewCaption(indent: $1) : nil }
+        let widest = zip(zip(labels, captions), viewCaptions).map { max($0.0.count, $0.1?.count ?? 0, $1?.count ?? 0) }.max() ?? 0
         let labelWidth = min(max(12, widest), max(12, totalWidth * 2 / 5))
         let columns = max(10, totalWidth - labelWidth - 1)
         let scale = Scale(start: start, stop: stop, columns: columns)
@@ -101,6 +104,9 @@ struct TimelineRenderer {
 
         for (k, life) in rows.enumerated() {
             out.append(fit(labels[k], labelWidth, bold: true) + " " + band(life, scale: scale, end: end).trimmingTrailingSpaces())
+            if let caption = viewCaptions[k] {
+                out.append(style.dim(fit(caption, labelWidth, bold: false)) + " " + viewRow(life, scale: scale, end: end).trimmingTrailingSpaces())
+            }
             if let caption = captions[k] {
                 out.append(style.dim(fit(caption, labelWidth, bold: false)) + " " + taskRow(life, scale: scale, end: end).trimmingTrailingSpaces())
             }
@@ -124,7 +130,7 @@ struct TimelineRenderer {
         }
 
         out.append("")
-        out += legend(width: totalWidth)
+        out += legend(width: totalWidth, views: viewCaptions.contains { $0 != nil })
         return out
     }
 
@@ -226,9 +232,11 @@ struct TimelineRenderer {
         return text
     }
 
-    private func legend(width: Int) -> [String] {
+    /// The legend, wrapped to `width`: bands and marks, tasks, and with
+    /// `views` the view lane (each group starts a line).
+    private func legend(width: Int, views: Bool) -> [String] {
         // (plain text for measuring, styled text for printing)
-        let items: [(String, String)] = [
+        var items: [(String, String)] = [
             ("\(Glyph.active) attached, active", style.green(String(Glyph.active)) + " attached, active"),
             ("\(Glyph.inactive) attached, inactive", style.cyan(String(Glyph.inactive)) + " attached, inactive"),
             ("\(Glyph.detached) detached, alive", style.yellow(String(Glyph.detached)) + " detached, alive"),
@@ -241,11 +249,13 @@ struct TimelineRenderer {
             ("~ running after cancel", style.red("~") + " running after cancel"),
             ("> still running", style.red(">") + " still running"),
         ]
+        let groupStarts: Set<Int> = [5, items.count]
+        if views { items += viewLegendItems }
         var lines: [String] = []
         var line = style.dim("Legend:")
         var used = 7
         for (k, item) in items.enumerated() {
-            let newLine = k == 5
+            let newLine = groupStarts.contains(k)
             if newLine || used + 2 + item.0.count > width {
                 lines.append(line)
                 line = "       "

@@ -1,7 +1,9 @@
 import NapkinTrace
 
 /// Draws the tree of a ``TraceState`` as text: each router under its parent
-/// with its state, age, running tasks and any finding about it.
+/// with its state, age, running tasks, where its view is (only when the app
+/// reports views: `view gone`, `view covered`, and `view shown` outside the
+/// tree) and any finding about it.
 ///
 /// The output is bounded whatever the trace: at most `limit` rows (the rest
 /// are counted in a last row that says how to see them), prefixes folded
@@ -97,7 +99,7 @@ struct TreeRenderer {
         return rows
     }
 
-    /// One node's row: name, state, age, tasks, note, and a mark per rule found about it.
+    /// One node's row: name, state, age, tasks, view, note, and a mark per rule found about it.
     private func row(_ entry: TreeLayout.Entry, name: String, width: Int, note: String?,
                      marks: [NodeID: [Finding]], state: TraceState) -> Row {
         let node = entry.node
@@ -114,6 +116,10 @@ struct TreeRenderer {
         let used = entry.prefix.count + name.count
         var text = entry.prefix + style.bold(name) + String(repeating: " ", count: max(1, width - used))
         text += "\(stateText) \(age) \(tasks)"
+        if let viewText = status.viewText {
+            // Two spaces before a note, so that `view shown  detached 2s ago` reads as two facts.
+            text += " " + (status.view == .covered ? style.dim(viewText) : style.yellow(viewText)) + (note == nil ? "" : " ")
+        }
         if let note { text += " " + style.dim(note) }
         let about = (marks[node.id] ?? []) + (status.interactorID.flatMap { $0 == node.id ? nil : marks[$0] } ?? [])
         var counts: [(rule: Finding.Rule, count: Int)] = []

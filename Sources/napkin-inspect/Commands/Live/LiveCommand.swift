@@ -8,7 +8,7 @@ struct LiveCommand: Command {
         static let noFollow = Flag("no-follow", help: "Read FILE to its end and stop, instead of waiting for more.")
     }
 
-    static let configuration = CommandConfiguration(options: [Options.noFollow, CommonOptions.grace] + CommonOptions.colorOptions, help: """
+    static let configuration = CommandConfiguration(options: [Options.noFollow] + CommonOptions.analysisOptions + CommonOptions.colorOptions, help: """
         live [FILE|-] [options]
         live [options] -- COMMAND [ARGS...]
         Show the live tree of a running app, redrawn in place like top.
@@ -28,8 +28,8 @@ struct LiveCommand: Command {
     var command: [String]?
     /// `--no-follow`: read FILE to its end, do not wait for more.
     var noFollow: Bool
-    /// `--grace`, in nanoseconds.
-    var grace: UInt64
+    /// `--grace` and `--view-grace`, as the analysis takes them.
+    var analysis: TraceAnalyzer.Options
     /// `--color`, `--no-color`.
     var style: Style
 
@@ -37,7 +37,7 @@ struct LiveCommand: Command {
         path = arguments.tracePath
         command = arguments.command
         noFollow = arguments.isSet(Options.noFollow)
-        grace = try arguments.grace()
+        analysis = try arguments.analysisOptions()
         style = try arguments.style()
         if command != nil && !arguments.positionals.isEmpty {
             throw UsageError("give either a trace FILE or '-- COMMAND', not both")
@@ -56,7 +56,7 @@ struct LiveCommand: Command {
         let queue = LiveEventQueue()
         queue.startReading(source.reader)
         let view = LiveView(style: style, sourceName: source.name)
-        let loop = LiveLoop(grace: grace, view: view, isLive: source.child != nil || !noFollow)
+        let loop = LiveLoop(analysis: analysis, view: view, isLive: source.child != nil || !noFollow)
         var outcome = onTerminal ? loop.runOnTerminal(queue: queue, child: source.child, pane: source.pane) : loop.runToEnd(queue: queue)
         var status: Int32?
         if let child = source.child {

@@ -6,8 +6,8 @@ struct LiveLoop {
     /// The shortest time between two turns of the terminal loop: at most 20 redraws a second.
     static let frameInterval: UInt64 = 50_000_000
 
-    /// The grace period of the analysis.
-    let grace: UInt64
+    /// The analysis settings (the grace periods).
+    let analysis: TraceAnalyzer.Options
     /// Draws the frames.
     let view: LiveView
     /// Whether more events may come while the input is quiet (a followed file or a command),
@@ -24,7 +24,7 @@ struct LiveLoop {
 
     /// Off a terminal: folds everything until the input ends (diagnostics go to standard error).
     func runToEnd(queue: LiveEventQueue) -> Outcome {
-        var analyzer = TraceAnalyzer(options: .init(grace: grace))
+        var analyzer = TraceAnalyzer(options: analysis)
         var batch: [TraceEvent] = []
         var count = 0
         var shownDiagnostics = 0
@@ -53,7 +53,7 @@ struct LiveLoop {
         LiveSignals.install()
         let terminal = TerminalSession()
         defer { terminal.restore() }
-        var analyzer = TraceAnalyzer(options: .init(grace: grace))
+        var analyzer = TraceAnalyzer(options: analysis)
         var batch: [TraceEvent] = []
         var count = 0
         var finished = false

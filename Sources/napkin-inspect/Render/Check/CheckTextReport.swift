@@ -38,7 +38,7 @@ enum CheckTextReport {
         if !trace.allowed.isEmpty { notes.append("\(trace.allowed.count) allowed by the allow-list") }
         if !trace.overview.endedCleanly { notes.append("the trace has no end record (the app crashed, was killed, or is still running)") }
         if trace.undecided > 0 {
-            notes.append("\(plural(trace.undecided, "check")) undecided: the trace ended less than the grace period after the event")
+            notes.append("\(plural(trace.undecided, "check")) undecided: the trace ended less than a grace period (--grace, --view-grace) after the event")
         }
         return notes
     }

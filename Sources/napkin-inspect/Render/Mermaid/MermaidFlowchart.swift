@@ -7,9 +7,12 @@ extension MermaidRenderer {
     /// A `flowchart TD` of the live tree (each root and its attached descendants),
     /// then, in a subgraph "outside the tree", the routers still alive that are not
     /// in it (with their attached descendants) and interactors whose router is gone.
-    /// Each node shows its type, id and state (active, inactive, detached) and the
-    /// rule ids of the findings about it; nodes with an error are red, with a
-    /// warning amber, detached ones dashed, inactive ones grey.
+    /// Each node shows its type, id and state (active, inactive, detached), its
+    /// view when the app reports views (`view gone`, `view covered`, and `view
+    /// shown` outside the tree) and the rule ids of the findings about it;
+    /// nodes with an error are red, with a warning amber, detached ones dashed,
+    /// routers in the tree whose view is gone violet and dotted (`viewGone`),
+    /// whose view is covered blue-grey (`viewCovered`), inactive ones grey.
     ///
     /// The cost follows the nodes drawn: the tree is walked lazily and the walk
     /// stops at the cap; routers outside the tree are looked up only if there
@@ -87,6 +90,7 @@ private struct Flowchart {
         // entity codes before it applies Markdown, so `*` or `_` would format.
         var label = MermaidRenderer.name(node.type, node.id) + "\n" + MermaidRenderer.escape(stateText)
         if !status.tasksText.isEmpty { label += MermaidRenderer.escape(", " + status.tasksText) }
+        if let viewText = status.viewText { label += MermaidRenderer.escape(", " + viewText) }
         var nodeFindings = about[node.id] ?? []
         if let interactorID = status.interactorID, interactorID != node.id { nodeFindings += about[interactorID] ?? [] }
         var rules: [String] = []
@@ -108,6 +112,10 @@ private struct Flowchart {
             className = "warning"
         } else if node.kind == .interactor || status.state == .detached {
             className = "detached"
+        } else if status.view == .removed {
+            className = "viewGone"
+        } else if status.view == .covered {
+            className = "viewCovered"
         } else {
             className = status.state.rawValue
         }
@@ -174,6 +182,8 @@ private struct Flowchart {
             ("active", "fill:#e6f4ea,stroke:#2e7d32,color:#000"),
             ("inactive", "fill:#f1f3f4,stroke:#80868b,color:#333"),
             ("detached", "fill:#fff8e1,stroke:#b58900,color:#000,stroke-dasharray: 5 5"),
+            ("viewGone", "fill:#ede7f6,stroke:#5e35b1,stroke-width:2px,color:#000,stroke-dasharray: 2 3"),
+            ("viewCovered", "fill:#eceff1,stroke:#78909c,color:#333"),
             ("warning", "fill:#ffe8b3,stroke:#d98e00,stroke-width:2px,color:#000"),
             ("error", "fill:#ffd6d6,stroke:#c62828,stroke-width:3px,color:#000"),
             ("note", "fill:#ffffff,stroke:#999999,color:#333"),

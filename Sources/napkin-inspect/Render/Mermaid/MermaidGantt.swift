@@ -13,8 +13,10 @@ extension MermaidRenderer {
     /// A `gantt` chart with one section per router (and per lone interactor), one
     /// row per bar (mermaid's compact mode would put a short bar's text over the next one):
     /// `attached` bars, `detached (alive)` bars while it is alive but not attached,
-    /// `active` bars for its interactor, one bar per bound task (red from the
-    /// cancellation request while it keeps running), and a `deinit` milestone.
+    /// `active` bars for its interactor, `view shown` bars and a `view gone`
+    /// milestone per removal (popped, dismissed) when its view layer reported
+    /// its view, one bar per bound task (red from the cancellation request
+    /// while it keeps running), and a `deinit` milestone.
     /// Marks are milestones in a section of their own. Times are milliseconds
     /// since the start of the session (`dateFormat x`).
     static func gantt(_ history: TraceHistory, filter: NodeFilter? = nil) -> String {
@@ -60,6 +62,14 @@ extension MermaidRenderer {
             }
             for (k, span) in life.active.enumerated() {
                 bar("active", tags: "active", id: "n\(life.id)b\(k)", from: span.start, to: span.end)
+            }
+            for (k, span) in life.shown.enumerated() {
+                bar("view shown", tags: nil, id: "n\(life.id)s\(k)", from: span.start, to: span.end)
+            }
+            for (k, removal) in life.viewRemoved.enumerated() {
+                guard count < maxBarsPerSection else { count += 1; continue }
+                count += 1
+                bars.append("    view gone :milestone, n\(life.id)r\(k), \(ms(removal.time)), 0ms")
             }
             for (k, task) in life.tasks.enumerated() {
                 guard count < maxBarsPerSection else { count += 1; continue }
