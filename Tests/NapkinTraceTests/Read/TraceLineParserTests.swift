@@ -18,6 +18,9 @@ struct TraceLineParserTests {
         .deactivate(interactor: 3),
         .load(router: 4),
         .launch(router: 2),
+        .view(router: 4, appearance: .shown),
+        .view(router: 4, appearance: .covered),
+        .view(router: 4, appearance: .removed),
         .taskStart(task: 9, owner: 3, label: "poller \u{1}\u{7F}\n\r"),
         .taskStart(task: 10, owner: 3, label: nil),
         .taskCancel(task: 9),
@@ -80,7 +83,7 @@ struct TraceLineParserTests {
     @Test("the round trip covers every kind of the format")
     func everyKindCovered() {
         let names = Set(Self.everyKind.map(\.name))
-        #expect(names.count == 16, "\(names.map(\.rawValue).sorted())")
+        #expect(names.count == 17, "\(names.map(\.rawValue).sorted())")
         #expect(names == Set(TraceEvent.Name.allCases))
     }
 
