@@ -46,7 +46,8 @@ struct CheckCommandTests {
         let found = Self.findingLines(result.stdout)
         #expect(found.map(\.rule).sorted() == expected.map(\.rule).sorted(), "\(result)")
         for (severity, rule, line) in found {
-            let expectedSeverity = ["undetached-child", "not-deallocated", "orphaned-task", "active-after-detach", "alive-at-end"]
+            let expectedSeverity = ["undetached-child", "not-deallocated", "orphaned-task", "active-after-detach",
+                                    "view-gone-still-attached", "view-shown-after-detach", "alive-at-end"]
                 .contains(rule) ? "error" : "warning"
             #expect(severity == expectedSeverity, "\(line)")
         }

@@ -7,15 +7,25 @@ import Testing
 /// each fixture yields is checked by the tests of the rule it was written for.
 @Suite("Fixture catalog")
 struct FixtureCatalogTests {
-    @Test("every fixture file has a case in expected-findings.json or is the clean twin of one, and every case has its file")
+    @Test("every fixture file has a case in expected-findings.json, is the clean twin of one, or is listed as clean without a twin; every case has its file")
     func everyFileHasExpectations() throws {
         let expected = try ExpectedFindings.load()
         let files = Set(try Fixtures.allNames())
         let twins = Set(expected.fixtureNames.map { $0 + Fixtures.cleanSuffix }).intersection(files)
-        #expect(files.subtracting(twins) == expected.fixtureNames)
+        let cleanOnly = Set(expected.cleanOnly)
+        #expect(files.subtracting(twins).subtracting(cleanOnly) == expected.fixtureNames)
         #expect(expected.fixtureNames.isSubset(of: files), "cases without a file: \(expected.fixtureNames.subtracting(files).sorted())")
         // A twin has no case of its own: it is clean by definition.
         #expect(expected.fixtureNames.filter { $0.hasSuffix(Fixtures.cleanSuffix) }.isEmpty)
+        // A clean fixture without a twin: a -clean file, listed once, with no
+        // buggy twin, checked by the tests of the rule its name starts with.
+        #expect(cleanOnly.count == expected.cleanOnly.count, "listed twice in cleanOnly: \(expected.cleanOnly)")
+        for name in expected.cleanOnly {
+            #expect(files.contains(name), "cleanOnly lists \(name), which has no file")
+            #expect(name.hasSuffix(Fixtures.cleanSuffix), "\(name) is listed as clean but is not named -clean")
+            #expect(!twins.contains(name), "\(name) is the clean twin of a case: it needs no cleanOnly entry")
+            #expect(ExpectedFindings.rule(writtenFor: name) != nil, "\(name) is not named after a rule, so no rule's tests check it")
+        }
     }
 
     @Test("every fixture that yields a finding has a clean twin")

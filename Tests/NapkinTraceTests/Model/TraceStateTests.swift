@@ -258,6 +258,68 @@ struct TraceStateTests {
         #expect(state[500] == nil && state[501] == nil)
     }
 
+    @Test("views: TraceNode.view and shownViewCount follow the view events, a deinit with a shown view included; a view record after its router's deinit is no misuse, one for an unknown id is")
+    func views() {
+        var b = tree()
+        var state = b.state()
+        #expect(state.shownViewCount == 0)
+        #expect(state[4]?.view == nil && state[4]?.viewChangedAt == nil)
+
+        let shown = b.add(.view(router: 4, appearance: .shown))
+        #expect(state.apply(shown) == nil)
+        #expect(state[4]?.view == .shown)
+        #expect(state[4]?.viewChangedAt == TraceMoment(seq: shown.seq, time: shown.time))
+        #expect(state.shownViewCount == 1)
+        // The same appearance again counts once.
+        state.apply(b.add(.view(router: 4, appearance: .shown)))
+        #expect(state.shownViewCount == 1)
+        state.apply(b.add(.view(router: 6, appearance: .shown)))
+        state.apply(b.add(.view(router: 8, appearance: .shown)))
+        #expect(state.shownViewCount == 3)
+
+        // Covered and removed are not shown; shown again counts again.
+        let covered = b.add(.view(router: 4, appearance: .covered))
+        state.apply(covered)
+        #expect(state[4]?.view == .covered)
+        #expect(state[4]?.viewChangedAt?.seq == covered.seq)
+        #expect(state.shownViewCount == 2)
+        state.apply(b.add(.view(router: 4, appearance: .removed)))
+        #expect(state[4]?.view == .removed)
+        #expect(state.shownViewCount == 2)
+        state.apply(b.add(.view(router: 4, appearance: .shown)))
+        #expect(state.shownViewCount == 3)
+
+        // A view is about where it is, not about the tree: detaching changes neither.
+        state.apply(b.add(.detach(parent: 2, child: 8)))
+        #expect(state[8]?.view == .shown)
+        #expect(state.shownViewCount == 3)
+
+        // A router deallocated with its view shown no longer counts; one with a removed view changes nothing.
+        #expect(state.apply(b.add(.deallocated(id: 8))) == nil)
+        #expect(state.shownViewCount == 2)
+        state.apply(b.add(.view(router: 6, appearance: .removed)))
+        #expect(state.shownViewCount == 1)
+        state.apply(b.add(.deallocated(id: 6)))
+        #expect(state.shownViewCount == 1)
+
+        // The view of a gone router may still report (it outlived its router): not a misuse.
+        for appearance: ViewAppearance in [.shown, .covered, .removed] {
+            #expect(state.apply(b.add(.view(router: 8, appearance: appearance))) == nil, "\(appearance)")
+        }
+        #expect(state[8] == nil)
+        #expect(state.shownViewCount == 1)
+        #expect(state.unknownIDCount == 0)
+
+        // An id the trace never created: a partial or corrupt trace.
+        let unknown = b.add(.view(router: 99, appearance: .shown))
+        #expect(describe(state.apply(unknown)) == "unknownNode 99 -")
+        #expect(state.unknownIDCount == 1)
+        #expect(state.firstUnknownID?.id == 99 && state.firstUnknownID?.seq == unknown.seq)
+        #expect(state[99] == nil)
+        #expect(state.shownViewCount == 1)
+        #expect(state.eventCount(.view) == 12)
+    }
+
     @Test("counters: marks (the last 100), dropped events, the end record, a second session resets")
     func counters() {
         var b = TraceBuilder()

@@ -16,9 +16,10 @@
 /// type, more children of that type are never flagged for it.
 ///
 /// Where the app traces its views, the back-navigation leak is
-/// `view-gone-still-attached`'s: an older child whose view was reported
-/// removed is left to it. This rule still catches children without a
-/// traced view (routers without a view, apps or traces without view events).
+/// `view-gone-still-attached`'s: an older child in the live tree whose view
+/// was reported removed is left to it. This rule still catches children
+/// without a traced view (routers without a view, apps or traces without
+/// view events), and children whose view is shown or covered.
 struct DuplicateChildRule: FindingRule {
     static let rule = Finding.Rule("duplicate-child", .warning, title: "duplicate child", summary: "a parent attached a second child of a type it still holds, in a separate step (a forgotten detach?)")
     static let watches: Set<TraceEvent.Name> = [.attach, .load, .deallocated, .mark]
@@ -96,10 +97,13 @@ struct DuplicateChildRule: FindingRule {
         }
         // The child of this type attached before, if it is still attached here
         // (an older one still attached was reported when this one came).
-        // An older child whose view was removed is `view-gone-still-attached`'s
-        // (it names the moment the screen went, not the next visit).
+        // An older child in the live tree whose view was removed is
+        // `view-gone-still-attached`'s (it names the moment the screen went,
+        // not the next visit); outside the tree that rule does not look at it.
         guard let previous, !previous.isCollection, previous.lastChild != child,
-              context.state.table.with(previous.lastChild, { $0.parent == parent && $0.view != .removed }) == true,
+              context.state.table.with(previous.lastChild, {
+                  $0.parent == parent && !($0.view == .removed && $0.isInLiveTree)
+              }) == true,
               let older = context.state[previous.lastChild] else { return }
         let (groupEnd, overflow) = previous.lastActivity.addingReportingOverflow(Self.groupWindow)
         if (event.time <= groupEnd || overflow || event.time < previous.lastActivity) && previous.marks == marks {

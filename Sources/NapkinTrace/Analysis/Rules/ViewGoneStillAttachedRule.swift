@@ -1,45 +1,74 @@
 /// `view-gone-still-attached`: a router's view was removed from its parent
 /// (popped by the Back button or a swipe, dismissed, taken out of its
 /// container) while the router was attached in the live tree, and one grace
-/// period later the router is still attached there, its interactor active:
-/// the back-navigation leak. Nobody told the parent router to `detachChild`.
+/// period later the router is still attached there with its view still
+/// removed: the back-navigation leak. Nobody told the parent router to
+/// `detachChild`.
 ///
 /// Only a view reported `removed` counts: `covered` (a screen pushed or
 /// presented over it, another tab selected, hidden) never does. A view shown
 /// again within the grace period, or a router detached (or whose parent left
-/// the tree) within it, is not reported. The finding is about the router;
-/// its seqs are its attach and the view's removal.
+/// the tree) within it, is not reported. A router whose view changed again,
+/// that was attached elsewhere, or that left the tree and came back since the
+/// removal is given a grace period from that moment.
+///
+/// One cause, one finding: when an ancestor that is attached to a parent
+/// has its view removed too (a dismissed flow whose screens went with it),
+/// only that ancestor is reported (its own check decides it); detaching it
+/// takes the whole subtree away. The finding is about the router; its seqs
+/// are its attach and the view's removal.
 struct ViewGoneStillAttachedRule: FindingRule {
     static let rule = Finding.Rule("view-gone-still-attached", .error, title: "view gone, still attached", summary: "a router whose view was removed (popped, dismissed) but that is still attached a grace period later: a back-navigation leak")
     static let watches: Set<TraceEvent.Name> = [.view]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         guard case .view(let router, .removed) = event.kind,
-              let parent = context.state.table.with(router, { $0.isInLiveTree ? $0.parent : nil }) ?? nil else { return }
-        context.schedule(GraceCheck(subject: router, since: event.seq, other: parent))
+              context.state.table.with(router, { $0.isInLiveTree && $0.parent != nil }) == true else { return }
+        context.schedule(GraceCheck(subject: router, since: event.seq))
     }
 
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
         guard isOpen(check, in: context.state), let node = context.state[check.subject], let parent = node.parent else { return }
-        // Shown and removed again, or re-attached, since the check was asked for: wait from then.
-        let moved = max(node.viewChangedAt?.time ?? 0, node.attachedAt?.time ?? 0)
+        // Shown and removed again, attached elsewhere, or out of the tree and
+        // back since the check was asked for: wait a grace period from then.
+        let moved = max(node.viewChangedAt?.time ?? 0, node.attachedAt?.time ?? 0, node.leftTreeAt?.time ?? 0)
         if moved > check.scheduledAt {
             var again = check
+            // The view is removed (the check is open): its last report is that removal.
             again.since = max(node.viewChangedAt?.seq ?? 0, check.since)
             context.schedule(again, at: moved)
             return
         }
+        if Self.hasAncestorWithViewRemoved(node, in: &context.state) { return }
         let parentName = context.state[parent]?.name ?? "#\(parent)"
+        let active = context.state.isActive(router: node.id) ? " and active" : ""
         let attachSeq = node.attachedAt?.seq ?? node.createdSeq
+        let seqs = attachSeq == check.since ? [check.since] : [min(attachSeq, check.since), max(attachSeq, check.since)]
         context.report(Finding(rule: Self.rule, subject: .router, type: node.type, id: node.id,
-                               seqs: attachSeq < check.since ? [attachSeq, check.since] : [check.since], time: check.deadline,
-                               message: "its view was removed (popped or dismissed), but it is still attached to \(parentName) and active \(context.graceText) later: nobody detached it (back navigation without detachChild?)"),
+                               seqs: seqs, time: check.deadline,
+                               message: "its view was removed (popped or dismissed), but it is still attached to \(parentName)\(active) \(context.graceText) later: nobody detached it (back navigation without detachChild?)"),
                        key: node.id)
     }
 
     /// Open while the router is alive, attached in the live tree, and its view removed.
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
         state.table.with(check.subject, { $0.isInLiveTree && $0.parent != nil && $0.view == .removed }) == true
+    }
+
+    /// Whether an ancestor of `node` that is attached to a parent has its
+    /// view removed too: that ancestor is the one to report (its removal
+    /// scheduled a check of its own). The walk up is counted as the state's work.
+    private static func hasAncestorWithViewRemoved(_ node: TraceNode, in state: inout TraceState) -> Bool {
+        var cursor = node.parent
+        var steps: UInt64 = 0
+        defer { state.workDone &+= steps }
+        while let id = cursor, steps <= UInt64(state.nodeCount) {
+            steps += 1
+            guard let (removed, parent) = state.table.with(id, { ($0.view == .removed, $0.parent) }) else { return false }
+            if removed && parent != nil { return true }
+            cursor = parent
+        }
+        return false
     }
 }
 

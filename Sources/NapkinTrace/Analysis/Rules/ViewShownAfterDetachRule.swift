@@ -6,64 +6,98 @@
 /// that detaches the child but never dismisses its view, or a parent without
 /// a view whose children's views nobody took down.
 ///
-/// A view shown again while its router is outside the tree (a view reused
-/// without re-attaching its router) starts a check too. A covered view does
-/// not count as shown.
+/// A view shown while its router is outside the tree, after the router had
+/// been in it (a view reused without re-attaching its router), starts a
+/// check too. A covered view does not count as shown. A router back in the
+/// tree, or whose view went (covered or removed) and came back, or that
+/// left the tree again, is given the view grace period from that moment.
 ///
 /// The view can outlive its router (the parent detached the child and
-/// dropped it, and nobody dismissed the view): a router deallocated outside
-/// the tree with its view shown is remembered until its view reports that
-/// it went, or the check decides.
+/// dropped it, and nobody dismissed the view; or the dismissal ends after
+/// the router's deinit): a router deallocated outside the tree with its view
+/// shown is remembered, and checked one view grace period after it left the
+/// tree with that view shown, unless a later `view` record says the view
+/// went. That check is the only one that decides about a gone router, so
+/// what the rule remembers is bounded by the checks waiting.
 struct ViewShownAfterDetachRule: FindingRule {
     static let rule = Finding.Rule("view-shown-after-detach", .error, title: "view shown after detach", summary: "a router that left the tree while its view stayed on screen for the view grace period (5s)")
-    static let watches: Set<TraceEvent.Name> = [.detach, .deallocated, .view]
+    static let watches: Set<TraceEvent.Name> = [.attach, .detach, .deallocated, .view]
+
+    /// A router deallocated outside the tree while its view was shown.
+    private struct GoneWhileShown: Sendable {
+        /// Its type name (the model forgot it with the router).
+        var type: String
+    }
 
     /// Routers deallocated outside the tree while their view was shown, by
-    /// id: their type name (bounded by the checks waiting for them).
-    private var goneWhileShown = NodeTable<String>()
+    /// id, until their view reports that it went or their check decides.
+    private var goneWhileShown = NodeTable<GoneWhileShown>()
+
+    /// `flag` of the check asked for at a router's deinit: the one that
+    /// decides about the gone router (the others find it gone and stop).
+    private static let goneCheck = true
 
     init() {}
 
+    /// How many gone routers the rule remembers now (at most one per check
+    /// waiting), for tests.
+    var goneRoutersRemembered: Int { goneWhileShown.count }
+
     mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         switch event.kind {
+        case .attach(_, let child):
+            // Only a misuse moves a router out of the tree with an attach: a
+            // second parent outside the tree took it.
+            guard effect.misuse?.kind == .doubleAttach,
+                  context.state.table.with(child, { $0.leftTreeAt?.seq == event.seq }) == true else { return }
+            checkViews(below: child, since: event.seq, &context)
         case .detach(_, let child):
             guard effect.childWasInLiveTree else { return }
-            for router in context.state.subtreeRoutersShowingViews(child) {
-                context.schedule(GraceCheck(subject: router, since: event.seq), after: .viewGrace)
-            }
+            checkViews(below: child, since: event.seq, &context)
         case .deallocated:
             guard let router = context.state.removedNode, router.kind == .router else { return }
-            if !router.isInLiveTree {
-                // Its check (asked for when it left the tree) decides from this.
-                if router.view == .shown && router.attachedAt != nil { goneWhileShown[router.id] = router.type }
+            if router.isInLiveTree {
+                // Its children left the tree with it.
+                for child in router.childList { checkViews(below: child, since: event.seq, &context) }
                 return
             }
-            for child in router.childList {
-                for router in context.state.subtreeRoutersShowingViews(child) {
-                    context.schedule(GraceCheck(subject: router, since: event.seq), after: .viewGrace)
-                }
-            }
+            guard router.view == .shown, let left = router.leftTreeAt, let shown = router.viewChangedAt,
+                  !context.hasReported(Self.rule, key: router.id) else { return }
+            // Checked from when it was last both outside the tree and shown.
+            let since = left.time >= shown.time ? left : shown
+            goneWhileShown[router.id] = GoneWhileShown(type: router.type)
+            context.schedule(GraceCheck(subject: router.id, since: since.seq, flag: Self.goneCheck), at: since.time, after: .viewGrace)
         case .view(let router, .covered), .view(let router, .removed):
             if goneWhileShown.count > 0 { goneWhileShown[router] = nil }
         case .view(let router, .shown):
             // Shown while outside the tree, after having been in it.
-            guard context.state.table.with(router, { !$0.isInLiveTree && $0.attachedAt != nil }) == true else { return }
+            guard context.state.table.with(router, { !$0.isInLiveTree && $0.leftTreeAt != nil }) == true else { return }
             context.schedule(GraceCheck(subject: router, since: event.seq), after: .viewGrace)
         default:
             break
         }
     }
 
+    /// Asks for a check of `root` and each router attached below it whose view is shown.
+    private func checkViews(below root: NodeID, since seq: UInt64, _ context: inout AnalysisContext) {
+        for router in context.state.subtreeRoutersShowingViews(root) {
+            context.schedule(GraceCheck(subject: router, since: seq), after: .viewGrace)
+        }
+    }
+
     mutating func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
-        if goneWhileShown.count > 0, let type = goneWhileShown.removeValue(forKey: check.subject) {
-            context.report(Finding(rule: Self.rule, subject: .router, type: type, id: check.subject,
+        guard let node = context.state[check.subject] else {
+            // Gone: only the check asked for at its deinit decides.
+            guard check.flag == Self.goneCheck, goneWhileShown.count > 0,
+                  let gone = goneWhileShown.removeValue(forKey: check.subject) else { return }
+            context.report(Finding(rule: Self.rule, subject: .router, type: gone.type, id: check.subject,
                                    seqs: [check.since], time: check.deadline,
                                    message: "it left the tree and was deallocated, but its view is still shown \(context.viewGraceText) later: dismiss the view when you detach the router"),
                            key: check.subject)
             return
         }
-        guard isOpen(check, in: context.state), let node = context.state[check.subject] else { return }
-        // Back in the tree and out again, or hidden and shown again, since the check was asked for: wait from then.
+        guard !node.isInLiveTree, node.view == .shown else { return }
+        // Back in the tree and out again, or gone and shown again, since the check was asked for: wait from then.
         let moved = max(node.viewChangedAt?.time ?? 0, node.leftTreeAt?.time ?? 0)
         if moved > check.scheduledAt {
             var again = check
@@ -77,16 +111,14 @@ struct ViewShownAfterDetachRule: FindingRule {
                        key: node.id)
     }
 
-    /// Open while the router is outside the live tree with its view shown,
-    /// alive or gone.
+    /// Open while the router is outside the live tree with its view shown;
+    /// for a gone router, the check asked for at its deinit while its view
+    /// has not reported that it went.
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        goneWhileShown.contains(check.subject)
-            || state.table.with(check.subject, { !$0.isInLiveTree && $0.view == .shown }) == true
-    }
-
-    /// The trace ended first: forget the router, if it is gone.
-    mutating func undecided(_ check: GraceCheck) {
-        if goneWhileShown.count > 0 { goneWhileShown[check.subject] = nil }
+        guard let open = state.table.with(check.subject, { !$0.isInLiveTree && $0.view == .shown }) else {
+            return check.flag == Self.goneCheck && goneWhileShown.contains(check.subject)
+        }
+        return open
     }
 }
 

@@ -77,6 +77,37 @@ struct DuplicateChildRuleTests {
         #expect(TraceAnalyzer.analyze(marked.events).ruleAndSubject == ["duplicate-child ItemRouter#4"])
     }
 
+    @Test("an older child whose view was removed is left to view-gone-still-attached; without view events, or with its view only covered, it is reported here")
+    func olderChildViewRemoved() {
+        /// Item #4 attached, then (after `appearance`, if any, at 2 s) a second Item attached at 2.5 s.
+        func secondItem(after appearance: ViewAppearance?) -> AnalysisReport {
+            var b = TraceBuilder()
+            b.root(2)
+            b.child(4, "Item", of: 2)
+            b.add(.view(router: 4, appearance: .shown), at: 100_000_000)
+            if let appearance { b.add(.view(router: 4, appearance: appearance), at: 2 * .second) }
+            b.add(.mark(text: "open item"), at: 2_400_000_000)
+            b.wait(100_000_000)
+            b.child(6, "Item", of: 2)
+            b.add(.mark(text: "idle"), at: 5 * .second)
+            return TraceAnalyzer.analyze(b.events)
+        }
+        // Popped without a detach: reported once, when the screen went, not as a duplicate.
+        #expect(secondItem(after: .removed).ruleAndSubject == ["view-gone-still-attached ItemRouter#4"])
+        #expect(secondItem(after: .covered).ruleAndSubject == ["duplicate-child ItemRouter#4"])
+        #expect(secondItem(after: nil).ruleAndSubject == ["duplicate-child ItemRouter#4"])
+        // Outside the live tree view-gone-still-attached does not look: this rule still does.
+        var detached = TraceBuilder()
+        detached.root(2)
+        detached.child(4, "List", of: 2)
+        detached.child(6, "Item", of: 4)
+        detached.add(.detach(parent: 2, child: 4), at: .second)
+        detached.add(.view(router: 6, appearance: .removed))
+        detached.add(.mark(text: "open item"), at: 2 * .second)
+        detached.child(8, "Item", of: 4)
+        #expect(TraceAnalyzer.analyze(detached.events).findings(.duplicateChild).map(\.subjectName) == ["ItemRouter#6"])
+    }
+
     @Test("its fixtures yield exactly their findings; the clean twin nothing, with and without expect-teardown",
           arguments: try ExpectedFindings.load().cases(writtenFor: .duplicateChild))
     func fixture(_ c: ExpectedFindings.Case) throws { try c.check() }
