@@ -63,13 +63,13 @@ struct TreeAndStatsCommandTests {
 
         let early = try await CLIHarness.inspect(["tree", CLIHarness.exampleTrace("clean"), "--at", "1s"])
         #expect(early.stdoutLines == [
-            "rib-house (pid 13736) at t=1.000s (after seq 49)",
+            "rib-house (pid 30978) at t=1.000s (after seq 60)",
             "LaunchNapkinRouter#2          active    998ms",
-            "└─ LoggedInRouter#6           active    831ms",
-            "   ├─ MenuRouter#8            active    831ms",
-            "   ├─ PitBoardRouter#10       active    830ms   1 task",
-            "   ├─ AnnouncementsRouter#13  active    830ms   1 task",
-            "   └─ OrderRouter#16          active    276ms",
+            "└─ LoggedInRouter#6           active    894ms",
+            "   ├─ MenuRouter#8            active    893ms            view covered",
+            "   ├─ PitBoardRouter#10       active    892ms   1 task   view covered",
+            "   ├─ AnnouncementsRouter#13  active    892ms   1 task   view covered",
+            "   └─ OrderRouter#16          active    338ms",
         ], "\(early)")
     }
 

@@ -215,21 +215,14 @@ struct TimelineRenderer {
             if task.end != nil { if a != b { put(b, "]") } } else { put(b, ">") }
             if let c { put(c, "!") }
         }
-        var text = ""
-        var k = 0
-        while k < cells.count {
-            var j = k
-            while j < cells.count && cells[j] == cells[k] { j += 1 }
-            let run = String(cells[k..<j])
-            switch cells[k] {
-            case "-": text += style.dim(run)
-            case "~", ">": text += style.red(run)
-            case "!": text += style.yellow(run)
-            default: text += run
+        return style.runs(cells) { cell, run in
+            switch cell {
+            case "-": style.dim(run)
+            case "~", ">": style.red(run)
+            case "!": style.yellow(run)
+            default: run
             }
-            k = j
         }
-        return text
     }
 
     /// The legend, wrapped to `width`: bands and marks, tasks, and with

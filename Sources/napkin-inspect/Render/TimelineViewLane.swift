@@ -57,21 +57,14 @@ extension TimelineRenderer {
         for span in life.shown { paint(span.start, span.end ?? end, ViewGlyph.shown) }
         for removal in life.viewRemoved { paint(removal.time, removal.time, ViewGlyph.removed) }
 
-        var text = ""
-        var k = 0
-        while k < cells.count {
-            var j = k
-            while j < cells.count && cells[j] == cells[k] { j += 1 }
-            let run = String(cells[k..<j])
-            switch cells[k] {
-            case ViewGlyph.shown: text += style.blue(run)
-            case ViewGlyph.covered: text += style.dim(run)
-            case ViewGlyph.removed: text += style.yellow(run)
-            default: text += run
+        return style.runs(cells) { cell, run in
+            switch cell {
+            case ViewGlyph.shown: style.blue(run)
+            case ViewGlyph.covered: style.dim(run)
+            case ViewGlyph.removed: style.yellow(run)
+            default: run
             }
-            k = j
         }
-        return text
     }
 
     /// The legend's items for the view lane: (plain text for measuring, styled text for printing).

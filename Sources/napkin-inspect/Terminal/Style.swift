@@ -48,4 +48,18 @@ struct Style: Sendable {
     func blue(_ s: String) -> String { wrap(s, "34") }
     /// `s` in cyan: inactive.
     func cyan(_ s: String) -> String { wrap(s, "36") }
+
+    /// `cells` as text, each run of one character styled by `styling` (one
+    /// escape pair per run, not per cell): a timeline lane.
+    func runs(_ cells: [Character], _ styling: (Character, String) -> String) -> String {
+        var text = ""
+        var k = 0
+        while k < cells.count {
+            var j = k
+            while j < cells.count && cells[j] == cells[k] { j += 1 }
+            text += styling(cells[k], String(cells[k..<j]))
+            k = j
+        }
+        return text
+    }
 }

@@ -20,7 +20,7 @@
 /// went. That check is the only one that decides about a gone router, so
 /// what the rule remembers is bounded by the checks waiting.
 struct ViewShownAfterDetachRule: FindingRule {
-    static let rule = Finding.Rule("view-shown-after-detach", .error, title: "view shown after detach", summary: "a router that left the tree while its view stayed on screen for the view grace period (5s)")
+    static let rule = Finding.Rule("view-shown-after-detach", .error, title: "view shown after detach", summary: "a router that left the tree while its view stayed on screen for the view grace period (default 5s)")
     static let watches: Set<TraceEvent.Name> = [.attach, .detach, .deallocated, .view]
 
     /// A router deallocated outside the tree while its view was shown.
