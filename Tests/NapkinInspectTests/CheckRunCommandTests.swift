@@ -19,6 +19,18 @@ struct CheckRunCommandTests {
         #expect(leaks.count == 2, "one per session: \(result)")
     }
 
+    @Test("a swipe back nobody hears (--bug swipe-back): exit 1, view-gone-still-attached for the hot-links order, under LoggedIn")
+    func swipeBack() async throws {
+        // --speed 10 and 100 ms: the order stays attached for about 165 ms (1.65 s
+        // at speed 1) after its screen went, until logout detaches LoggedIn.
+        let result = try await CLIHarness.inspect(["check", "--grace", "100ms", "--", Self.ribHouse, "--speed", "10", "--quiet", "--bug", "swipe-back"])
+        #expect(result.status == 1, "\(result)")
+        let findings = CheckCommandTests.findingLines(result.stdout).filter { $0.rule == "view-gone-still-attached" }
+        #expect(findings.count == 1, "\(result)")
+        #expect(findings.first?.line.hasPrefix("  error[view-gone-still-attached] OrderRouter#") == true, "\(result)")
+        #expect(findings.first?.line.contains("still attached to LoggedInRouter#") == true, "\(result)")
+    }
+
     @Test("a clean rib-house: exit 0, no findings, even expecting a full teardown")
     func clean() async throws {
         // The default grace (1 s): a slow deinit on a loaded machine is not a leak.
