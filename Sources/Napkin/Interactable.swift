@@ -1,3 +1,4 @@
+import NapkinTrace
 /// A read-only view of an interactor's active state.
 public protocol InteractorScope: AnyObject, Sendable {
     /// Whether the interactor is active: attached to an active tree (or
@@ -89,15 +90,20 @@ extension Interactable {
 
     /// Starts `work` in a task bound to the active scope: it is cancelled when
     /// the interactor deactivates. napkin's replacement for RIBs' `disposeOnDeactivate`.
+    /// `file` and `line` name the calling code for the trace (the defaults
+    /// capture the caller's; nothing is kept when tracing is off).
     @discardableResult
-    public func task(priority: TaskPriority? = nil, _ work: @Sendable @escaping () async -> Void) -> Task<Void, Never> {
-        lifecycle.register(label: nil, ownerType: Self.self, priority: priority, work)
+    public func task(priority: TaskPriority? = nil, file: StaticString = #fileID, line: UInt = #line,
+                     _ work: @Sendable @escaping () async -> Void) -> Task<Void, Never> {
+        lifecycle.register(label: nil, ownerType: Self.self, priority: priority,
+                           from: CodeLocation(fileID: file, line: line), work)
     }
 
     /// Starts `work` in a task bound to the active scope, named `label` in the trace.
     @discardableResult
-    public func task(named label: String, priority: TaskPriority? = nil,
+    public func task(named label: String, priority: TaskPriority? = nil, file: StaticString = #fileID, line: UInt = #line,
                      _ work: @Sendable @escaping () async -> Void) -> Task<Void, Never> {
-        lifecycle.register(label: label, ownerType: Self.self, priority: priority, work)
+        lifecycle.register(label: label, ownerType: Self.self, priority: priority,
+                           from: CodeLocation(fileID: file, line: line), work)
     }
 }

@@ -209,9 +209,11 @@ public final class InteractorLifecycle: Sendable {
         }
     }
 
-    /// Starts a bound task; `label` and `ownerType` only feed the trace.
+    /// Starts a bound task; `label`, `ownerType` and `location` (the code
+    /// that started it) only feed the trace.
     @discardableResult
     package func register(label: String?, ownerType: Any.Type?, priority: TaskPriority?,
+                          from location: CodeLocation? = nil,
                           _ work: @Sendable @escaping () async -> Void) -> Task<Void, Never> {
         let trace = self.trace
         if trace != nil { announce(ownerType) }
@@ -223,7 +225,7 @@ public final class InteractorLifecycle: Sendable {
         }
         // The start is emitted before the task exists, so it precedes the
         // task's end and any cancellation in sequence order.
-        if let trace { trace.tracer.emit(.taskStart(task: taskID, owner: trace.id, label: label)) }
+        if let trace { trace.tracer.emit(.taskStart(task: taskID, owner: trace.id, label: label), at: location) }
         let state = self.state
         let task = Task(priority: priority) {
             await work()

@@ -67,26 +67,48 @@ open class Router<InteractorType>: Routing {
     var reportedView: ObjectIdentifier?
 
     /// Creates a router for `interactor`, which must conform to ``Interactable``.
+    ///
+    /// `file` and `line` name the code that creates it, for the trace (the
+    /// defaults capture the caller's; with tracing off they are not kept;
+    /// line 0 means unknown).
+    public init(interactor: InteractorType, file: StaticString = #fileID, line: UInt = #line) {
+        self.interactor = interactor
+        self.interactable = Self.interactable(interactor)
+        if let tracer = tracerForNewObject() {
+            enterTrace(tracer, createdAt: line == 0 ? nil : CodeLocation(fileID: file, line: line))
+        }
+    }
+
+    /// Creates a router for `interactor`: napkin 2.x's initializer, kept so
+    /// that subclasses overriding it compile; a call without `file:line:`
+    /// uses the one above, which records where the router was created.
+    @_disfavoredOverload
     public init(interactor: InteractorType) {
         self.interactor = interactor
+        self.interactable = Self.interactable(interactor)
+        if let tracer = tracerForNewObject() { enterTrace(tracer) }
+    }
+
+    /// `interactor` as an ``Interactable``; stops the process if it is not one.
+    private static func interactable(_ interactor: InteractorType) -> Interactable {
         guard let interactable = interactor as? Interactable else {
             fatalError("\(InteractorType.self) must conform to Interactable to be a router's interactor")
         }
-        self.interactable = interactable
-        if let tracer = tracerForNewObject() { enterTrace(tracer) }
+        return interactable
     }
 
     /// Starts reporting to `tracer`: takes an id and writes the creation
     /// records of the interactor (adopting it if it is untraced, see
-    /// `InteractorLifecycle.enterTrace`) and of this router.
-    private func enterTrace(_ tracer: Tracer) {
+    /// `InteractorLifecycle.enterTrace`) and of this router (with `location`,
+    /// where it was created, when known: not for an adopted router).
+    private func enterTrace(_ tracer: Tracer, createdAt location: CodeLocation? = nil) {
         storedTracer = tracer
         let interactorType = type(of: interactable)
         let routerName = traceName(of: type(of: self))
         let interactorName = traceName(of: interactorType)
         interactable.lifecycle.enterTrace(tracer, ownerType: interactorType) { interactorID in
             traceID = tracer.nextID()
-            tracer.emit(.routerCreated(id: traceID, type: routerName, interactor: interactorID, interactorType: interactorName))
+            tracer.emit(.routerCreated(id: traceID, type: routerName, interactor: interactorID, interactorType: interactorName), at: location)
         }
         didEnterTrace(tracer)
     }
@@ -122,11 +144,24 @@ open class Router<InteractorType>: Routing {
     /// subtree it kept from an earlier attach), then loads it.
     ///
     /// Attaching a router that is already a child changes nothing (the trace
-    /// records the misuse).
+    /// records the misuse). `file` and `line` name the calling code for the
+    /// trace (the defaults capture the caller's; nothing is kept when tracing
+    /// is off).
+    public final func attachChild(_ child: Routing, file: StaticString = #fileID, line: UInt = #line) async {
+        await attach(child, from: CodeLocation(fileID: file, line: line))
+    }
+
+    /// ``Routing``'s requirement (napkin 2.x's signature): a call through the
+    /// protocol has no caller's location; one on a router uses the method above.
+    @_disfavoredOverload
     public final func attachChild(_ child: Routing) async {
+        await attach(child, from: nil)
+    }
+
+    private func attach(_ child: Routing, from location: CodeLocation?) async {
         let isChild = children.contains { $0 === child }
         if !isChild { children.append(child) }
-        traceAttach(of: child)
+        traceAttach(of: child, from: location)
         if isChild { return }
         await RouterTree.settle(child, path: [RouterTree.Link(parent: self, child: child)])
         await child.load()
@@ -134,38 +169,50 @@ open class Router<InteractorType>: Routing {
 
     /// Removes `child` from ``children`` and deactivates its interactor and
     /// its whole subtree, root first. Detaching a router that is not a child
-    /// changes nothing (the trace records the misuse).
+    /// changes nothing (the trace records the misuse). `file` and `line` name
+    /// the calling code for the trace.
+    public final func detachChild(_ child: Routing, file: StaticString = #fileID, line: UInt = #line) async {
+        await detach(child, from: CodeLocation(fileID: file, line: line))
+    }
+
+    /// ``Routing``'s requirement (napkin 2.x's signature): a call through the
+    /// protocol has no caller's location; one on a router uses the method above.
+    @_disfavoredOverload
     public final func detachChild(_ child: Routing) async {
+        await detach(child, from: nil)
+    }
+
+    private func detach(_ child: Routing, from location: CodeLocation?) async {
         // The cast runs only when tracing is on: off, the hook stays a nil check.
         var childID: NodeID = 0
         if let tracer, let traced = child as? TracedRouter { childID = traced.traceID(in: tracer) }
         guard let index = children.firstIndex(where: { $0 === child }) else {
-            if childID != 0 { tracer?.emit(.detach(parent: traceID, child: childID)) }
+            if childID != 0 { tracer?.emit(.detach(parent: traceID, child: childID), at: location) }
             return
         }
         children.remove(at: index)
-        if childID != 0 { tracer?.emit(.detach(parent: traceID, child: childID)) }
+        if childID != 0 { tracer?.emit(.detach(parent: traceID, child: childID), at: location) }
         await RouterTree.settle(child, path: [RouterTree.Link(parent: self, child: child)])
     }
 
     /// The trace hook of ``attachChild(_:)``, run once `child` is in
     /// ``children``. Tracing off (this router untraced): one nil check, no
-    /// allocation, no lock, and never an adoption. On: the `attach` record,
-    /// after adopting `child` if it is untraced (its subtree is recorded after
-    /// the record).
+    /// allocation, no lock, and never an adoption. On: the `attach` record
+    /// (with `location`, the caller's code), after adopting `child` if it is
+    /// untraced (its subtree is recorded after the record).
     @inline(__always)
-    package func traceAttach(of child: Routing) {
-        if let tracer { recordLink(to: child, in: tracer) }
+    package func traceAttach(of child: Routing, from location: CodeLocation? = nil) {
+        if let tracer { recordLink(to: child, in: tracer, from: location) }
     }
 
     /// Writes the `attach` record of the link from this router (traced by
     /// `tracer`) to `child`. An untraced child is adopted first, and its
     /// subtree is recorded after the record; a child that reports to another
     /// trace is not named (its id means nothing in this one).
-    private func recordLink(to child: Routing, in tracer: Tracer) {
+    private func recordLink(to child: Routing, in tracer: Tracer, from location: CodeLocation? = nil) {
         guard let traced = child as? TracedRouter else { return }
         let (childID, adopted) = traced.join(tracer)
-        if childID != 0 { tracer.emit(.attach(parent: traceID, child: childID)) }
+        if childID != 0 { tracer.emit(.attach(parent: traceID, child: childID), at: location) }
         if adopted { traced.recordAdoptedSubtree() }
     }
 

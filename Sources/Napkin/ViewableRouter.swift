@@ -23,13 +23,32 @@ open class ViewableRouter<InteractorType, ViewControllerType>: Router<Interactor
 
     /// Creates a router for `interactor` and `viewController`, which must
     /// conform to ``ViewControllable``.
+    ///
+    /// `file` and `line` name the code that creates it, for the trace (the
+    /// defaults capture the caller's; with tracing off they are not kept).
+    public init(interactor: InteractorType, viewController: ViewControllerType,
+                file: StaticString = #fileID, line: UInt = #line) {
+        self.viewController = viewController
+        self.viewControllable = Self.viewControllable(viewController)
+        super.init(interactor: interactor, file: file, line: line)
+    }
+
+    /// Creates a router for `interactor` and `viewController`: napkin 2.x's
+    /// initializer, kept so that subclasses overriding it compile; a call
+    /// without `file:line:` uses the one above.
+    @_disfavoredOverload
     public init(interactor: InteractorType, viewController: ViewControllerType) {
         self.viewController = viewController
+        self.viewControllable = Self.viewControllable(viewController)
+        super.init(interactor: interactor, file: "", line: 0) // line 0: where is not known
+    }
+
+    /// `viewController` as a ``ViewControllable``; stops the process if it is not one.
+    private static func viewControllable(_ viewController: ViewControllerType) -> ViewControllable {
         guard let viewControllable = viewController as? ViewControllable else {
             fatalError("\(ViewControllerType.self) must conform to ViewControllable to be a router's view")
         }
-        self.viewControllable = viewControllable
-        super.init(interactor: interactor)
+        return viewControllable
     }
 
     /// Lists the view for appearance reports (tracing on only).

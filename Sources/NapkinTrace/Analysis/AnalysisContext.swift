@@ -43,6 +43,10 @@ struct AnalysisContext: Sendable {
 
     /// Records `finding` unless a finding of the current rule with the same
     /// `key` (a node or task id, or a sequence number) was already recorded.
+    ///
+    /// A finding without ``Finding/locations`` about a router or an
+    /// interactor (alive, or the node the current event removed) gets its
+    /// router's code locations, in the order of the rule's ``FindingRule/codeFocus``.
     mutating func report(_ finding: Finding, key: UInt64) {
         guard findings.count < TraceAnalyzer.maxKeptFindings else {
             // Beyond the cap neither findings nor their causes are kept, so
@@ -51,7 +55,39 @@ struct AnalysisContext: Sendable {
             return
         }
         guard reported.insert(Cause(rule: currentRule, key: key)).inserted else { return }
+        var finding = finding
+        if finding.locations.isEmpty { finding.locations = codeReferences(about: finding) }
         findings.append(finding)
+    }
+
+    /// The code locations of the router a finding is about (for an
+    /// interactor: its router's), in the current rule's order.
+    private func codeReferences(about finding: Finding) -> [Finding.CodeReference] {
+        func node(_ id: NodeID) -> TraceNode? {
+            state[id] ?? (state.removedNode?.id == id ? state.removedNode : nil)
+        }
+        let router: TraceNode?
+        switch finding.subject {
+        case .router: router = node(finding.id)
+        case .interactor: router = node(finding.id)?.router.flatMap(node)
+        case .task, .trace: router = nil
+        }
+        guard let router else { return [] }
+        return codeReferences(of: router, FindingRules.all[currentRule].codeFocus)
+    }
+
+    /// `router`'s code locations that `roles` name, in that order.
+    func codeReferences(of router: TraceNode, _ roles: [Finding.CodeReference.Role]) -> [Finding.CodeReference] {
+        let known = state.codeLocations(of: router)
+        return roles.compactMap { role in
+            let location: CodeLocation? = switch role {
+            case .attached: known.attached
+            case .detached: known.detached
+            case .created: known.created
+            case .started, .call: nil
+            }
+            return location.map { Finding.CodeReference(role, $0) }
+        }
     }
 
     /// Reports, under the current rule, that `node` is still where `check`

@@ -85,10 +85,45 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     public var time: UInt64
     /// One line: what happened and what it means.
     public var message: String
+    /// The lines of the app's code the finding points at, the one to look at
+    /// first (the rule's focus: the attach that was never undone, the task's
+    /// start...) first; empty when the trace names no code (`src`).
+    public var locations: [CodeReference]
+
+    /// A line of the app's code and what happened there.
+    public struct CodeReference: Sendable, Hashable, CustomStringConvertible {
+        /// What the code at a location did.
+        public enum Role: String, Sendable, Hashable, CaseIterable {
+            /// Attached the router (its last attach).
+            case attached
+            /// Detached the router (its last detach).
+            case detached
+            /// Created the router.
+            case created
+            /// Started the bound task.
+            case started
+            /// Made the call the finding is about (a misused attach or detach).
+            case call
+        }
+
+        /// What happened there.
+        public var role: Role
+        /// Where.
+        public var location: CodeLocation
+
+        /// Creates a reference.
+        public init(_ role: Role, _ location: CodeLocation) {
+            self.role = role
+            self.location = location
+        }
+
+        /// `RibHouse/LoggedInRouter.swift:57 (attached)`.
+        public var description: String { "\(location) (\(role.rawValue))" }
+    }
 
     /// Creates a finding.
     public init(rule: Rule, subject: SubjectKind, type: String, id: NodeID, label: String? = nil,
-                seqs: [UInt64], time: UInt64, message: String) {
+                seqs: [UInt64], time: UInt64, message: String, locations: [CodeReference] = []) {
         self.rule = rule
         self.subject = subject
         self.type = type
@@ -97,6 +132,7 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         self.seqs = seqs
         self.time = time
         self.message = message
+        self.locations = locations
     }
 
     /// `Type#id` (or `Type#id 'label'` for tasks).

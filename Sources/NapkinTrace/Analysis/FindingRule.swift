@@ -31,6 +31,10 @@ protocol FindingRule: Sendable {
     static var rule: Finding.Rule { get }
     /// The event kinds this rule observes.
     static var watches: Set<TraceEvent.Name> { get }
+    /// For a finding about a router or interactor: which of its code
+    /// locations to name, the one to look at first first (default: where it
+    /// was attached, then detached, then created).
+    static var codeFocus: [Finding.CodeReference.Role] { get }
 
     /// A rule with no state yet (a new session starts).
     init()
@@ -54,6 +58,7 @@ protocol FindingRule: Sendable {
 }
 
 extension FindingRule {
+    static var codeFocus: [Finding.CodeReference.Role] { [.attached, .detached, .created] }
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {}
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {}
     /// By default a check is open while its subject (a node or a task) is alive.

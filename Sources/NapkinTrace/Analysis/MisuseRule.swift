@@ -15,8 +15,11 @@ extension MisuseRule {
         let state = context.state
         let text = message(node: state[misuse.node]?.name ?? "#\(misuse.node)",
                            other: misuse.other.flatMap { state[$0]?.name }, misuse)
+        // The misused call first, then where the router was created.
+        var locations = event.location.map { [Finding.CodeReference(.call, $0)] } ?? []
+        if let node = state[misuse.node] { locations += context.codeReferences(of: node, [.created]) }
         context.report(Finding(rule: Self.rule, subject: .router, type: state[misuse.node]?.type ?? "?", id: misuse.node,
-                               seqs: [event.seq], time: event.time, message: text),
+                               seqs: [event.seq], time: event.time, message: text, locations: locations),
                        key: event.seq)
     }
 }

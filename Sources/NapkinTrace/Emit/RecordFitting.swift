@@ -30,10 +30,10 @@ enum RecordFitting {
             let cut = zip(current, zip(lengths, budgets)).map { string, sizes in
                 sizes.0 <= sizes.1 ? string : shortened(string, toBytes: sizes.1)
             }
-            candidate = TraceEvent(seq: event.seq, time: event.time, kind: event.kind.replacingStrings(cut))
+            candidate = TraceEvent(seq: event.seq, time: event.time, kind: event.kind.replacingStrings(cut), location: event.location)
             room -= 16
         }
-        // Still too long (cannot happen for a limit of 512 or more): no strings at all.
+        // Still too long (cannot happen for a limit of 512 or more): no strings, no location.
         return TraceEvent(seq: event.seq, time: event.time, kind: event.kind.replacingStrings(strings.map { _ in "" }))
     }
 

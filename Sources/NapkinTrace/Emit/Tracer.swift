@@ -74,14 +74,14 @@ package final class Tracer: Sendable {
 
     /// Stamps `kind` with the next sequence number and the current time, and
     /// queues it. Never blocks on I/O; drops (and counts) when the queue is full.
-    package func emit(_ kind: TraceEvent.Kind) {
+    package func emit(_ kind: TraceEvent.Kind, at location: CodeLocation? = nil) {
         var signal = false
         queue.withLock { q in
             if q.closed { return }
             q.seq &+= 1
             let time = MonotonicClock.now() &- origin
             if q.events.count < capacity {
-                q.events.append(TraceEvent(seq: q.seq, time: time, kind: kind))
+                q.events.append(TraceEvent(seq: q.seq, time: time, kind: kind, location: location))
                 if !q.signalled && q.events.count >= capacity / 2 {
                     q.signalled = true
                     signal = true

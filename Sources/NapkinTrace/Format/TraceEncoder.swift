@@ -50,6 +50,14 @@ public enum TraceEncoder {
         case .sessionEnd(let reason):
             field(.reason, reason, &out)
         }
+        if let location = event.location {
+            key(.src, &out, first: false)
+            out.append(UInt8(ascii: "\""))
+            location.withFileIDBytes { appendEscaped($0, to: &out) }
+            out.append(UInt8(ascii: ":"))
+            appendInt(UInt64(location.line), to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
         out.append(UInt8(ascii: "}"))
         out.append(UInt8(ascii: "\n"))
     }
@@ -115,7 +123,14 @@ public enum TraceEncoder {
     /// and control characters.
     static func appendString(_ value: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        for byte in value.utf8 {
+        var copy = value
+        copy.withUTF8 { appendEscaped($0, to: &out) }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends `bytes` (UTF-8) escaped for the inside of a JSON string literal.
+    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
             case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
@@ -128,6 +143,5 @@ public enum TraceEncoder {
             default: out.append(byte)
             }
         }
-        out.append(UInt8(ascii: "\""))
     }
 }

@@ -10,7 +10,7 @@ enum TraceField: CaseIterable, Sendable {
     case parent, child
     case task, owner, label, outcome
     case text, count, first, last, reason
-    case state
+    case state, src
 
     /// The field's name on the wire.
     @inline(__always) var name: StaticString {
@@ -38,6 +38,7 @@ enum TraceField: CaseIterable, Sendable {
         case .last: "last"
         case .reason: "reason"
         case .state: "state"
+        case .src: "src"
         }
     }
 
@@ -49,7 +50,7 @@ enum TraceField: CaseIterable, Sendable {
         switch self {
         case .seq, .t, .v, .pid, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last: .unsigned
         case .wall: .signed
-        case .ev, .app, .type, .itype, .label, .outcome, .text, .reason, .state: .string
+        case .ev, .app, .type, .itype, .label, .outcome, .text, .reason, .state, .src: .string
         }
     }
 

@@ -127,7 +127,14 @@ struct TraceRecordFields {
                 kind = .dropped(count: try number(.count, name), firstSeq: numbers[.first] ?? 0, lastSeq: numbers[.last] ?? 0)
             case .end: kind = .sessionEnd(reason: strings[.reason] ?? "")
             }
-            return .event(TraceEvent(seq: seq, time: t, kind: kind))
+            var location: CodeLocation?
+            if let src = strings[.src] {
+                guard let parsed = CodeLocation(parsing: src) else {
+                    return .invalid("\"src\" must be FILE:LINE (e.g. \"App/HomeRouter.swift:42\"), not \"\(src)\"")
+                }
+                location = parsed
+            }
+            return .event(TraceEvent(seq: seq, time: t, kind: kind, location: location))
         } catch {
             return .invalid(error.message)
         }

@@ -14,12 +14,16 @@ public struct TraceEvent: Sendable, Hashable {
     public var time: UInt64
     /// What happened.
     public var kind: Kind
+    /// The line of the app's code that made it happen, when the trace says
+    /// (router creation, attach, detach, task start; the `src` field).
+    public var location: CodeLocation?
 
     /// Creates an event.
-    public init(seq: UInt64, time: UInt64, kind: Kind) {
+    public init(seq: UInt64, time: UInt64, kind: Kind, location: CodeLocation? = nil) {
         self.seq = seq
         self.time = time
         self.kind = kind
+        self.location = location
     }
 
     /// The transitions a trace records. See `docs/trace-format.md` for the

@@ -50,6 +50,10 @@ public struct TraceNode: Sendable, Hashable {
     public internal(set) var view: ViewAppearance?
     /// When the view was last reported.
     public internal(set) var viewChangedAt: TraceMoment?
+    /// Where the router was created, last attached and last detached, as
+    /// indexes into the state's code locations (0: not known); see
+    /// ``TraceState/codeLocations(of:)``.
+    var createdFrom: UInt32 = 0, attachedFrom: UInt32 = 0, detachedFrom: UInt32 = 0
 
     // Interactors
     /// The router that owns this interactor (interactors only).
@@ -135,6 +139,8 @@ public struct TraceTask: Sendable, Hashable {
     public internal(set) var ownerGone = false
     /// This task's slot in its owner's task list.
     var slotInOwner = 0
+    /// Where it was started, as an index into the state's code locations (0: not known).
+    var startedFrom: UInt32 = 0
 
     /// `label` or `task`, for messages.
     public var displayName: String { label.map { "'\($0)'" } ?? "task" }

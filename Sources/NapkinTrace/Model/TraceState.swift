@@ -72,6 +72,8 @@ public struct TraceState: Sendable {
     public private(set) var tasksStarted = 0, tasksEnded = 0
     /// How many alive routers have their view shown now (see ``TraceNode/view``).
     public private(set) var shownViewCount = 0
+    /// The code locations the trace named (`src`), each once.
+    var codeLocationTable = CodeLocationTable()
 
     /// Creates an empty state.
     public init() {}
@@ -152,13 +154,24 @@ public struct TraceState: Sendable {
             }
             var node = TraceNode(id: id, kind: .router, type: type, seq: seq, time: t)
             node.interactor = interactor == 0 ? nil : interactor
+            node.createdFrom = codeLocationTable.index(of: event.location)
             createNode(node)
             if interactor != 0 { table.update(interactor) { $0.router = id } }
             return nil
         case .attach(let parent, let child):
-            return attach(parent: parent, child: child, seq: seq, time: t)
+            let misuse = attach(parent: parent, child: child, seq: seq, time: t)
+            if event.location != nil, misuse == nil || misuse?.kind == .doubleAttach {
+                let from = codeLocationTable.index(of: event.location)
+                table.update(child) { $0.attachedFrom = from }
+            }
+            return misuse
         case .detach(let parent, let child):
-            return detach(parent: parent, child: child, seq: seq, time: t)
+            let misuse = detach(parent: parent, child: child, seq: seq, time: t)
+            if event.location != nil, misuse == nil {
+                let from = codeLocationTable.index(of: event.location)
+                table.update(child) { $0.detachedFrom = from }
+            }
+            return misuse
         case .activate(let id), .deactivate(let id):
             let active = event.kind.name == .activate
             guard table.update(id, {
@@ -201,6 +214,7 @@ public struct TraceState: Sendable {
             let (ownerType, active) = table.with(owner) { ($0.type, $0.isActive) } ?? ("interactor", false)
             var record = TraceTask(id: task, owner: owner, ownerType: ownerType, label: label, startSeq: seq, startTime: t,
                                    startedWhileInactive: !active)
+            record.startedFrom = codeLocationTable.index(of: event.location)
             tasksStarted += 1
             guard table.update(owner, { record.slotInOwner = $0.taskList.append(task) }) else {
                 record.ownerGone = true

@@ -90,6 +90,38 @@ extension TraceState {
         }
     }
 
+    /// Where a router was created, last attached and last detached, as far as
+    /// the trace says (`src` fields; each nil when not known).
+    public struct CodeLocations: Sendable, Hashable {
+        /// Where it was created (its router record).
+        public var created: CodeLocation?
+        /// Where it was last attached.
+        public var attached: CodeLocation?
+        /// Where it was last detached.
+        public var detached: CodeLocation?
+    }
+
+    /// The code locations of router `id`, if it is alive.
+    public func codeLocations(of id: NodeID) -> CodeLocations? {
+        table[id].map(codeLocations(of:))
+    }
+
+    /// The code locations of `node` (alive, or just removed).
+    public func codeLocations(of node: TraceNode) -> CodeLocations {
+        CodeLocations(created: codeLocationTable[node.createdFrom], attached: codeLocationTable[node.attachedFrom],
+                      detached: codeLocationTable[node.detachedFrom])
+    }
+
+    /// Where the running task `id` was started, if the trace says.
+    public func codeLocation(ofTask id: NodeID) -> CodeLocation? {
+        taskTable.with(id) { codeLocationTable[$0.startedFrom] } ?? nil
+    }
+
+    /// Where `task` (running, or just ended) was started, if the trace says.
+    public func codeLocation(of task: TraceTask) -> CodeLocation? {
+        codeLocationTable[task.startedFrom]
+    }
+
     /// Whether the router `id`'s interactor is active.
     public func isActive(router id: NodeID) -> Bool {
         guard let interactor = table[id]?.interactor else { return false }

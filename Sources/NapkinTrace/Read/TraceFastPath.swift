@@ -62,8 +62,13 @@ struct TraceFastPath {
         case .session, .dropped, .end:
             return nil // once per session: the general parser is fast enough
         }
+        var location: CodeLocation?
+        if i < n && p[i] == UInt8(ascii: ",") {
+            guard key(.src), let text = plainString(), let parsed = CodeLocation(parsing: text) else { return nil }
+            location = parsed
+        }
         guard byte(UInt8(ascii: "}")), i == n else { return nil }
-        return TraceEvent(seq: seq, time: t, kind: kind)
+        return TraceEvent(seq: seq, time: t, kind: kind, location: location)
     }
 
     // MARK: - Pieces

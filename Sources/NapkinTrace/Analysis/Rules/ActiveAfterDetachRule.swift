@@ -11,6 +11,8 @@
 struct ActiveAfterDetachRule: FindingRule {
     static let rule = Finding.Rule("active-after-detach", .error, title: "active after detach", summary: "an interactor still active after its router left the tree")
     static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
+    /// The detach that let it go (then its attach and creation).
+    static let codeFocus: [Finding.CodeReference.Role] = [.detached, .attached, .created]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         switch event.kind {

@@ -4,6 +4,8 @@
 struct AliveAtEndRule: FindingRule {
     static let rule = Finding.Rule("alive-at-end", .error, title: "alive at end", summary: "with --expect-teardown: something still alive at the end")
     static let watches: Set<TraceEvent.Name> = []
+    /// Where it was created (then attached).
+    static let codeFocus: [Finding.CodeReference.Role] = [.created, .attached]
 
     func finish(_ context: inout AnalysisContext) {
         guard context.options.expectTeardown else { return }

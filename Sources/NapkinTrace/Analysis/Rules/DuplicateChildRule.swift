@@ -23,6 +23,8 @@
 struct DuplicateChildRule: FindingRule {
     static let rule = Finding.Rule("duplicate-child", .warning, title: "duplicate child", summary: "a parent attached a second child of a type it still holds, in a separate step (a forgotten detach?)")
     static let watches: Set<TraceEvent.Name> = [.attach, .load, .deallocated, .mark]
+    /// The attach that was never undone (then its creation).
+    static let codeFocus: [Finding.CodeReference.Role] = [.attached, .created]
 
     /// How close (trace time) a same-type attach must follow the previous
     /// one's attach or load to be part of the same group.

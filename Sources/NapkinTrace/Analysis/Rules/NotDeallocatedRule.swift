@@ -8,6 +8,8 @@
 struct NotDeallocatedRule: FindingRule {
     static let rule = Finding.Rule("not-deallocated", .error, title: "not deallocated", summary: "a router (or interactor) that left the tree and was not deallocated: a leak")
     static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
+    /// The detach that let it go (then its attach and creation).
+    static let codeFocus: [Finding.CodeReference.Role] = [.detached, .attached, .created]
 
     /// `flag` of a check: true for an interactor whose router was deallocated.
     private static let interactorCheck = true

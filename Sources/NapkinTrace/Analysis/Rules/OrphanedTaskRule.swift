@@ -122,8 +122,14 @@ struct OrphanedTaskRule: FindingRule {
         let gone = task.ownerGone && !deallocated ? " (the owner is gone since)" : ""
         context.report(Finding(rule: Self.rule, subject: .task, type: task.ownerType, id: task.owner, label: task.label,
                                seqs: seqs.sorted(), time: deadline,
-                               message: "task \(task.displayName) (#\(task.id)) still runs \(context.graceText) after its owner \(how)\(gone): it ignores cancellation (check Task.isCancelled in its loop)"),
+                               message: "task \(task.displayName) (#\(task.id)) still runs \(context.graceText) after its owner \(how)\(gone): it ignores cancellation (check Task.isCancelled in its loop)",
+                               locations: Self.started(task, context.state)),
                        key: task.id)
+    }
+
+    /// Where `task` was started, as a finding names it.
+    private static func started(_ task: TraceTask, _ state: TraceState) -> [Finding.CodeReference] {
+        state.codeLocation(of: task).map { [Finding.CodeReference(.started, $0)] } ?? []
     }
 
     /// Open while the subject is there: the owner (with running tasks), or the task.
@@ -145,7 +151,8 @@ struct OrphanedTaskRule: FindingRule {
             guard owner?.isActive != true else { continue }
             context.report(Finding(rule: Self.rule, subject: .task, type: task.ownerType, id: task.owner,
                                    label: task.label, seqs: [task.startSeq], time: end,
-                                   message: "task \(task.displayName) (#\(task.id)) was still running at the end of the trace while its owner was \(owner == nil ? "deallocated" : "inactive")"),
+                                   message: "task \(task.displayName) (#\(task.id)) was still running at the end of the trace while its owner was \(owner == nil ? "deallocated" : "inactive")",
+                                   locations: Self.started(task, context.state)),
                            key: task.id)
         }
     }

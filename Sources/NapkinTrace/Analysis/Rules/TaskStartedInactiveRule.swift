@@ -10,7 +10,8 @@ struct TaskStartedInactiveRule: FindingRule {
               task.startedWhileInactive, let node = context.state[owner] else { return }
         context.report(Finding(rule: Self.rule, subject: .task, type: node.type, id: owner, label: label,
                                seqs: [event.seq], time: event.time,
-                               message: "task \(task.displayName) started while \(node.name) was inactive; it runs until the next deactivation (start it in didBecomeActive)"),
+                               message: "task \(task.displayName) started while \(node.name) was inactive; it runs until the next deactivation (start it in didBecomeActive)",
+                               locations: event.location.map { [Finding.CodeReference(.started, $0)] } ?? []),
                        key: id)
     }
 }

@@ -5,6 +5,8 @@
 struct UndetachedChildRule: FindingRule {
     static let rule = Finding.Rule("undetached-child", .error, title: "un-detached child", summary: "a router still attached to a parent that was deallocated, and still alive")
     static let watches: Set<TraceEvent.Name> = [.deallocated]
+    /// The attach that was never undone (then its creation).
+    static let codeFocus: [Finding.CodeReference.Role] = [.attached, .created]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         guard let parent = context.state.removedNode, parent.kind == .router else { return }

@@ -20,6 +20,8 @@
 struct ViewGoneStillAttachedRule: FindingRule {
     static let rule = Finding.Rule("view-gone-still-attached", .error, title: "view gone, still attached", summary: "a router whose view was removed (popped, dismissed) but that is still attached a grace period later: a back-navigation leak")
     static let watches: Set<TraceEvent.Name> = [.view]
+    /// The attach that was never undone (then its creation).
+    static let codeFocus: [Finding.CodeReference.Role] = [.attached, .created]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         guard case .view(let router, .removed) = event.kind,

@@ -22,11 +22,15 @@
 struct ViewShownAfterDetachRule: FindingRule {
     static let rule = Finding.Rule("view-shown-after-detach", .error, title: "view shown after detach", summary: "a router that left the tree while its view stayed on screen for the view grace period (default 5s)")
     static let watches: Set<TraceEvent.Name> = [.attach, .detach, .deallocated, .view]
+    /// The detach that let it go (then its attach and creation).
+    static let codeFocus: [Finding.CodeReference.Role] = [.detached, .attached, .created]
 
     /// A router deallocated outside the tree while its view was shown.
     private struct GoneWhileShown: Sendable {
         /// Its type name (the model forgot it with the router).
         var type: String
+        /// Its code locations, for the finding.
+        var locations: [Finding.CodeReference]
     }
 
     /// Routers deallocated outside the tree while their view was shown, by
@@ -65,7 +69,7 @@ struct ViewShownAfterDetachRule: FindingRule {
                   !context.hasReported(Self.rule, key: router.id) else { return }
             // Checked from when it was last both outside the tree and shown.
             let since = left.time >= shown.time ? left : shown
-            goneWhileShown[router.id] = GoneWhileShown(type: router.type)
+            goneWhileShown[router.id] = GoneWhileShown(type: router.type, locations: context.codeReferences(of: router, Self.codeFocus))
             context.schedule(GraceCheck(subject: router.id, since: since.seq, flag: Self.goneCheck), at: since.time, after: .viewGrace)
         case .view(let router, .covered), .view(let router, .removed):
             if goneWhileShown.count > 0 { goneWhileShown[router] = nil }
@@ -92,7 +96,8 @@ struct ViewShownAfterDetachRule: FindingRule {
                   let gone = goneWhileShown.removeValue(forKey: check.subject) else { return }
             context.report(Finding(rule: Self.rule, subject: .router, type: gone.type, id: check.subject,
                                    seqs: [check.since], time: check.deadline,
-                                   message: "it left the tree and was deallocated, but its view is still shown \(context.viewGraceText) later: dismiss the view when you detach the router"),
+                                   message: "it left the tree and was deallocated, but its view is still shown \(context.viewGraceText) later: dismiss the view when you detach the router",
+                                   locations: gone.locations),
                            key: check.subject)
             return
         }

@@ -1,0 +1,86 @@
+/// A line of the app's code, as Swift's `#fileID` and `#line` name it: where
+/// a router was created, a child attached or detached, a bound task started.
+///
+/// The framework captures it with default arguments (`file: StaticString =
+/// #fileID, line: UInt = #line`), so a location costs two constants at the
+/// call and no string work until it is written; a reader builds it from the
+/// `src` field of a record (`"RibHouse/LoggedInRouter.swift:57"`, see
+/// `docs/trace-format.md`).
+public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
+    private enum File: Sendable {
+        case literal(StaticString)
+        case text(String)
+    }
+
+    private let file: File
+    /// The line number (1-based).
+    public let line: UInt
+
+    /// A location from `#fileID` and `#line`, without copying the file name.
+    public init(fileID: StaticString, line: UInt) {
+        self.file = .literal(fileID)
+        self.line = line
+    }
+
+    /// A location from a file id read back from a trace.
+    public init(fileID: String, line: UInt) {
+        self.file = .text(fileID)
+        self.line = line
+    }
+
+    /// `Module/File.swift`: the module and the file name, as `#fileID` gives them.
+    public var fileID: String {
+        switch file {
+        case .literal(let text): text.description
+        case .text(let text): text
+        }
+    }
+
+    /// The file name without the module: `File.swift`.
+    public var fileName: String {
+        let id = fileID
+        guard let slash = id.lastIndex(of: "/") else { return id }
+        return String(id[id.index(after: slash)...])
+    }
+
+    /// The module, if the file id names one.
+    public var module: String? {
+        let id = fileID
+        guard let slash = id.firstIndex(of: "/") else { return nil }
+        return String(id[..<slash])
+    }
+
+    /// `Module/File.swift:42`.
+    public var description: String { "\(fileID):\(line)" }
+
+    /// Calls `body` with the UTF-8 bytes of ``fileID`` (no copy for a literal).
+    func withFileIDBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        switch file {
+        case .literal(let text) where text.hasPointerRepresentation:
+            return text.withUTF8Buffer(body)
+        case .literal(let text):
+            var copy = text.description
+            return copy.withUTF8(body)
+        case .text(let text):
+            var copy = text
+            return copy.withUTF8(body)
+        }
+    }
+
+    /// Reads `Module/File.swift:42` (the `src` field); nil when it is not
+    /// a file id, a colon and a line number.
+    public init?(parsing text: String) {
+        guard let colon = text.lastIndex(of: ":"), colon != text.startIndex,
+              let line = UInt(text[text.index(after: colon)...]), line > 0 else { return nil }
+        self.init(fileID: String(text[..<colon]), line: line)
+    }
+
+    public static func == (a: CodeLocation, b: CodeLocation) -> Bool {
+        a.line == b.line && a.withFileIDBytes { x in b.withFileIDBytes { y in x.elementsEqual(y) } }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(line)
+        withFileIDBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
