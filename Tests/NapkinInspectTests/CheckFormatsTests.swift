@@ -16,7 +16,7 @@ struct CheckFormatsTests {
         try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "not a JSON object: \(result)")
     }
 
-    static let findingKeys: Set<String> = ["rule", "severity", "subject", "type", "id", "label", "seqs", "time_ns", "message"]
+    static let findingKeys: Set<String> = ["rule", "severity", "subject", "type", "id", "label", "seqs", "time_ns", "message", "locations"]
     static let traceKeys: Set<String> = ["path", "app", "pid", "events", "ended_cleanly", "dropped_events", "undecided",
                                          "duration_ns", "findings", "allowed", "findings_not_kept", "trace_problems"]
 
@@ -149,9 +149,12 @@ struct CheckFormatsTests {
                 #expect(failure.attribute(forName: "type")?.stringValue == rule)
                 let title = try #require(Finding.Rule(rawValue: rule)).title
                 #expect(failure.attribute(forName: "message")?.stringValue?.hasPrefix("\(count) \(title) finding") == true)
+                // One line per finding, each followed by the code it points at (the example traces name their code).
                 let body = (failure.stringValue ?? "").split(separator: "\n")
-                #expect(body.count == count)
-                #expect(body.allSatisfy { $0.contains("[\(rule)]") })
+                let findingLines = body.filter { !$0.hasPrefix("  at ") }
+                #expect(findingLines.count == count)
+                #expect(findingLines.allSatisfy { $0.contains("[\(rule)]") })
+                #expect(body.count - findingLines.count <= count, "at most one location line per finding")
             }
         }
     }
@@ -185,8 +188,8 @@ struct CheckFormatsTests {
         let result = try await CLIHarness.inspect(["check", "--format", "github"] + paths)
         #expect(result.status == 1, "\(result)")
         #expect(result.stdoutLines == [
-            "::error title=napkin not-deallocated%3A LoggedInRouter#6::detached, but still alive 1s later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?) (Examples/traces/bug-retain-cycle.ndjson, seq 97)",
-            "::error title=napkin not-deallocated%3A LoggedInRouter#22::detached, but still alive 1s later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?) (Examples/traces/bug-retain-cycle.ndjson, seq 150)",
+            "::error file=Examples/RibHouse/LaunchNapkin/LaunchNapkinRouter.swift,line=70,title=napkin not-deallocated%3A LoggedInRouter#6::detached, but still alive 1s later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?) (Examples/traces/bug-retain-cycle.ndjson, seq 97)",
+            "::error file=Examples/RibHouse/LaunchNapkin/LaunchNapkinRouter.swift,line=70,title=napkin not-deallocated%3A LoggedInRouter#22::detached, but still alive 1s later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?) (Examples/traces/bug-retain-cycle.ndjson, seq 150)",
             "::warning title=napkin task-started-inactive%3A MenuInteractor#3 'prefetch'::task 'prefetch' started while MenuInteractor#3 was inactive; it runs until the next deactivation (start it in didBecomeActive) (Tests/Fixtures/traces/task-started-inactive.ndjson, seq 8)",
         ])
         #expect(result.stderrLines == ["napkin-inspect: 3 findings"])

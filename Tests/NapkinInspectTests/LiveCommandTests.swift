@@ -11,15 +11,17 @@ struct LiveCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let lines = result.stdoutLines
-        #expect(lines.first == "rib-house (pid 31005) at t=4.777s (after seq 176) (176 events)")
+        #expect(lines.first == "rib-house (pid 3510) at t=4.834s (after seq 176) (176 events)")
         #expect(lines.contains("Outside the tree, still alive:"))
         let leaked = lines.filter { $0.contains("! not-deallocated") }
         #expect(leaked.count == 2)
         #expect(leaked.allSatisfy { $0.hasPrefix("  LoggedInRouter#") })
         #expect(lines.contains { $0.hasPrefix("  ├─ MenuRouter#8 ") })
         let findings = try #require(lines.firstIndex(of: "Findings:"))
-        #expect(lines[(findings + 1)...].count == 2)
-        #expect(lines[(findings + 1)...].allSatisfy { $0.hasPrefix("  error[not-deallocated] LoggedInRouter#") })
+        // Each finding, then the code it points at (#fileIDs: live does not look for files).
+        let listed = Array(lines[(findings + 1)...])
+        #expect(listed.count == 4)
+        #expect(listed.enumerated().allSatisfy { $0.offset % 2 == 0 ? $0.element.hasPrefix("  error[not-deallocated] LoggedInRouter#") : $0.element.hasPrefix("    at RibHouse/LaunchNapkinRouter.swift:70 (detached)") }, "\(listed)")
         #expect(!result.stdout.contains("\u{1B}"), "no terminal control sequences off a terminal")
     }
 

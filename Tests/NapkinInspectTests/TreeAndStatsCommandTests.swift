@@ -63,13 +63,13 @@ struct TreeAndStatsCommandTests {
 
         let early = try await CLIHarness.inspect(["tree", CLIHarness.exampleTrace("clean"), "--at", "1s"])
         #expect(early.stdoutLines == [
-            "rib-house (pid 30978) at t=1.000s (after seq 60)",
-            "LaunchNapkinRouter#2          active    998ms",
-            "└─ LoggedInRouter#6           active    894ms",
-            "   ├─ MenuRouter#8            active    893ms            view covered",
-            "   ├─ PitBoardRouter#10       active    892ms   1 task   view covered",
-            "   ├─ AnnouncementsRouter#13  active    892ms   1 task   view covered",
-            "   └─ OrderRouter#16          active    338ms",
+            "rib-house (pid 3447) at t=1.000s (after seq 60)",
+            "LaunchNapkinRouter#2          active    995ms",
+            "└─ LoggedInRouter#6           active    884ms",
+            "   ├─ MenuRouter#8            active    883ms            view covered",
+            "   ├─ PitBoardRouter#10       active    880ms   1 task   view covered",
+            "   ├─ AnnouncementsRouter#13  active    877ms   1 task   view covered",
+            "   └─ OrderRouter#16          active    320ms",
         ], "\(early)")
     }
 
@@ -88,7 +88,7 @@ struct TreeAndStatsCommandTests {
     func treeCleanEnd() async throws {
         let result = try await CLIHarness.inspect(["tree", CLIHarness.exampleTrace("clean")])
         #expect(result.status == 0)
-        #expect(result.stdout == "rib-house (pid 30978) at t=4.782s (after seq 192)\n(no routers alive)\n")
+        #expect(result.stdout == "rib-house (pid 3447) at t=4.810s (after seq 192)\n(no routers alive)\n")
     }
 
     @Test("tree marks every finding on its router: the undetached children, while they live")
@@ -119,9 +119,9 @@ struct TreeAndStatsCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines
-        #expect(lines.first == "Trace        \(path) (12.0 KiB, 192 events, format v1)")
-        #expect(lines.contains { $0.hasPrefix("App          rib-house (pid 30978), started ") })
-        #expect(lines.contains("Duration     4.8s (40 events/s)"))
+        #expect(lines.first == "Trace        \(path) (13.1 KiB, 192 events, format v1)")
+        #expect(lines.contains { $0.hasPrefix("App          rib-house (pid 3447), started ") })
+        #expect(lines.contains("Duration     4.8s (39 events/s)"))
         #expect(lines.contains("Complete     yes: ended cleanly (exit)"))
         #expect(lines.contains("Dropped      0 events"))
         #expect(lines.contains("Routers      14 created, 14 deallocated, 0 alive at the end"))

@@ -17,10 +17,14 @@ struct CheckCommand: Command {
         /// `--trace-dir DIR`.
         static let traceDir = ValueOption.text(
             "trace-dir", valueName: "DIR", help: "With COMMAND: write its traces into DIR (kept) instead of a temporary directory.")
+        /// `--source-root DIR`.
+        static let sourceRoot = ValueOption.text(
+            "source-root", valueName: "DIR",
+            help: "Where to find the source files findings point at (default: the current directory); paths are shown relative to it.")
     }
 
     static let configuration = CommandConfiguration(
-        options: CommonOptions.analysisOptions + [Options.expectTeardown, Options.allow, Options.failOn, Options.traceDir]
+        options: CommonOptions.analysisOptions + [Options.expectTeardown, Options.allow, Options.failOn, Options.traceDir, Options.sourceRoot]
             + Presentation<Format>.options, help: """
         check FILE|DIR... [options]
         check [options] -- COMMAND [ARGS...]
@@ -49,6 +53,8 @@ struct CheckCommand: Command {
     var traceDirectory: String?
     /// `--format`, `--color`.
     var output: Presentation<Format>
+    /// `--source-root`: where the code locations of findings are looked up.
+    var sourceRoot: String
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
@@ -58,6 +64,7 @@ struct CheckCommand: Command {
         failOn = try arguments.choice(Options.failOn)
         traceDirectory = try arguments.value(Options.traceDir)
         output = try Presentation(arguments)
+        sourceRoot = try arguments.value(Options.sourceRoot) ?? "."
     }
 
     func run() throws -> Int32 {
@@ -100,7 +107,9 @@ struct CheckCommand: Command {
             }
         }
 
-        output.format.write(checked, style: output.style)
+        let sources = SourceRoot(directory: sourceRoot)
+        output.format.write(checked, style: output.style, sources: sources)
+        if let note = sources.unresolvedNote { Output.error(note) }
         for entry in allowList.unused {
             Output.error("note: allow-list line \(entry.line) (\(entry.rule) \(entry.type)) matched nothing; remove it if the issue is fixed")
         }

@@ -28,19 +28,39 @@ enum FindingLine {
         PrintableText.printable(finding.message, limit: maxMessage)
     }
 
+    /// The most code locations named under one finding.
+    static let maxLocations = 4
+
+    /// `  at Path/File.swift:42 (attached), Other.swift:7 (created)`: where a
+    /// finding points in the app's code (paths found under `sources`, or
+    /// `#fileID`s without it), or nil when the trace names no code.
+    static func locationLine(_ finding: Finding, style: Style, sources: SourceRoot?) -> String? {
+        guard !finding.locations.isEmpty else { return nil }
+        let shown = finding.locations.prefix(maxLocations).map { reference in
+            PrintableText.printable(sources?.display(reference.location) ?? reference.location.description, limit: 300)
+                + style.dim(" (\(reference.role.rawValue))")
+        }
+        return "  " + style.dim("at ") + shown.joined(separator: style.dim(", "))
+    }
+
     /// The lines that list `findings`: grouped by rule and type, the first few
-    /// of each group, then how many more are like them (``FindingGroups``).
-    static func lines(_ findings: [Finding], style: Style) -> [String] {
+    /// of each group (each followed by where it points in the code, when the
+    /// trace says), then how many more are like them (``FindingGroups``).
+    static func lines(_ findings: [Finding], style: Style, sources: SourceRoot? = nil) -> [String] {
         var lines: [String] = []
         for group in FindingGroups(findings).groups {
-            for finding in group.shown { lines.append(styled(finding, style: style)) }
+            for finding in group.shown {
+                lines.append(styled(finding, style: style))
+                if let location = locationLine(finding, style: style, sources: sources) { lines.append(location) }
+            }
             if group.more > 0 { lines.append(style.dim(group.moreText)) }
         }
         return lines
     }
 
-    /// Prints `findings` on standard output, grouped, one indented line each,
-    /// and a note when `notKept` more were established but not kept.
+    /// Prints `findings` on standard output, grouped, one indented line each
+    /// (and one for its code locations), and a note when `notKept` more were
+    /// established but not kept.
     static func print(_ findings: [Finding], notKept: Int, style: Style) {
         for line in lines(findings, style: style) { Output.line("  " + line) }
         if notKept > 0 { Output.line(style.dim("  note: " + notKeptNote(notKept))) }

@@ -15,17 +15,18 @@ extension CheckCommand {
             }
         }
 
-        /// Prints the report on `traces`: on standard output, and for `github` a count on standard error.
-        func write(_ traces: [CheckedTrace], style: Style) {
+        /// Prints the report on `traces`: on standard output, and for `github` a
+        /// count on standard error. Code locations are looked up in `sources`.
+        func write(_ traces: [CheckedTrace], style: Style, sources: SourceRoot) {
             switch self {
             case .text:
-                Output.write(CheckTextReport.render(traces, style: style))
+                Output.write(CheckTextReport.render(traces, style: style, sources: sources))
             case .json:
-                Output.write(CheckJSONReport.render(traces))
+                Output.write(CheckJSONReport.render(traces, sources: sources))
             case .junit:
-                Output.write(CheckJUnitReport.render(traces))
+                Output.write(CheckJUnitReport.render(traces, sources: sources))
             case .github:
-                Output.write(CheckGitHubReport.render(traces))
+                Output.write(CheckGitHubReport.render(traces, sources: sources))
                 Output.error(CheckGitHubReport.count(traces))
             }
         }

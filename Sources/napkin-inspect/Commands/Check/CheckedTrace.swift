@@ -31,11 +31,16 @@ struct CheckedTrace: Encodable {
 
     /// The overview's fields, then the findings (as ``FindingJSON``) and counts beside them.
     func encode(to encoder: any Encoder) throws {
+        try encode(to: encoder, sources: nil)
+    }
+
+    /// The same, with the paths of code locations looked up in `sources`.
+    func encode(to encoder: any Encoder, sources: SourceRoot?) throws {
         try overview.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(undecided, forKey: .undecided)
-        try container.encode(findings.map(FindingJSON.init), forKey: .findings)
-        try container.encode(allowed.map(FindingJSON.init), forKey: .allowed)
+        try container.encode(findings.map { FindingJSON(finding: $0, sources: sources) }, forKey: .findings)
+        try container.encode(allowed.map { FindingJSON(finding: $0, sources: sources) }, forKey: .allowed)
         try container.encode(findingsNotKept, forKey: .findingsNotKept)
         try container.encode(traceProblems, forKey: .traceProblems)
     }
@@ -74,13 +79,25 @@ extension CheckedTrace {
 }
 
 /// A finding as `check --format json` writes it: `rule`, `severity`,
-/// `subject`, `type`, `id`, `label` (tasks only), `seqs`, `time_ns`, `message`.
+/// `subject`, `type`, `id`, `label` (tasks only), `seqs`, `time_ns`,
+/// `message`, and `locations` (when the trace names code): `role`,
+/// `file_id`, `line`, and `path` when it was found under `--source-root`.
 struct FindingJSON: Encodable {
     /// The finding written.
     let finding: Finding
+    /// Where the files are looked up.
+    let sources: SourceRoot?
 
     private enum CodingKeys: String, CodingKey {
-        case rule, severity, subject, type, id, label, seqs, timeNs, message
+        case rule, severity, subject, type, id, label, seqs, timeNs, message, locations
+    }
+
+    /// One code location of a finding.
+    private struct LocationJSON: Encodable {
+        let role: String
+        let fileId: String
+        let line: UInt
+        let path: String?
     }
 
     /// Writes the finding's fields.
@@ -95,5 +112,11 @@ struct FindingJSON: Encodable {
         try container.encode(finding.seqs, forKey: .seqs)
         try container.encode(finding.time, forKey: .timeNs)
         try container.encode(finding.message, forKey: .message)
+        if !finding.locations.isEmpty {
+            try container.encode(finding.locations.map { reference in
+                LocationJSON(role: reference.role.rawValue, fileId: reference.location.fileID, line: reference.location.line,
+                             path: sources?.path(of: reference.location))
+            }, forKey: .locations)
+        }
     }
 }

@@ -11,8 +11,10 @@ import NapkinTrace
 /// annotations and one more that counts the rest; the findings not kept and
 /// each trace problem get one annotation each.
 enum CheckGitHubReport {
-    /// The workflow commands for `traces`.
-    static func render(_ traces: [CheckedTrace]) -> String {
+    /// The workflow commands for `traces`. A finding whose first code
+    /// location is found under `sources` is annotated on that line
+    /// (`file=`, `line=`), so GitHub draws it on the pull request's diff.
+    static func render(_ traces: [CheckedTrace], sources: SourceRoot? = nil) -> String {
         var out = ""
         for trace in traces {
             let path = PrintableText.printable(trace.path, limit: 300)
@@ -22,8 +24,11 @@ enum CheckGitHubReport {
             for group in FindingGroups(trace.findings).groups {
                 for finding in group.shown {
                     let seqs = finding.seqs.isEmpty ? "" : ", seq \(finding.seqs.prefix(20).map(String.init).joined(separator: ", "))"
+                    let location = finding.locations.first?.location
+                    let file = location.flatMap { sources?.path(of: $0) }
                     out += command(finding.severity.rawValue, title: "napkin \(finding.rule.rawValue): \(FindingLine.subject(finding))",
-                                   message: FindingLine.message(finding) + " (\(path)\(seqs))")
+                                   message: FindingLine.message(finding) + " (\(path)\(seqs))",
+                                   at: file.map { (PrintableText.printable($0, limit: 300), location!.line) })
                 }
                 if group.more > 0 {
                     out += command(group.rule.severity.rawValue, title: "napkin \(group.rule.rawValue)",
@@ -44,9 +49,10 @@ enum CheckGitHubReport {
         return count == 0 ? "no findings in \(traces.count) trace\(traces.count == 1 ? "" : "s")" : CheckTextReport.plural(count, "finding")
     }
 
-    /// One workflow command line.
-    private static func command(_ level: String, title: String, message: String) -> String {
-        "::\(level) title=\(property(title))::\(data(message))\n"
+    /// One workflow command line, on a line of a file when `at` says.
+    private static func command(_ level: String, title: String, message: String, at place: (file: String, line: UInt)? = nil) -> String {
+        let position = place.map { "file=\(property($0.file)),line=\($0.line)," } ?? ""
+        return "::\(level) \(position)title=\(property(title))::\(data(message))\n"
     }
 
     /// Escapes a command's message.

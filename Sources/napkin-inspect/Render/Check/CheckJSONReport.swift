@@ -14,7 +14,17 @@ struct CheckJSONReport: Encodable {
     /// Counts over every trace.
     var summary: Summary
     /// One object per trace file.
-    var traces: [CheckedTrace]
+    var traces: [TraceJSON]
+
+    /// A trace as the report writes it, code locations looked up in `sources`.
+    struct TraceJSON: Encodable {
+        let trace: CheckedTrace
+        let sources: SourceRoot?
+
+        func encode(to encoder: any Encoder) throws {
+            try trace.encode(to: encoder, sources: sources)
+        }
+    }
 
     /// Counts over every trace.
     struct Summary: Encodable {
@@ -50,9 +60,11 @@ struct CheckJSONReport: Encodable {
         }
     }
 
-    /// The report for `traces`, as JSON text.
-    static func render(_ traces: [CheckedTrace]) -> String {
+    /// The report for `traces`, as JSON text; code locations get their
+    /// `path` from `sources`, when it finds them.
+    static func render(_ traces: [CheckedTrace], sources: SourceRoot? = nil) -> String {
         let summary = Summary(traces)
-        return JSONOutput.text(CheckJSONReport(clean: summary.findings == 0 && summary.traceProblems == 0, summary: summary, traces: traces))
+        return JSONOutput.text(CheckJSONReport(clean: summary.findings == 0 && summary.traceProblems == 0, summary: summary,
+                                               traces: traces.map { TraceJSON(trace: $0, sources: sources) }))
     }
 }

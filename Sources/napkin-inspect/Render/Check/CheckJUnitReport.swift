@@ -12,8 +12,9 @@ enum CheckJUnitReport {
     /// The name of the test case about the trace itself.
     static let integrityCase = "trace-integrity"
 
-    /// The report for `traces`, as JUnit XML.
-    static func render(_ traces: [CheckedTrace]) -> String {
+    /// The report for `traces`, as JUnit XML; each finding's line is followed
+    /// by where it points in the code (looked up in `sources`).
+    static func render(_ traces: [CheckedTrace], sources: SourceRoot? = nil) -> String {
         let rules = Finding.Rule.allCases
         let failing = traces.map { trace in rules.filter { r in trace.findings.contains { $0.rule == r } }.count + (trace.traceProblems.isEmpty ? 0 : 1) }
         var out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -33,7 +34,10 @@ enum CheckJUnitReport {
                 let subjects = found.prefix(20).map(FindingLine.subject).joined(separator: ", ") + (found.count > 20 ? ", \u{2026}" : "")
                 out += testCase(className, rule.rawValue, failure: found.isEmpty ? nil : (
                     "\(found.count) \(rule.title) finding\(found.count == 1 ? "" : "s"): \(subjects)\(notKept)", rule.rawValue,
-                    found.map { FindingLine.styled($0, style: .plain) }))
+                    found.flatMap { finding in
+                        [FindingLine.styled(finding, style: .plain)]
+                            + [FindingLine.locationLine(finding, style: .plain, sources: sources)].compactMap { $0 }
+                    }))
             }
             out += "  </testsuite>\n"
         }

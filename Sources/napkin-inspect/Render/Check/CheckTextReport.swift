@@ -3,8 +3,8 @@ import NapkinTrace
 /// `check --format text`: a header line per trace, its trace problems, its
 /// findings grouped by rule and type (``FindingGroups``), then notes.
 enum CheckTextReport {
-    /// The report for `traces`, coloured as `style` says.
-    static func render(_ traces: [CheckedTrace], style: Style) -> String {
+    /// The report for `traces`, coloured as `style` says, code locations looked up in `sources`.
+    static func render(_ traces: [CheckedTrace], style: Style, sources: SourceRoot? = nil) -> String {
         var out = ""
         for trace in traces {
             let path = PrintableText.printable(trace.path, limit: 300)
@@ -22,7 +22,7 @@ enum CheckTextReport {
             for problem in trace.traceProblems {
                 out += "  " + style.red("trace problem") + ": " + PrintableText.printable(problem, limit: FindingLine.maxMessage) + "\n"
             }
-            for line in FindingLine.lines(trace.findings, style: style) { out += "  " + line + "\n" }
+            for line in FindingLine.lines(trace.findings, style: style, sources: sources) { out += "  " + line + "\n" }
             for note in notes(trace) { out += style.dim("  note: \(note)") + "\n" }
         }
         return out
