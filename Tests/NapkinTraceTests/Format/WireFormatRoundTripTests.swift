@@ -33,9 +33,12 @@ struct WireFormatRoundTripTests {
         }
     }
 
-    /// The sample event of kind `name`.
+    /// The sample event of kind `name`; the kinds the framework locates carry
+    /// a code location (`src`).
     static func event(_ name: TraceEvent.Name) -> TraceEvent {
-        TraceEvent(seq: 7, time: 99_000, kind: sample(name))
+        let located: Set<TraceEvent.Name> = [.router, .attach, .detach, .taskStart]
+        return TraceEvent(seq: 7, time: 99_000, kind: sample(name),
+                          location: located.contains(name) ? CodeLocation(fileID: "Rib House/HomeRouter.swift", line: 42) : nil)
     }
 
     /// The kinds the fast path takes: all but those written once per session.

@@ -177,6 +177,30 @@ struct TraceLineParserTests {
         }
     }
 
+    @Test("a code location (src) is read as FILE:LINE, with escapes and colons in the file; a malformed one makes the record invalid")
+    func codeLocations() {
+        let attach = event(#"{"seq":1,"t":0,"ev":"attach","parent":2,"child":4,"src":"App/Home Router.swift:42"}"#)
+        #expect(attach?.location == CodeLocation(fileID: "App/Home Router.swift", line: 42))
+        #expect(attach?.location?.fileName == "Home Router.swift")
+        #expect(attach?.location?.module == "App")
+        // The last colon separates the line; the general parser takes escapes.
+        #expect(event(#"{"src":"C:\\app\/x.swift:7","seq":1,"t":0,"ev":"detach","parent":2,"child":4}"#)?.location
+                == CodeLocation(fileID: #"C:\app/x.swift"#, line: 7))
+        // Without src there is no location; with any kind the field is read.
+        #expect(event(#"{"seq":1,"t":0,"ev":"attach","parent":2,"child":4}"#)?.location == nil)
+        #expect(event(#"{"seq":1,"t":0,"ev":"mark","text":"x","src":"A/B.swift:1"}"#)?.location?.line == 1)
+        for bad in ["App/Home.swift", "App/Home.swift:", "App/Home.swift:0", "App/Home.swift:-3", ":12", "App/Home.swift:4x"] {
+            expectInvalid(#"{"seq":1,"t":0,"ev":"attach","parent":2,"child":4,"src":""# + bad + #""}"#, "src", "FILE:LINE")
+        }
+        expectInvalid(#"{"seq":1,"t":0,"ev":"attach","parent":2,"child":4,"src":42}"#, "src")
+        // Round trip through the encoder, for a literal and a parsed location alike.
+        for location in [CodeLocation(fileID: "RibHouse/LoggedInRouter.swift", line: 58), CodeLocation(fileID: "A \"q\"/B.swift", line: 1)] {
+            let original = TraceEvent(seq: 3, time: 9, kind: .taskStart(task: 5, owner: 3, label: nil), location: location)
+            var parser = TraceLineParser()
+            #expect(parser.parse(TraceEncoder.line(original)) == .event(original))
+        }
+    }
+
     @Test("ids of 0 are rejected, except a router's missing interactor")
     func zeroIDs() {
         expectInvalid(#"{"seq":1,"t":0,"ev":"load","id":0}"#, "\"id\"", "0")
