@@ -16,7 +16,7 @@ struct CheckFormatsTests {
         try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "not a JSON object: \(result)")
     }
 
-    static let findingKeys: Set<String> = ["rule", "severity", "subject", "type", "id", "label", "seqs", "time_ns", "message", "locations"]
+    static let findingKeys: Set<String> = ["rule", "severity", "subject", "type", "id", "label", "seqs", "time_ns", "message", "locations", "tests"]
     static let traceKeys: Set<String> = ["path", "app", "pid", "events", "ended_cleanly", "dropped_events", "undecided",
                                          "duration_ns", "findings", "allowed", "findings_not_kept", "trace_problems"]
 
@@ -151,7 +151,7 @@ struct CheckFormatsTests {
                 #expect(failure.attribute(forName: "message")?.stringValue?.hasPrefix("\(count) \(title) finding") == true)
                 // One line per finding, each followed by the code it points at (the example traces name their code).
                 let body = (failure.stringValue ?? "").split(separator: "\n")
-                let findingLines = body.filter { !$0.hasPrefix("  at ") }
+                let findingLines = body.filter { !$0.hasPrefix("  at ") && !$0.hasPrefix("  in ") }
                 #expect(findingLines.count == count)
                 #expect(findingLines.allSatisfy { $0.contains("[\(rule)]") })
                 #expect(body.count - findingLines.count <= count, "at most one location line per finding")

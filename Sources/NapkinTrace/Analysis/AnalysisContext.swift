@@ -12,6 +12,8 @@ struct AnalysisContext: Sendable {
     private(set) var findingsNotKept = 0
     /// Causes already reported: (rule index, key).
     private var reported: Set<Cause> = []
+    /// Which test ran when (from the trace's test marks).
+    var testSpans = TestSpans()
     /// Checks waiting for their deadline, one queue per delay (the grace
     /// period, the view grace period): each is in deadline order on its own.
     private var checks = GraceQueue()
@@ -57,6 +59,7 @@ struct AnalysisContext: Sendable {
         guard reported.insert(Cause(rule: currentRule, key: key)).inserted else { return }
         var finding = finding
         if finding.locations.isEmpty { finding.locations = codeReferences(about: finding) }
+        if !testSpans.isEmpty, let cause = finding.seqs.first { finding.tests = testSpans.tests(at: cause) }
         findings.append(finding)
     }
 
@@ -151,6 +154,7 @@ struct AnalysisContext: Sendable {
     mutating func startSession() {
         reported.removeAll()
         state = TraceState()
+        testSpans = TestSpans()
     }
 }
 

@@ -89,6 +89,10 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// first (the rule's focus: the attach that was never undone, the task's
     /// start...) first; empty when the trace names no code (`src`).
     public var locations: [CodeReference]
+    /// The test (or tests, when they ran in parallel) running when the
+    /// finding's first event happened, when the trace marks its tests
+    /// (``NapkinTrace/testStarted(_:)``); empty otherwise.
+    public var tests: [String] = []
 
     /// A line of the app's code and what happened there.
     public struct CodeReference: Sendable, Hashable, CustomStringConvertible {

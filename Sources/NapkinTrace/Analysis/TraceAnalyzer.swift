@@ -124,6 +124,7 @@ public struct TraceAnalyzer: Sendable {
         }
         let effect = context.state.fold(event)
         guard context.state.stoppedAt == nil else { return }
+        if case .mark(let text) = event.kind { context.testSpans.note(mark: text, at: event.seq) }
         for index in Self.dispatch[event.kind.name.index] {
             context.currentRule = index
             rules[index].observe(event, effect, &context)

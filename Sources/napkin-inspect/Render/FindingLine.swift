@@ -43,6 +43,22 @@ enum FindingLine {
         return "  " + style.dim("at ") + shown.joined(separator: style.dim(", "))
     }
 
+    /// `  in test CheckoutTests/leaks()` (or `in one of the tests running then: ...`),
+    /// when the trace marks its tests; nil otherwise.
+    static func testLine(_ finding: Finding, style: Style) -> String? {
+        testText(finding).map { "  " + style.dim($0) }
+    }
+
+    /// `in test NAME`, or `in one of the tests running then: A, B`, printable.
+    static func testText(_ finding: Finding) -> String? {
+        let names = finding.tests.map { PrintableText.printable($0, limit: 300) }
+        switch names.count {
+        case 0: return nil
+        case 1: return "in test \(names[0])"
+        default: return "in one of the tests running then: " + names.joined(separator: ", ")
+        }
+    }
+
     /// The lines that list `findings`: grouped by rule and type, the first few
     /// of each group (each followed by where it points in the code, when the
     /// trace says), then how many more are like them (``FindingGroups``).
@@ -52,6 +68,7 @@ enum FindingLine {
             for finding in group.shown {
                 lines.append(styled(finding, style: style))
                 if let location = locationLine(finding, style: style, sources: sources) { lines.append(location) }
+                if let test = testLine(finding, style: style) { lines.append(test) }
             }
             if group.more > 0 { lines.append(style.dim(group.moreText)) }
         }

@@ -80,8 +80,9 @@ extension CheckedTrace {
 
 /// A finding as `check --format json` writes it: `rule`, `severity`,
 /// `subject`, `type`, `id`, `label` (tasks only), `seqs`, `time_ns`,
-/// `message`, and `locations` (when the trace names code): `role`,
-/// `file_id`, `line`, and `path` when it was found under `--source-root`.
+/// `message`, `locations` (when the trace names code): `role`,
+/// `file_id`, `line`, and `path` when it was found under `--source-root`;
+/// and `tests` (when the trace marks its tests).
 struct FindingJSON: Encodable {
     /// The finding written.
     let finding: Finding
@@ -89,7 +90,7 @@ struct FindingJSON: Encodable {
     let sources: SourceRoot?
 
     private enum CodingKeys: String, CodingKey {
-        case rule, severity, subject, type, id, label, seqs, timeNs, message, locations
+        case rule, severity, subject, type, id, label, seqs, timeNs, message, locations, tests
     }
 
     /// One code location of a finding.
@@ -118,5 +119,6 @@ struct FindingJSON: Encodable {
                              path: sources?.path(of: reference.location))
             }, forKey: .locations)
         }
+        if !finding.tests.isEmpty { try container.encode(finding.tests, forKey: .tests) }
     }
 }

@@ -27,7 +27,7 @@ enum CheckGitHubReport {
                     let location = finding.locations.first?.location
                     let file = location.flatMap { sources?.path(of: $0) }
                     out += command(finding.severity.rawValue, title: "napkin \(finding.rule.rawValue): \(FindingLine.subject(finding))",
-                                   message: FindingLine.message(finding) + " (\(path)\(seqs))",
+                                   message: FindingLine.message(finding) + " (\(path)\(seqs)\(FindingLine.testText(finding).map { ", " + $0 } ?? ""))",
                                    at: file.map { (PrintableText.printable($0, limit: 300), location!.line) })
                 }
                 if group.more > 0 {

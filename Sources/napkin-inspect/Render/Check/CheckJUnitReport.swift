@@ -36,7 +36,8 @@ enum CheckJUnitReport {
                     "\(found.count) \(rule.title) finding\(found.count == 1 ? "" : "s"): \(subjects)\(notKept)", rule.rawValue,
                     found.flatMap { finding in
                         [FindingLine.styled(finding, style: .plain)]
-                            + [FindingLine.locationLine(finding, style: .plain, sources: sources)].compactMap { $0 }
+                            + [FindingLine.locationLine(finding, style: .plain, sources: sources),
+                               FindingLine.testLine(finding, style: .plain)].compactMap { $0 }
                     }))
             }
             out += "  </testsuite>\n"

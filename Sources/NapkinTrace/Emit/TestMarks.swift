@@ -1,0 +1,18 @@
+extension NapkinTrace {
+    /// The prefix of the mark that says a test started (`test started: NAME`).
+    public static let testStartedPrefix = "test started: "
+    /// The prefix of the mark that says a test ended (`test ended: NAME`).
+    public static let testEndedPrefix = "test ended: "
+
+    /// Marks in the trace that the test `name` starts, so that
+    /// `napkin-inspect check` names the test each finding happened in (the
+    /// `NapkinTesting` trait calls it). Costs one atomic load when tracing is off.
+    public static func testStarted(_ name: String) {
+        mark(testStartedPrefix + name)
+    }
+
+    /// Marks in the trace that the test `name` ended (see ``testStarted(_:)``).
+    public static func testEnded(_ name: String) {
+        mark(testEndedPrefix + name)
+    }
+}
