@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "Napkin", targets: ["Napkin"]),
         .library(name: "NapkinTrace", targets: ["NapkinTrace"]),
+        // A Swift Testing trait that checks each test for leaks: `@Test(.napkinLeakCheck)`.
+        .library(name: "NapkinTesting", targets: ["NapkinTesting"]),
         .executable(name: "napkin-inspect", targets: ["napkin-inspect"]),
         .executable(name: "rib-house", targets: ["RibHouse"]),
         .executable(name: "napkin-bench", targets: ["NapkinBench"]),
@@ -20,6 +22,8 @@ let package = Package(
     targets: [
         .target(name: "NapkinTrace", swiftSettings: strict),
         .target(name: "Napkin", dependencies: ["NapkinTrace"], swiftSettings: strict),
+        // Imports Testing from the toolchain (no package dependency); link it into test targets only.
+        .target(name: "NapkinTesting", dependencies: ["NapkinTrace"], swiftSettings: strict),
         .executableTarget(name: "napkin-inspect", dependencies: ["NapkinTrace"], swiftSettings: strict),
         .executableTarget(name: "RibHouse", dependencies: ["Napkin", "NapkinTrace"], path: "Examples/RibHouse", exclude: ["README.md"], swiftSettings: strict),
         // Benchmarks (release build): `swift run -c release napkin-bench`.
@@ -28,6 +32,7 @@ let package = Package(
         // A small traced program the tests run as a child process (exit, crash, closed pipe).
         .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinTrace"], path: "Tests/TraceProbe", swiftSettings: strict),
         .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "TraceProbe"], swiftSettings: strict),
+        .testTarget(name: "NapkinTestingTests", dependencies: ["NapkinTesting", "Napkin", "NapkinTrace"], swiftSettings: strict),
         .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "RibHouse"], swiftSettings: strict),
     ]
 )

@@ -13,6 +13,16 @@ struct CLIHarnessTests {
         #expect(FileManager.default.fileExists(atPath: CLIHarness.repoRoot.appendingPathComponent("Package.swift").path))
     }
 
+    @Test("a program is found in any directory of the search path, not only in the usual places")
+    func executableOnPath() throws {
+        let scratch = try ScratchDirectory("path")
+        let program = try scratch.write("napkin-e2e-probe", "#!/bin/sh\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: program)
+        #expect(CLIHarness.executable(named: "napkin-e2e-probe", searchPath: "/nonexistent:\(scratch.path)") == program)
+        #expect(CLIHarness.executable(named: "napkin-e2e-probe", searchPath: "/nonexistent") == nil)
+        #expect(CLIHarness.executable(named: "sh", searchPath: "") == "/usr/bin/sh" || CLIHarness.executable(named: "sh", searchPath: "") == "/bin/sh")
+    }
+
     @Test("working directory, environment, stdin, stdout and stderr")
     func plumbing() async throws {
         let result = try await CLIHarness.run("/bin/sh", ["-c", "pwd -P; echo \"$NAPKIN_E2E_VALUE\"; cat; echo oops >&2; exit 4"],

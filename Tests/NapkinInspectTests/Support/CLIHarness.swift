@@ -47,9 +47,13 @@ enum CLIHarness {
         #endif
     }()
 
-    static func executable(named name: String) -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for directory in path.split(separator: ":") + ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
+    /// The first executable `name` in the directories of `searchPath` (the
+    /// test process's `PATH` by default), then in the usual places.
+    static func executable(named name: String, searchPath: String? = nil) -> String? {
+        let path = searchPath ?? ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        // `String(...)`: without it, `+` takes the Character-sequence `split`, and each
+        // directory interpolates as an array of characters (only the fallbacks matched).
+        for directory in path.split(separator: ":").map(String.init) + ["/usr/bin", "/bin", "/usr/local/bin", "/opt/homebrew/bin"] {
             let candidate = "\(directory)/\(name)"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }

@@ -1,0 +1,153 @@
+import NapkinTrace
+import Testing
+
+/// A Swift Testing trait that gives each test a leak verdict: the napkin
+/// objects the test created must be gone (deallocated, stopped) a grace
+/// period after it ends, or the test fails with one issue per finding,
+/// shown on the line of the app's code the finding names.
+///
+/// ```swift
+/// import NapkinTesting
+/// import Testing
+///
+/// @Test(.napkinLeakCheck) @MainActor
+/// func logoutTearsDownTheSession() async {
+///     let root = await makeLaunchedRoot()
+///     await root.logIn()
+///     await root.logOut()    // fails the test if LoggedIn stays alive
+/// }
+///
+/// @Suite(.napkinLeakCheck(grace: .milliseconds(500), expectTeardown: true))
+/// struct CheckoutTests { ... }  // every test of the suite, each with its own verdict
+/// ```
+///
+/// How it works, for each test (each case of a parameterized test):
+///
+/// 1. The test runs inside a ``TraceRecorder`` scope (`record {}`), so
+///    every router, interactor and bound task the test creates is recorded
+///    in memory, with everything later attached under them.
+/// 2. When the test returns, the trait analyses the recording
+///    (``TraceRecorder/analyze(grace:expectTeardown:viewGrace:)``) and
+///    returns at once if nothing is left to wait for: everything is
+///    deallocated or stopped, or nothing the analysis checks is pending. A
+///    clean test is not slowed down.
+/// 3. Otherwise it analyses again every few milliseconds until the analysis
+///    is clean (a slow deinit caught up) or ``grace`` has passed since the
+///    end of the test (up to ``viewGrace`` while a view check is still
+///    pending), then records one `Issue` per finding.
+///
+/// A test that **throws** (a failed `#require`, an error, a cancellation)
+/// has failed already and usually stopped halfway through its flow, before
+/// the teardown it was meant to check: the trait then records no leak issue
+/// (like LeakCanary's `DetectLeaksAfterTestSuccess`), and the test fails
+/// with its own error only. A failed `#expect` does not stop the test and is
+/// not visible to a trait, so such a test still gets the leak verdict.
+///
+/// Objects created outside the test (a `static let`, a shared fixture,
+/// another test, a `Task.detached`) are not recorded unless the test
+/// attaches them under a recorded router. Tests running in parallel never see each
+/// other's objects: the recording scope is task-local. See
+/// `docs/testing.md`.
+public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
+    /// How long what the test let go may take to deallocate or stop (after
+    /// the event that let it go, and at most this long after the test ends).
+    /// A finding is reported only once it is older than this.
+    public var grace: Duration
+    /// Whether everything the test created must be gone a grace period after
+    /// it ends (`alive-at-end`): for tests that tear their whole tree down.
+    public var expectTeardown: Bool
+    /// How long a router's view may stay shown after the router left the
+    /// tree (`view-shown-after-detach`); the trait waits this long only
+    /// while such a check is pending.
+    public var viewGrace: Duration
+
+    /// A leak check with these settings (`.napkinLeakCheck(grace:expectTeardown:viewGrace:)`
+    /// reads better in `@Test(...)`).
+    ///
+    /// - Parameters:
+    ///   - grace: how long something let go may take to deallocate or stop;
+    ///     1 s by default, like RIBs' `LeakDetector` and `napkin-inspect check`.
+    ///   - expectTeardown: report everything the test created that is still
+    ///     alive a grace period after it ends.
+    ///   - viewGrace: how long a router's view may stay shown after the
+    ///     router left the tree; 5 s by default.
+    public init(grace: Duration = .seconds(1), expectTeardown: Bool = false, viewGrace: Duration = .seconds(5)) {
+        self.grace = grace
+        self.expectTeardown = expectTeardown
+        self.viewGrace = viewGrace
+    }
+
+    /// Always `true`: on a suite, the check applies to every test in it and
+    /// in its nested suites, each test with its own recording and verdict.
+    public var isRecursive: Bool { true }
+
+    /// The scope for one test case: this trait, unless `test` carries
+    /// another leak check that comes later in its traits (the test's own
+    /// `@Test(.napkinLeakCheck(...))` overrides its suite's), so a test is
+    /// recorded and judged once. None for a suite itself (its tests get
+    /// theirs) or for a test function as a whole (its cases get theirs).
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> NapkinLeakCheck? {
+        guard !test.isSuite, testCase != nil else { return nil }
+        let last = test.traits.last { $0 is NapkinLeakCheck } as? NapkinLeakCheck
+        return last == nil || last == self ? self : nil
+    }
+
+    /// Runs the test inside a recording scope, waits for what it let go (see
+    /// ``NapkinLeakCheck``), and records one issue per finding, each at the
+    /// finding's first code location (else at the test), plus the recorded
+    /// trace as an attachment (`napkin-trace-TEST.ndjson`, for `napkin-inspect`;
+    /// `swift test --attachments-path DIR` saves it).
+    /// An error the test throws is rethrown, without a leak verdict.
+    public func provideScope(for test: Test, testCase: Test.Case?,
+                             performing function: @Sendable () async throws -> Void) async throws {
+        let recorder = TraceRecorder(app: test.name)
+        // A test that throws has failed already: no verdict (see the type's documentation).
+        try await recorder.record { try await function() }
+        let wait = VerdictWait(grace: grace, viewGrace: viewGrace)
+        let report = try await wait.settle {
+            recorder.analyze(grace: grace, expectTeardown: expectTeardown, viewGrace: viewGrace)
+        }
+        // The recording is complete: its end record lets `napkin-inspect` decide what the trait decided.
+        recorder.finish()
+        guard !report.isClean else { return }
+        for finding in report.findings {
+            let issue = FindingIssue(finding, testLocation: test.sourceLocation)
+            Issue.record(issue.comment, severity: .error, sourceLocation: issue.sourceLocation)
+        }
+        Attachment.record(recorder.ndjson, named: Self.attachmentName(for: test), sourceLocation: test.sourceLocation)
+    }
+
+    /// `napkin-trace-leaveTheShopWithTheCartOpen.ndjson`: the name of a failing test's recorded trace.
+    static func attachmentName(for test: Test) -> String {
+        let name = test.name.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
+        return name.isEmpty ? "napkin-trace.ndjson" : "napkin-trace-\(name).ndjson"
+    }
+}
+
+extension Trait where Self == NapkinLeakCheck {
+    /// Checks the test (or every test of the suite) for napkin leaks, with a
+    /// 1 s grace period: see ``NapkinLeakCheck``.
+    ///
+    /// ```swift
+    /// @Test(.napkinLeakCheck) @MainActor func closingTheCartReleasesIt() async { ... }
+    /// ```
+    public static var napkinLeakCheck: Self { NapkinLeakCheck() }
+
+    /// Checks the test (or every test of the suite) for napkin leaks: see
+    /// ``NapkinLeakCheck``.
+    ///
+    /// ```swift
+    /// @Suite(.napkinLeakCheck(grace: .milliseconds(500), expectTeardown: true))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - grace: how long something let go may take to deallocate or stop.
+    ///   - expectTeardown: report everything the test created that is still
+    ///     alive a grace period after it ends.
+    ///   - viewGrace: how long a router's view may stay shown after the
+    ///     router left the tree.
+    public static func napkinLeakCheck(grace: Duration = .seconds(1), expectTeardown: Bool = false,
+                                       viewGrace: Duration = .seconds(5)) -> Self {
+        NapkinLeakCheck(grace: grace, expectTeardown: expectTeardown, viewGrace: viewGrace)
+    }
+}

@@ -1,0 +1,68 @@
+import NapkinTrace
+
+/// How long ``NapkinLeakCheck`` waits after a test before its verdict.
+///
+/// Deallocation and cancellation take a moment (a released router's deinit
+/// deactivates its interactors in a main-actor task, a task notices its
+/// cancellation at its next suspension point), and the analysis reports
+/// something only once it is older than the grace period. So the trait
+/// analyses the recording again and again, ``pollInterval`` apart, and stops:
+///
+/// - at once when the analysis is clean with nothing pending (no finding, no
+///   check waiting for its deadline): everything the test let go is gone,
+///   the usual case for a passing test;
+/// - once ``grace`` has passed since the test ended, if no check is pending
+///   any more: every check the test's events asked for is then decided;
+/// - at the latest once the longer of ``grace`` and ``viewGrace`` has passed
+///   (a view check waits for the view grace period).
+///
+/// A finding may disappear while waiting (with `expectTeardown`, something
+/// still alive when the test returned that deallocates a moment later), so a
+/// test with findings waits the whole grace period before failing.
+struct VerdictWait: Sendable {
+    /// What comes after an analysis.
+    enum Step: Sendable, Equatable {
+        /// The report is the verdict.
+        case verdict
+        /// Analyse again after ``VerdictWait/pollInterval``.
+        case poll
+    }
+
+    /// The trait's grace period.
+    var grace: Duration
+    /// The trait's view grace period.
+    var viewGrace: Duration
+    /// The time between two analyses.
+    var pollInterval: Duration = .milliseconds(10)
+
+    /// What to do after `report`, an analysis made `waited` after the test ended.
+    func step(after report: AnalysisReport, waited: Duration) -> Step {
+        if report.isClean && report.undecided == 0 { return .verdict }
+        if waited >= grace && report.undecided == 0 { return .verdict }
+        if waited >= max(grace, viewGrace) { return .verdict }
+        return .poll
+    }
+
+    /// Analyses until ``step(after:waited:)`` gives the verdict, on the
+    /// continuous clock, from now; throws if the task is cancelled meanwhile.
+    func settle(_ analyze: () -> AnalysisReport) async throws -> AnalysisReport {
+        let clock = ContinuousClock()
+        let start = clock.now
+        return try await settle(elapsed: { start.duration(to: clock.now) },
+                                sleep: { try await Task.sleep(for: $0) }, analyze)
+    }
+
+    /// Analyses until ``step(after:waited:)`` gives the verdict: `elapsed`
+    /// tells the time since the test ended, `sleep` waits (both injectable
+    /// for tests). The time is read before each analysis, so an analysis is
+    /// never credited with more waiting than it had.
+    func settle(elapsed: () -> Duration, sleep: (Duration) async throws -> Void,
+                _ analyze: () -> AnalysisReport) async throws -> AnalysisReport {
+        while true {
+            let waited = elapsed()
+            let report = analyze()
+            if step(after: report, waited: waited) == .verdict { return report }
+            try await sleep(pollInterval)
+        }
+    }
+}

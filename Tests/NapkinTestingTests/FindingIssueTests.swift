@@ -1,0 +1,96 @@
+@testable import NapkinTesting
+import NapkinTrace
+import Testing
+
+/// How a finding becomes a Swift Testing issue: its text, and the line it is shown on.
+@Suite("FindingIssue: a finding as a test issue")
+struct FindingIssueTests {
+    static let attached = Finding.CodeReference(.attached, CodeLocation(fileID: "Shop/ShopRouter.swift", line: 35))
+    static let created = Finding.CodeReference(.created, CodeLocation(fileID: "Shop/CartRouter.swift", line: 18))
+
+    @Test("the text: the finding as check prints it, its code locations in order, the rule's documentation")
+    func text() {
+        let issue = FindingIssue(Reports.leak(locations: [Self.attached, Self.created]), testLocation: Reports.testLocation,
+                                 fileExists: { _ in false })
+        #expect(issue.text == """
+            napkin leak check: error[not-deallocated] CartRouter#4: detached, but still alive 1s later: something retains it (seq 12, 20)
+              at Shop/ShopRouter.swift:35 (attached)
+              at Shop/CartRouter.swift:18 (created)
+              see docs/findings.md#not-deallocated
+            """)
+        #expect(issue.comment.rawValue == issue.text)
+    }
+
+    @Test("shown on the first code location; the path is the file id when no file is found")
+    func firstLocation() {
+        let issue = FindingIssue(Reports.leak(locations: [Self.attached, Self.created]), testLocation: Reports.testLocation,
+                                 fileExists: { _ in false })
+        #expect(issue.sourceLocation.fileID == "Shop/ShopRouter.swift")
+        #expect(issue.sourceLocation.fileName == "ShopRouter.swift")
+        #expect(issue.sourceLocation.filePath == "Shop/ShopRouter.swift")
+        #expect(issue.sourceLocation.line == 35)
+        #expect(issue.sourceLocation.column == 1)
+    }
+
+    @Test("a finding without code locations: shown on the test, the text has no `at` line")
+    func noLocation() {
+        let issue = FindingIssue(Reports.leak(), testLocation: Reports.testLocation, fileExists: { _ in true })
+        #expect(issue.sourceLocation == Reports.testLocation)
+        #expect(issue.text.split(separator: "\n").count == 2)
+        #expect(!issue.text.contains("  at "))
+    }
+
+    @Test("the path of the app's file, found in the package's Sources/MODULE")
+    func pathInSources() {
+        let issue = FindingIssue(Reports.leak(locations: [Self.attached]), testLocation: Reports.testLocation,
+                                 fileExists: { $0 == "/src/shop/Sources/Shop/ShopRouter.swift" })
+        #expect(issue.sourceLocation.filePath == "/src/shop/Sources/Shop/ShopRouter.swift")
+        #expect(issue.sourceLocation.fileID == "Shop/ShopRouter.swift")
+        #expect(issue.sourceLocation.line == 35)
+    }
+}
+
+/// Where an issue is placed: the full path of a `#fileID`.
+@Suite("IssueLocation: the path of a code location")
+struct IssueLocationTests {
+    static func path(_ fileID: String, existing: Set<String>) -> String? {
+        IssueLocation.filePath(of: CodeLocation(fileID: fileID, line: 3), testLocation: Reports.testLocation,
+                               fileExists: { existing.contains($0) })
+    }
+
+    @Test("in the test's own file: the test's path, without looking")
+    func testFile() {
+        #expect(Self.path("ShopTests/ShopTests.swift", existing: []) == "/src/shop/Tests/ShopTests/ShopTests.swift")
+    }
+
+    @Test("in the test's module: next to the test's file first")
+    func sameModule() {
+        let sibling = "/src/shop/Tests/ShopTests/Helpers.swift"
+        #expect(Self.path("ShopTests/Helpers.swift", existing: [sibling, "/src/shop/Tests/ShopTests/Other/Helpers.swift"]) == sibling)
+    }
+
+    @Test("in another module: Sources/MODULE, then Tests/MODULE, of the test's package")
+    func otherModule() {
+        #expect(Self.path("Shop/Cart.swift", existing: ["/src/shop/Sources/Shop/Cart.swift", "/src/shop/Tests/Shop/Cart.swift"])
+                == "/src/shop/Sources/Shop/Cart.swift")
+        #expect(Self.path("ShopSupport/Fake.swift", existing: ["/src/shop/Tests/ShopSupport/Fake.swift"])
+                == "/src/shop/Tests/ShopSupport/Fake.swift")
+    }
+
+    @Test("nothing that exists, or a file id without a module: no path")
+    func notFound() {
+        #expect(Self.path("Shop/Cart.swift", existing: []) == nil)
+        #expect(Self.path("Cart.swift", existing: ["/src/shop/Sources/Cart.swift", "/src/shop/Tests/ShopTests/Cart.swift"]) == nil)
+        let location = IssueLocation.sourceLocation(of: CodeLocation(fileID: "Shop/Cart.swift", line: 7), testLocation: Reports.testLocation,
+                                                    fileExists: { _ in false })
+        #expect(location.filePath == "Shop/Cart.swift")
+        #expect(location.line == 7)
+    }
+
+    @Test("the default check finds this very file, and refuses a directory")
+    func realFiles() {
+        #expect(IssueLocation.fileExists(#filePath))
+        #expect(!IssueLocation.fileExists(String(#filePath.prefix(upTo: #filePath.lastIndex(of: "/")!))))
+        #expect(!IssueLocation.fileExists(#filePath + ".missing"))
+    }
+}
