@@ -43,6 +43,13 @@ import Testing
 /// with its own error only. A failed `#expect` does not stop the test and is
 /// not visible to a trait, so such a test still gets the leak verdict.
 ///
+/// **Under `napkin-inspect check -- swift test`** (the whole process is
+/// traced, ``NapkinTrace/isTracingProcess``), the trait leaves the verdict
+/// to `check`: it records nothing itself, the test's objects go to the
+/// process's trace, and it marks where the test starts and ends
+/// (``NapkinTrace/testStarted(_:)``), so `check` names the test each finding
+/// happened in (tests running in parallel in one process are all named).
+///
 /// Objects created outside the test (a `static let`, a shared fixture,
 /// another test, a `Task.detached`) are not recorded unless the test
 /// attaches them under a recorded router. Tests running in parallel never see each
@@ -100,6 +107,19 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
     /// An error the test throws is rethrown, without a leak verdict.
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
+        if NapkinTrace.isTracingProcess {
+            // `check -- swift test`: the process's trace gets the objects, `check` the verdict.
+            let name = Self.traceName(for: test)
+            NapkinTrace.testStarted(name)
+            do {
+                try await function()
+            } catch {
+                NapkinTrace.testEnded(name)
+                throw error
+            }
+            NapkinTrace.testEnded(name)
+            return
+        }
         let recorder = TraceRecorder(app: test.name)
         // A test that throws has failed already: no verdict (see the type's documentation).
         try await recorder.record { try await function() }
@@ -115,6 +135,13 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
             Issue.record(issue.comment, severity: .error, sourceLocation: issue.sourceLocation)
         }
         Attachment.record(recorder.ndjson, named: Self.attachmentName(for: test), sourceLocation: test.sourceLocation)
+    }
+
+    /// `ShopTests/leaveTheShopWithTheCartOpen()`: how the trace's test marks
+    /// name a test (its suite's name, when it has one, then its own).
+    static func traceName(for test: Test) -> String {
+        let suites = test.id.nameComponents.dropLast().filter { !$0.isEmpty }
+        return (suites.last.map { $0 + "/" } ?? "") + test.name
     }
 
     /// `napkin-trace-leaveTheShopWithTheCartOpen.ndjson`: the name of a failing test's recorded trace.

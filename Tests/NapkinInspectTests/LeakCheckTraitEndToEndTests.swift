@@ -11,7 +11,7 @@ import Testing
 /// runs: only the first run compiles everything), which can take minutes on
 /// a loaded 2-core machine: the time limit is generous, and nothing here
 /// depends on timing.
-@Suite("NapkinTesting trait end to end: swift test in Examples/LeakCheckedApp")
+@Suite("NapkinTesting trait end to end: swift test in Examples/LeakCheckedApp", .serialized)
 struct LeakCheckTraitEndToEndTests {
     static let package = "Examples/LeakCheckedApp"
 
@@ -59,6 +59,23 @@ struct LeakCheckTraitEndToEndTests {
         for document in ["README.md", "docs/testing.md"] {
             #expect(Self.quotes(try String.repoFile(document), block), "\(document) quotes the issue:\n\(block.joined(separator: "\n"))")
         }
+    }
+
+    @Test("under check -- swift test: the trait leaves the verdict to check, which names the test and the line")
+    func underCheck() async throws {
+        let line = try Self.attachLine()
+        // --no-parallel: one test at a time, so the finding names exactly one test.
+        let result = try await CLIHarness.inspect(["check", "--expect-teardown", "--", "swift", "test", "--package-path", Self.package, "--no-parallel"],
+                                                  timeout: 1_800)
+        #expect(result.status == 1, "\(result)")
+        let lines = result.stdoutLines
+        let finding = try #require(lines.firstIndex { $0.hasPrefix("  error[alive-at-end] CartRouter#") }, "\(result)")
+        #expect(lines.count > finding + 2, "\(result)")
+        #expect(lines[finding + 1].contains("Examples/LeakCheckedApp/Sources/Shop/ShopRouter.swift:\(line) (attached)"), "\(result)")
+        #expect(lines[finding + 2] == "    in test ShopTests/leaveTheShopWithTheCartOpen()", "\(result)")
+        // The clean test is named nowhere; swift test itself passed (the trait did not fail the leaking test).
+        #expect(!lines.contains { $0.contains("in test") && $0.contains("browseTheCatalog") }, "\(result)")
+        #expect(result.stdout.contains("Test run with 2 tests in 1 suite passed") || result.stderr.contains("Test run with 2 tests in 1 suite passed"), "\(result)")
     }
 
     /// The issue's lines: from `recorded an issue at` to `see docs/findings.md#...`, trimmed.

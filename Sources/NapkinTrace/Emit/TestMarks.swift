@@ -1,4 +1,11 @@
 extension NapkinTrace {
+    /// Whether the whole process is traced (`NAPKIN_TRACE`, or
+    /// ``bootstrap(_:bufferCapacity:)``): for example under
+    /// `napkin-inspect check -- swift test`.
+    public static var isTracingProcess: Bool {
+        TraceContext.globalTracer != nil
+    }
+
     /// The prefix of the mark that says a test started (`test started: NAME`).
     public static let testStartedPrefix = "test started: "
     /// The prefix of the mark that says a test ended (`test ended: NAME`).
