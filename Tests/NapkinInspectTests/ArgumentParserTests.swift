@@ -47,6 +47,9 @@ struct ArgumentParserTests {
     func defaults() throws {
         let parsed = try Self.parse(["run.ndjson"], CheckCommand.self)
         #expect(try parsed.value(CheckCommand.Options.allow) == nil)
+        #expect(try parsed.value(CheckCommand.Options.baseline) == nil)
+        #expect(try parsed.value(CheckCommand.Options.writeBaseline) == nil)
+        #expect(try parsed.value(CheckCommand.Options.repeatRuns) == nil)
         #expect(try parsed.choice(Presentation<CheckCommand.Format>.formatOption) == .text)
         #expect(try parsed.choice(CheckCommand.Options.failOn) == .warning)
         #expect(try parsed.grace() == 1_000_000_000)
@@ -139,6 +142,9 @@ struct ArgumentParserTests {
         #expect(Self.usageError(["a", "b"], TreeCommand.self) == "unexpected argument 'b' (see 'napkin-inspect tree --help')")
         #expect(Self.usageError([], LiveCommand.self) == nil, "live reads stdin without a FILE")
         #expect(Self.usageError(["--", "cmd"], CheckCommand.self) == nil)
+        #expect(Self.usageError(["--repeat", "3"], CheckCommand.self)
+                == "'--repeat' needs a command to run: put it after '--', e.g. 'napkin-inspect check --repeat N -- swift test'")
+        #expect(Self.usageError(["f.ndjson", "--repeat=3"], CheckCommand.self)?.hasPrefix("'--repeat' needs a command to run") == true)
     }
 
     @Test("every option of every command parses, and its value is kept")
@@ -147,8 +153,9 @@ struct ArgumentParserTests {
             let configuration = command.configuration
             for option in configuration.options {
                 let value = option.choices?.last ?? "1s"
-                let words = option.isFlag ? ["--\(option.name)"] : ["--\(option.name)", value]
-                let parsed = try Self.parse(["trace.ndjson"] + words, command)
+                let words = (option.isFlag ? ["--\(option.name)"] : ["--\(option.name)", value])
+                    + (option.needsCommand ? ["--", "swift", "test"] : [])
+                let parsed = try Self.parse((option.needsCommand ? [] : ["trace.ndjson"]) + words, command)
                 if option.isFlag {
                     #expect(parsed.flags.contains(option.name), "\(configuration.name) --\(option.name)")
                 } else {
@@ -156,6 +163,32 @@ struct ArgumentParserTests {
                 }
             }
         }
+    }
+
+    @Test("check's baseline and repeat options: typed values, bounds, and which need a command")
+    func baselineAndRepeatOptions() throws {
+        let parsed = try Self.parse(["--baseline", "b.json", "--write-baseline=new.json", "--repeat", "10", "--", "swift", "test"], CheckCommand.self)
+        let command = try CheckCommand(parsing: parsed)
+        #expect(command.baselinePath == "b.json" && command.writeBaselinePath == "new.json" && command.repeatCount == 10)
+        #expect(command.command == ["swift", "test"])
+        for (text, runs) in [("1", 1), ("1000", 1_000)] {
+            #expect(try Self.parse(["--repeat", text, "--", "x"], CheckCommand.self).value(CheckCommand.Options.repeatRuns) == runs)
+        }
+        for bad in ["0", "1001", "-1", "3.5", "ten", ""] {
+            do {
+                let value = try Self.parse(["--repeat", bad, "--", "x"], CheckCommand.self).value(CheckCommand.Options.repeatRuns)
+                Issue.record("'\(bad)' parsed as \(String(describing: value))")
+            } catch {
+                #expect(error.message == "'--repeat' needs a number of runs from 1 to 1000; got '\(bad)'")
+            }
+        }
+        let needCommand = CheckCommand.configuration.options.filter(\.needsCommand).map(\.name)
+        #expect(needCommand == ["repeat"])
+        #expect(CheckCommand.configuration.option(named: "repeat")?.valueName == "N")
+        #expect(CheckCommand.configuration.option(named: "baseline")?.valueName == "FILE")
+        #expect(CheckCommand.configuration.option(named: "write-baseline")?.valueName == "FILE")
+        // --baseline and --write-baseline work on trace files too.
+        #expect(Self.usageError(["f.ndjson", "--baseline", "b.json", "--write-baseline", "b.json"], CheckCommand.self) == nil)
     }
 
     @Test("closed choices: the parser's list is the enum's cases; --help lists them with notes and the default")

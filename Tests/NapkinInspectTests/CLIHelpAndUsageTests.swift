@@ -124,6 +124,12 @@ struct CLIHelpAndUsageTests {
         UsageCase(arguments: ["check"], mentions: ["missing trace file", "napkin-inspect check FILE|DIR...", "(or: napkin-inspect check [options] -- COMMAND [ARGS...])"]),
         UsageCase(arguments: ["tree", trace, "other.ndjson"], mentions: ["unexpected argument 'other.ndjson'", "napkin-inspect tree --help"]),
         UsageCase(arguments: ["check", "--", "/no/such/program-napkin"], mentions: ["cannot run '/no/such/program-napkin'", "command not found"]),
+        UsageCase(arguments: ["check", "--repeat", "0", "--", "true"], mentions: ["'--repeat' needs a number of runs from 1 to 1000", "got '0'"]),
+        UsageCase(arguments: ["check", "--repeat", "1001", "--", "true"], mentions: ["'--repeat' needs a number of runs from 1 to 1000", "got '1001'"]),
+        UsageCase(arguments: ["check", "--repeat", "3"], mentions: ["'--repeat' needs a command to run", "--repeat N -- swift test"]),
+        UsageCase(arguments: ["check", trace, "--repeat", "3"], mentions: ["'--repeat' needs a command to run"]),
+        UsageCase(arguments: ["check", "--repeat"], mentions: ["'--repeat' needs a value: --repeat N"]),
+        UsageCase(arguments: ["check", trace, "--baseline"], mentions: ["'--baseline' needs a value: --baseline FILE"]),
     ]
 
     @Test("usage errors: exit 2, nothing on stdout, one line on stderr", arguments: usageCases)

@@ -16,9 +16,10 @@ struct CheckFormatsTests {
         try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "not a JSON object: \(result)")
     }
 
-    static let findingKeys: Set<String> = ["rule", "severity", "subject", "type", "id", "label", "seqs", "time_ns", "message", "locations", "tests"]
+    static let findingKeys: Set<String> = ["rule", "severity", "subject", "type", "id", "label", "seqs", "time_ns", "message", "fingerprint",
+                                           "locations", "tests", "runs", "of", "count", "first_run"]
     static let traceKeys: Set<String> = ["path", "app", "pid", "events", "ended_cleanly", "dropped_events", "undecided",
-                                         "duration_ns", "findings", "allowed", "findings_not_kept", "trace_problems"]
+                                         "duration_ns", "findings", "allowed", "known", "findings_not_kept", "trace_problems"]
 
     /// Checks one finding object against the documented shape; returns it as an ``ExpectedFindings/Item``.
     static func checkFinding(_ finding: [String: Any]) throws -> ExpectedFindings.Item {
@@ -37,6 +38,8 @@ struct CheckFormatsTests {
         #expect(finding["time_ns"] is Int)
         let message = try #require(finding["message"] as? String)
         #expect(!message.isEmpty && !message.contains("\n"))
+        let fingerprint = try #require(finding["fingerprint"] as? String)
+        #expect(fingerprint.count == 16 && fingerprint.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(fingerprint)")
         return ExpectedFindings.Item(rule: rule, subject: subject, type: type, id: id, label: label, seqs: seqs)
     }
 
@@ -65,6 +68,8 @@ struct CheckFormatsTests {
         #expect(trace["dropped_events"] as? Int == (name == "events-dropped" ? 3 : 0))
         #expect(trace["undecided"] as? Int == (name == "undecided-at-end" ? 1 : 0))
         #expect((trace["allowed"] as? [Any])?.isEmpty == true)
+        #expect((trace["known"] as? [Any])?.isEmpty == true)
+        #expect(report["baseline"] == nil && report["repeat"] == nil, "only with --baseline and --repeat")
         let findings = try #require(trace["findings"] as? [[String: Any]])
         let items = try findings.map(Self.checkFinding)
         #expect(items == expected)
@@ -74,7 +79,7 @@ struct CheckFormatsTests {
         let summary = try #require(report["summary"] as? [String: Int])
         let errors = items.filter { Finding.Rule(rawValue: $0.rule)?.severity == .error }.count
         #expect(summary == ["traces": 1, "findings": items.count, "errors": errors, "warnings": items.count - errors,
-                            "allowed": 0, "undecided": name == "undecided-at-end" ? 1 : 0, "findings_not_kept": 0, "trace_problems": 0])
+                            "allowed": 0, "known": 0, "undecided": name == "undecided-at-end" ? 1 : 0, "findings_not_kept": 0, "trace_problems": 0])
     }
 
     @Test("json: the example traces, several at once, and the allowed ones")

@@ -69,6 +69,11 @@ enum ArgumentParser {
             let extra = parsed.positionals[configuration.positionals.upperBound]
             throw UsageError("unexpected argument '\(extra)' (\(hint))")
         }
+        if parsed.command == nil,
+           let option = configuration.options.first(where: { $0.needsCommand && (parsed.texts[$0.name] != nil || parsed.flags.contains($0.name)) }) {
+            let words = "--\(option.name)" + (option.valueName.map { " " + $0 } ?? "")
+            throw UsageError("'--\(option.name)' needs a command to run: put it after '--', e.g. 'napkin-inspect \(name) \(words) -- swift test'")
+        }
         if parsed.positionals.count < configuration.positionals.lowerBound && parsed.command == nil {
             let usage = configuration.usage.map { "napkin-inspect \($0)" }
             throw UsageError("missing trace file: " + usage.joined(separator: " (or: ") + String(repeating: ")", count: max(0, usage.count - 1)))

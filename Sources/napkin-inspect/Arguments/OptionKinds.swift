@@ -31,6 +31,13 @@ extension ValueOption where Value == Int {
             try ValueParsing.columns(text, option: name)
         }
     }
+
+    /// A count (`N`) within `range`; an error names what it counts (`noun`, plural).
+    static func count(_ name: String, range: ClosedRange<Int>, noun: String, help: String) -> ValueOption {
+        ValueOption(spec: OptionSpec(name: name, valueName: "N", help: help)) { text throws(UsageError) in
+            try ValueParsing.count(text, option: name, range: range, noun: noun)
+        }
+    }
 }
 
 extension ValueOption where Value: ArgumentChoice {

@@ -9,6 +9,9 @@ struct OptionSpec: Sendable {
     var help: String
     /// The accepted spellings, when the set is closed; the parser rejects any other.
     var choices: [String]?
+    /// Whether the option only means something with `-- COMMAND` (`check --repeat`):
+    /// given without one, it is a usage error.
+    var needsCommand = false
 
     /// Whether the option takes no value.
     var isFlag: Bool { valueName == nil }
@@ -38,4 +41,11 @@ struct ValueOption<Value: Sendable>: DeclaredOption {
     let spec: OptionSpec
     /// Turns the text given into the value; text it cannot take is a usage error.
     let convert: @Sendable (String) throws(UsageError) -> Value
+
+    /// The same option, a usage error without `-- COMMAND` (``OptionSpec/needsCommand``).
+    func needingCommand() -> ValueOption {
+        var spec = spec
+        spec.needsCommand = true
+        return ValueOption(spec: spec, convert: convert)
+    }
 }

@@ -27,6 +27,14 @@ enum ValueParsing {
         throw UsageError("'--\(option)' needs a sequence number (e.g. 120) or a time since the start (e.g. 1.5s, 800ms); got '\(text)'")
     }
 
+    /// A whole number within `range` (`--repeat N`); `noun` (plural) names what it counts.
+    static func count(_ text: String, option: String, range: ClosedRange<Int>, noun: String) throws(UsageError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("'--\(option)' needs a number of \(noun) from \(range.lowerBound) to \(range.upperBound); got '\(text)'")
+        }
+        return value
+    }
+
     /// A number of columns, from 40 to 10,000.
     static func columns(_ text: String, option: String) throws(UsageError) -> Int {
         guard let value = Int(text), value >= 40, value <= 10_000 else {

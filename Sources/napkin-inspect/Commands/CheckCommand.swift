@@ -17,6 +17,19 @@ struct CheckCommand: Command {
         /// `--trace-dir DIR`.
         static let traceDir = ValueOption.text(
             "trace-dir", valueName: "DIR", help: "With COMMAND: write its traces into DIR (kept) instead of a temporary directory.")
+        /// `--baseline FILE`.
+        static let baseline = ValueOption.text(
+            "baseline", valueName: "FILE",
+            help: "Findings already known (a file --write-baseline wrote): they do not fail the check; only new ones do.")
+        /// `--write-baseline FILE`.
+        static let writeBaseline = ValueOption.text(
+            "write-baseline", valueName: "FILE",
+            help: "Write today's findings (after --allow) to FILE as a baseline, exiting 0; never overwrites any other kind of file.")
+        /// `--repeat N`.
+        static let repeatRuns = ValueOption.count(
+            "repeat", range: 1...RepeatedRuns.maxRuns, noun: "runs",
+            help: "With COMMAND: run it N times (up to 1000) and report each finding once, with how many runs had it.")
+            .needingCommand()
         /// `--source-root DIR`.
         static let sourceRoot = ValueOption.text(
             "source-root", valueName: "DIR",
@@ -24,7 +37,8 @@ struct CheckCommand: Command {
     }
 
     static let configuration = CommandConfiguration(
-        options: CommonOptions.analysisOptions + [Options.expectTeardown, Options.allow, Options.failOn, Options.traceDir, Options.sourceRoot]
+        options: CommonOptions.analysisOptions + [Options.expectTeardown, Options.allow, Options.baseline, Options.writeBaseline,
+                                                  Options.failOn, Options.repeatRuns, Options.traceDir, Options.sourceRoot]
             + Presentation<Format>.options, help: """
         check FILE|DIR... [options]
         check [options] -- COMMAND [ARGS...]
@@ -32,11 +46,16 @@ struct CheckCommand: Command {
         Analyses each trace (a DIR means every .ndjson file in it) and prints the findings.
         With COMMAND (e.g. -- swift test), runs it with NAPKIN_TRACE pointing at a directory, so that
         every process it starts writes its own trace, then checks them all.
+        With --baseline FILE, findings recorded in FILE by --write-baseline are known: only new ones fail.
+        With --repeat N, runs COMMAND N times and reports each finding once, with the runs that had it.
         Exit status: 0 no findings, 1 findings, 2 usage error or unusable input;
-        with COMMAND, a command that fails passes its own exit status on.
+        with COMMAND, a command that fails (in any run) passes its own exit status on.
         $ napkin-inspect check Examples/traces/bug-retain-cycle.ndjson
         $ napkin-inspect check --expect-teardown -- swift test
         $ napkin-inspect check run.ndjson --format junit > napkin-report.xml
+        $ napkin-inspect check --write-baseline napkin-baseline.json -- swift test
+        $ napkin-inspect check --baseline napkin-baseline.json -- swift test
+        $ napkin-inspect check --repeat 10 -- swift test --filter CheckoutTests
         """)
 
     /// The trace files and directories given.
@@ -47,6 +66,12 @@ struct CheckCommand: Command {
     var analysis: TraceAnalyzer.Options
     /// `--allow`: the allow-list file.
     var allowPath: String?
+    /// `--baseline`: the baseline file of known findings.
+    var baselinePath: String?
+    /// `--write-baseline`: where to write today's findings as a baseline.
+    var writeBaselinePath: String?
+    /// `--repeat`: how many times to run COMMAND (nil: once, reported as usual).
+    var repeatCount: Int?
     /// `--fail-on`.
     var failOn: FailureLevel
     /// `--trace-dir`: where the traces of COMMAND are kept.
@@ -61,6 +86,9 @@ struct CheckCommand: Command {
         command = arguments.command
         analysis = try arguments.analysisOptions(expectTeardown: arguments.isSet(Options.expectTeardown))
         allowPath = try arguments.value(Options.allow)
+        baselinePath = try arguments.value(Options.baseline)
+        writeBaselinePath = try arguments.value(Options.writeBaseline)
+        repeatCount = try arguments.value(Options.repeatRuns)
         failOn = try arguments.choice(Options.failOn)
         traceDirectory = try arguments.value(Options.traceDir)
         output = try Presentation(arguments)
@@ -68,56 +96,72 @@ struct CheckCommand: Command {
     }
 
     func run() throws -> Int32 {
-        var allowList = try AllowList.load(allowPath)
-        var commandStatus: Int32?
-        let files: [String]
-        var temporaryDirectory: String?
-        defer { if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) } }
+        var checker = TraceChecker(analysis: analysis, allowList: try AllowList.load(allowPath),
+                                   baseline: try baselinePath.map(BaselineFile.read))
+        // Refuse a path it must not write to before any work (a test run may take minutes).
+        if let writeBaselinePath { try BaselineFile.ensureWritable(writeBaselinePath) }
+
+        let checked: [CheckedTrace]
+        var commandStatus: Int32 = 0
+        var repeated: RepeatedRuns?
         if let command {
             guard paths.isEmpty else { throw UsageError("give either trace files or '-- COMMAND', not both") }
-            let directory: String
-            if let traceDirectory {
-                directory = try TraceFiles.prepareKeptDirectory(traceDirectory)
+            if let repeatCount {
+                let runs = try RepeatedRuns(command, count: repeatCount, traceDirectory: traceDirectory, checker: &checker)
+                repeated = runs
+                checked = [runs.report]
+                commandStatus = runs.firstFailure?.status ?? 0
             } else {
-                directory = try TraceFiles.makeTemporaryDirectory()
-                temporaryDirectory = directory
-            }
-            let status = try ChildProcess.run(command, environment: ["NAPKIN_TRACE": directory + "/"])
-            commandStatus = status
-            files = TraceFiles.find(in: directory)
-            if files.isEmpty {
-                Output.error("'\(command.joined(separator: " "))' wrote no trace: it created no napkin router or interactor (is it linked with Napkin?)")
-                return status != 0 ? status : ExitStatus.unusable
+                let run = try runOnce(command, checker: &checker)
+                if run.traces.isEmpty {
+                    Output.error(CommandRun.noTraceMessage(command))
+                    return run.status != 0 ? run.status : ExitStatus.unusable
+                }
+                checked = run.traces
+                commandStatus = run.status
             }
         } else {
-            files = try TraceFiles.expand(paths)
-        }
-
-        var checked: [CheckedTrace] = []
-        for file in files {
-            do {
-                var result = try CheckedTrace(checking: file, options: analysis, allowList: &allowList)
-                // A temporary file is about to be deleted: name the process instead.
-                if temporaryDirectory != nil, let session = result.overview.session { result.path = session.heading }
-                checked.append(result)
-            } catch {
-                // One line on standard error, and the report says it too (a JSON reader must not see a clean run).
-                Output.error(error.message)
-                checked.append(CheckedTrace(unreadable: file, problem: error.message))
-            }
+            checked = checker.check(try TraceFiles.expand(paths), namingProcesses: false)
         }
 
         let sources = SourceRoot(directory: sourceRoot)
-        output.format.write(checked, style: output.style, sources: sources)
+        let baselineJSON = baselinePath.flatMap { path in checker.baseline.map { CheckJSONReport.BaselineJSON($0, path: path, traces: checked) } }
+        output.format.write(checked, style: output.style, sources: sources, baseline: baselineJSON, repetition: repeated?.json)
         if let note = sources.unresolvedNote { Output.error(note) }
-        for entry in allowList.unused {
+        for entry in checker.allowList.unused {
             Output.error("note: allow-list line \(entry.line) (\(entry.rule) \(entry.type)) matched nothing; remove it if the issue is fixed")
         }
-
-        if let commandStatus, commandStatus != 0 { return commandStatus }
+        if let baselinePath, let note = checker.baseline?.noLongerOccurringNote(path: baselinePath) { Output.error(note) }
+        if let note = repeated?.note { Output.error(note) }
         // A trace that cannot be read or trusted is unusable input, whatever its findings.
-        if checked.contains(where: { !$0.traceProblems.isEmpty }) { return ExitStatus.unusable }
+        let unusable = checked.contains { !$0.traceProblems.isEmpty }
+
+        if let writeBaselinePath {
+            guard !unusable else {
+                Output.error("the baseline \(writeBaselinePath) was not written: a trace has problems (see above), so its findings are not all known")
+                return commandStatus != 0 ? commandStatus : ExitStatus.unusable
+            }
+            let traces = repeated?.traces ?? checked
+            let baseline = Baseline(findings: traces.flatMap { $0.findings + $0.known })
+            try BaselineFile.write(baseline, to: writeBaselinePath)
+            Output.error("wrote the baseline \(writeBaselinePath): \(CheckTextReport.plural(baseline.entries.count, "entry", plural: "entries")) "
+                         + "for \(CheckTextReport.plural(baseline.findingCount, "finding"))")
+            return commandStatus
+        }
+
+        if commandStatus != 0 { return commandStatus }
+        if unusable { return ExitStatus.unusable }
         let failing = checked.flatMap(\.findings).contains(where: failOn.fails)
         return failing ? ExitStatus.findings : ExitStatus.success
+    }
+
+    /// Runs COMMAND once, its traces written to `--trace-dir` or to a temporary directory (removed).
+    private func runOnce(_ command: [String], checker: inout TraceChecker) throws(CommandFailure) -> CommandRun {
+        if let traceDirectory {
+            return try CommandRun(command, tracingInto: try TraceFiles.prepareKeptDirectory(traceDirectory), temporary: false, checker: &checker)
+        }
+        let directory = try TraceFiles.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        return try CommandRun(command, tracingInto: directory, temporary: true, checker: &checker)
     }
 }

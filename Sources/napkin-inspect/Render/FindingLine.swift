@@ -9,13 +9,15 @@ enum FindingLine {
     /// The longest message shown, in characters.
     static let maxMessage = 1_000
 
-    /// `error[rule] Type#id: message (seq ...)`, coloured.
-    static func styled(_ finding: Finding, style: Style) -> String {
+    /// `error[rule] Type#id: message (seq ...)`, coloured; with `rate` (a
+    /// finding of `check --repeat`), followed by `(in 3 of 10 runs: ...)`.
+    static func styled(_ finding: Finding, style: Style, rate: FindingRate? = nil) -> String {
         let head = "\(finding.severity.rawValue)[\(finding.rule.rawValue)]"
         let seqText = finding.seqs.isEmpty ? "" : style.dim(" (seq \(finding.seqs.prefix(20).map(String.init).joined(separator: ", "))"
             + (finding.seqs.count > 20 ? ", \u{2026}" : "") + ")")
+        let rateText = rate.map { rate in rate.isIntermittent ? " " + style.yellow("(\(rate.text))") : style.dim(" (\(rate.text))") } ?? ""
         return (finding.severity == .error ? style.red(head) : style.yellow(head))
-            + " " + style.bold(subject(finding)) + ": " + message(finding) + seqText
+            + " " + style.bold(subject(finding)) + ": " + message(finding) + seqText + rateText
     }
 
     /// The finding's subject, printable.
@@ -61,12 +63,14 @@ enum FindingLine {
 
     /// The lines that list `findings`: grouped by rule and type, the first few
     /// of each group (each followed by where it points in the code, when the
-    /// trace says), then how many more are like them (``FindingGroups``).
-    static func lines(_ findings: [Finding], style: Style, sources: SourceRoot? = nil) -> [String] {
+    /// trace says), then how many more are like them (``FindingGroups``);
+    /// `rate` says how often each occurred, for `check --repeat`.
+    static func lines(_ findings: [Finding], style: Style, sources: SourceRoot? = nil,
+                      rate: (Finding) -> FindingRate? = { _ in nil }) -> [String] {
         var lines: [String] = []
         for group in FindingGroups(findings).groups {
             for finding in group.shown {
-                lines.append(styled(finding, style: style))
+                lines.append(styled(finding, style: style, rate: rate(finding)))
                 if let location = locationLine(finding, style: style, sources: sources) { lines.append(location) }
                 if let test = testLine(finding, style: style) { lines.append(test) }
             }

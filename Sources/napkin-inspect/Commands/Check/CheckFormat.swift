@@ -17,12 +17,15 @@ extension CheckCommand {
 
         /// Prints the report on `traces`: on standard output, and for `github` a
         /// count on standard error. Code locations are looked up in `sources`.
-        func write(_ traces: [CheckedTrace], style: Style, sources: SourceRoot) {
+        /// JSON also writes the `baseline` and `repeat` objects, when given
+        /// (the other formats show known findings and rates through `traces`).
+        func write(_ traces: [CheckedTrace], style: Style, sources: SourceRoot,
+                   baseline: CheckJSONReport.BaselineJSON? = nil, repetition: CheckJSONReport.Repetition? = nil) {
             switch self {
             case .text:
                 Output.write(CheckTextReport.render(traces, style: style, sources: sources))
             case .json:
-                Output.write(CheckJSONReport.render(traces, sources: sources))
+                Output.write(CheckJSONReport.render(traces, sources: sources, baseline: baseline, repetition: repetition))
             case .junit:
                 Output.write(CheckJUnitReport.render(traces, sources: sources))
             case .github:

@@ -11,6 +11,8 @@ struct CheckedTrace: Encodable {
     var findings: [Finding]
     /// The findings the allow-list allows.
     var allowed: [Finding]
+    /// The findings the baseline knows (`--baseline`): they do not fail the check.
+    var known: [Finding] = []
     /// Findings the analysis established beyond the ones it keeps (``TraceAnalyzer/maxKeptFindings``).
     var findingsNotKept: Int
     /// Why the trace itself cannot be trusted (unusable, or damaged as
@@ -18,6 +20,9 @@ struct CheckedTrace: Encodable {
     /// the kind of damage; every format shows these lines, and a trace with
     /// any fails `check` with exit status 2.
     var traceProblems: [String] = []
+    /// With `--repeat`: how often each finding occurred over the runs, by
+    /// fingerprint (empty for a single run).
+    var rates: [String: FindingRate] = [:]
 
     /// The file as given, or the process it came from.
     var path: String {
@@ -26,7 +31,12 @@ struct CheckedTrace: Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case undecided, findings, allowed, findingsNotKept, traceProblems
+        case undecided, findings, allowed, known, findingsNotKept, traceProblems
+    }
+
+    /// How often `finding` occurred over repeated runs, when this is their report.
+    func rate(of finding: Finding) -> FindingRate? {
+        rates.isEmpty ? nil : rates[finding.fingerprint]
     }
 
     /// The overview's fields, then the findings (as ``FindingJSON``) and counts beside them.
@@ -39,8 +49,9 @@ struct CheckedTrace: Encodable {
         try overview.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(undecided, forKey: .undecided)
-        try container.encode(findings.map { FindingJSON(finding: $0, sources: sources) }, forKey: .findings)
+        try container.encode(findings.map { FindingJSON(finding: $0, sources: sources, rate: rate(of: $0)) }, forKey: .findings)
         try container.encode(allowed.map { FindingJSON(finding: $0, sources: sources) }, forKey: .allowed)
+        try container.encode(known.map { FindingJSON(finding: $0, sources: sources) }, forKey: .known)
         try container.encode(findingsNotKept, forKey: .findingsNotKept)
         try container.encode(traceProblems, forKey: .traceProblems)
     }
@@ -80,17 +91,20 @@ extension CheckedTrace {
 
 /// A finding as `check --format json` writes it: `rule`, `severity`,
 /// `subject`, `type`, `id`, `label` (tasks only), `seqs`, `time_ns`,
-/// `message`, `locations` (when the trace names code): `role`,
-/// `file_id`, `line`, and `path` when it was found under `--source-root`;
-/// and `tests` (when the trace marks its tests).
+/// `message`, `fingerprint`, `locations` (when the trace names code):
+/// `role`, `file_id`, `line`, and `path` when it was found under
+/// `--source-root`; `tests` (when the trace marks its tests). With
+/// `--repeat`, also `runs`, `of`, `count` and `first_run` (``FindingRate``).
 struct FindingJSON: Encodable {
     /// The finding written.
     let finding: Finding
     /// Where the files are looked up.
     let sources: SourceRoot?
+    /// How often it occurred over repeated runs, if it comes from them.
+    var rate: FindingRate? = nil
 
     private enum CodingKeys: String, CodingKey {
-        case rule, severity, subject, type, id, label, seqs, timeNs, message, locations, tests
+        case rule, severity, subject, type, id, label, seqs, timeNs, message, fingerprint, locations, tests, runs, of, count, firstRun
     }
 
     /// One code location of a finding.
@@ -113,6 +127,13 @@ struct FindingJSON: Encodable {
         try container.encode(finding.seqs, forKey: .seqs)
         try container.encode(finding.time, forKey: .timeNs)
         try container.encode(finding.message, forKey: .message)
+        try container.encode(finding.fingerprint, forKey: .fingerprint)
+        if let rate {
+            try container.encode(rate.runs, forKey: .runs)
+            try container.encode(rate.of, forKey: .of)
+            try container.encode(rate.count, forKey: .count)
+            try container.encode(rate.firstRun, forKey: .firstRun)
+        }
         if !finding.locations.isEmpty {
             try container.encode(finding.locations.map { reference in
                 LocationJSON(role: reference.role.rawValue, fileId: reference.location.fileID, line: reference.location.line,

@@ -27,7 +27,8 @@ enum CheckGitHubReport {
                     let location = finding.locations.first?.location
                     let file = location.flatMap { sources?.path(of: $0) }
                     out += command(finding.severity.rawValue, title: "napkin \(finding.rule.rawValue): \(FindingLine.subject(finding))",
-                                   message: FindingLine.message(finding) + " (\(path)\(seqs)\(FindingLine.testText(finding).map { ", " + $0 } ?? ""))",
+                                   message: FindingLine.message(finding) + " (\(path)\(seqs)\(FindingLine.testText(finding).map { ", " + $0 } ?? ""))"
+                                       + (trace.rate(of: finding).map { " (\($0.text))" } ?? ""),
                                    at: file.map { (PrintableText.printable($0, limit: 300), location!.line) })
                 }
                 if group.more > 0 {
@@ -43,10 +44,13 @@ enum CheckGitHubReport {
         return out
     }
 
-    /// `3 findings`, or `no findings in 2 traces`: the line for standard error.
+    /// `3 findings`, or `no findings in 2 traces`, and how many the baseline
+    /// knew (`; 2 known from the baseline`): the line for standard error.
     static func count(_ traces: [CheckedTrace]) -> String {
         let count = traces.reduce(0) { $0 + $1.findings.count }
-        return count == 0 ? "no findings in \(traces.count) trace\(traces.count == 1 ? "" : "s")" : CheckTextReport.plural(count, "finding")
+        let known = traces.reduce(0) { $0 + $1.known.count }
+        let text = count == 0 ? "no findings in \(traces.count) trace\(traces.count == 1 ? "" : "s")" : CheckTextReport.plural(count, "finding")
+        return text + (known == 0 ? "" : "; \(NumberFormat.grouped(known)) known from the baseline")
     }
 
     /// One workflow command line, on a line of a file when `at` says.

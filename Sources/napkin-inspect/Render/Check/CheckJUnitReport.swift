@@ -35,7 +35,7 @@ enum CheckJUnitReport {
                 out += testCase(className, rule.rawValue, failure: found.isEmpty ? nil : (
                     "\(found.count) \(rule.title) finding\(found.count == 1 ? "" : "s"): \(subjects)\(notKept)", rule.rawValue,
                     found.flatMap { finding in
-                        [FindingLine.styled(finding, style: .plain)]
+                        [FindingLine.styled(finding, style: .plain, rate: trace.rate(of: finding))]
                             + [FindingLine.locationLine(finding, style: .plain, sources: sources),
                                FindingLine.testLine(finding, style: .plain)].compactMap { $0 }
                     }))

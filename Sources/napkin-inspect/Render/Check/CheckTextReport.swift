@@ -22,20 +22,21 @@ enum CheckTextReport {
             for problem in trace.traceProblems {
                 out += "  " + style.red("trace problem") + ": " + PrintableText.printable(problem, limit: FindingLine.maxMessage) + "\n"
             }
-            for line in FindingLine.lines(trace.findings, style: style, sources: sources) { out += "  " + line + "\n" }
+            for line in FindingLine.lines(trace.findings, style: style, sources: sources, rate: trace.rate(of:)) { out += "  " + line + "\n" }
             for note in notes(trace) { out += style.dim("  note: \(note)") + "\n" }
         }
         return out
     }
 
-    /// What the reader should also know about `trace`: findings allowed or
-    /// not kept, a missing end record, undecided checks.
+    /// What the reader should also know about `trace`: findings allowed,
+    /// known from the baseline or not kept, a missing end record, undecided checks.
     static func notes(_ trace: CheckedTrace) -> [String] {
         var notes: [String] = []
         if trace.findingsNotKept > 0 {
             notes.append(FindingLine.notKeptNote(trace.findingsNotKept))
         }
         if !trace.allowed.isEmpty { notes.append("\(trace.allowed.count) allowed by the allow-list") }
+        if !trace.known.isEmpty { notes.append("\(NumberFormat.grouped(trace.known.count)) known from the baseline (not failing)") }
         if !trace.overview.endedCleanly { notes.append("the trace has no end record (the app crashed, was killed, or is still running)") }
         if trace.undecided > 0 {
             notes.append("\(plural(trace.undecided, "check")) undecided: the trace ended less than a grace period (--grace, --view-grace) after the event")
@@ -43,8 +44,8 @@ enum CheckTextReport {
         return notes
     }
 
-    /// `1 error`, `3 errors`.
-    static func plural(_ count: Int, _ noun: String) -> String {
-        "\(NumberFormat.grouped(count)) \(noun)\(count == 1 ? "" : "s")"
+    /// `1 error`, `3 errors`; `plural` for a noun that does not take an `s` (`entries`).
+    static func plural(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(NumberFormat.grouped(count)) \(count == 1 ? noun : plural ?? noun + "s")"
     }
 }

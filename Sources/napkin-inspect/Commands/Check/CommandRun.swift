@@ -1,0 +1,22 @@
+/// One run of `check -- COMMAND`: the command, run with `NAPKIN_TRACE`
+/// pointing at a directory (so that every process it starts writes its own
+/// trace there), and the traces it wrote, checked.
+struct CommandRun {
+    /// The command's exit status (128 + the signal that killed it).
+    var status: Int32
+    /// Its traces, checked; empty when it wrote none.
+    var traces: [CheckedTrace]
+
+    /// Runs `command` to its end with its traces written into `directory`,
+    /// then checks them with `checker`; with `temporary`, the traces are named
+    /// after their processes (their files are about to be deleted).
+    init(_ command: [String], tracingInto directory: String, temporary: Bool, checker: inout TraceChecker) throws(CommandFailure) {
+        status = try ChildProcess.run(command, environment: ["NAPKIN_TRACE": directory + "/"])
+        traces = checker.check(TraceFiles.find(in: directory), namingProcesses: temporary)
+    }
+
+    /// Why a command that wrote no trace cannot be checked.
+    static func noTraceMessage(_ command: [String]) -> String {
+        "'\(command.joined(separator: " "))' wrote no trace: it created no napkin router or interactor (is it linked with Napkin?)"
+    }
+}
