@@ -107,13 +107,19 @@ struct CheckCommand: Command {
             }
         }
 
+        let status = exitStatus(checked, commandStatus: commandStatus)
         let sources = SourceRoot(directory: sourceRoot)
-        output.format.write(checked, style: output.style, sources: sources)
+        output.format.write(checked, style: output.style, sources: sources, exitStatus: status)
         if let note = sources.unresolvedNote { Output.error(note) }
         for entry in allowList.unused {
             Output.error("note: allow-list line \(entry.line) (\(entry.rule) \(entry.type)) matched nothing; remove it if the issue is fixed")
         }
+        return status
+    }
 
+    /// The exit status for `checked`: a failing COMMAND's own, else 2 for a
+    /// trace problem, 1 for a finding `--fail-on` counts, 0.
+    private func exitStatus(_ checked: [CheckedTrace], commandStatus: Int32?) -> Int32 {
         if let commandStatus, commandStatus != 0 { return commandStatus }
         // A trace that cannot be read or trusted is unusable input, whatever its findings.
         if checked.contains(where: { !$0.traceProblems.isEmpty }) { return ExitStatus.unusable }
