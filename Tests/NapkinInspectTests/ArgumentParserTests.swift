@@ -193,8 +193,9 @@ struct ArgumentParserTests {
 
     @Test("closed choices: the parser's list is the enum's cases; --help lists them with notes and the default")
     func choices() {
-        #expect(CheckCommand.configuration.option(named: "format")?.choices == ["text", "json", "junit", "github"])
-        #expect(CheckCommand.Format.helpList == "text (default), json, junit (JUnit XML) or github (Actions annotations).")
+        #expect(CheckCommand.configuration.option(named: "format")?.choices == ["text", "json", "junit", "github", "sarif"])
+        #expect(CheckCommand.Format.helpList
+            == "text (default), json, junit (JUnit XML), github (Actions annotations) or sarif (SARIF 2.1.0 for code scanning).")
         #expect(MermaidCommand.View.helpList == "tree (a flowchart, findings styled; default), timeline (a Gantt chart) or sequence.")
         #expect(TimelineCommand.Format.helpList == "text (default) or mermaid (a Gantt chart).")
         #expect(StatsCommand.Format.helpList == "text (default) or json.")

@@ -51,6 +51,16 @@ struct CheckReportSlotsTests {
         #expect(lines.last == "::warning title=napkin findings not kept::12,345 more findings were established but not kept (the analysis keeps the first 10,000) in t.ndjson")
     }
 
+    @Test("sarif: a trace-integrity error per trace problem, a warning notification for the findings not kept")
+    func sarif() throws {
+        let log = try SARIFValidation.check(CheckSARIFReport.render([Self.trace], sources: SourceRoot(directory: "/nonexistent"), exitStatus: 2))
+        #expect(log.results.map { $0["ruleId"] as? String } == ["trace-integrity", "not-deallocated"])
+        #expect(SARIFValidation.messageText(log.results.first?["message"]) == "Trace problem in t.ndjson: sequence numbers go backwards at line 9")
+        let notes = log.invocation["toolExecutionNotifications"] as? [[String: Any]] ?? []
+        #expect(notes.map { SARIFValidation.messageText($0["message"]) }
+            == ["t.ndjson: 12,345 more findings were established but not kept (the analysis keeps the first 10,000)"])
+    }
+
     @Test("every format stays valid and printable whatever the trace's text holds")
     func hostileText() throws {
         let nasty = "N\u{0}\u{1B}]0;x\u{07}\u{9B}2J\u{7F}\u{202E}<&>\"'\n\r::error::%"
@@ -58,7 +68,8 @@ struct CheckReportSlotsTests {
         var trace = FindingGroupsTests.checked([finding], problems: [nasty])
         trace.path = nasty + ".ndjson"
         let outputs = [CheckTextReport.render([trace], style: .plain), CheckJSONReport.render([trace]),
-                       CheckJUnitReport.render([trace]), CheckGitHubReport.render([trace])]
+                       CheckJUnitReport.render([trace]), CheckGitHubReport.render([trace]),
+                       CheckSARIFReport.render([trace], sources: SourceRoot(directory: "/nonexistent"), exitStatus: 2)]
         for output in outputs {
             #expect(OutputSafety.problem(in: Data(output.utf8)) == nil, "\(output)")
         }
@@ -70,5 +81,9 @@ struct CheckReportSlotsTests {
         #endif
         // Each annotation is one line: a line break in the trace cannot start a workflow command of its own.
         #expect(outputs[3].split(separator: "\n").allSatisfy { $0.hasPrefix("::error ") || $0.hasPrefix("::warning ") })
+        // SARIF: valid, the trace's name kept exactly, its URI encoded.
+        let sarif = try SARIFValidation.check(outputs[4])
+        let properties = try #require(sarif.results.first?["properties"] as? [String: Any])
+        #expect(properties["trace"] as? String == nasty + ".ndjson")
     }
 }

@@ -8,7 +8,7 @@ import Testing
 /// here) through every subcommand, format and view, as a child process under a
 /// time and a memory limit: the documented exit status (never a signal: a trap
 /// is 132, 133 or 134), bounded output, no raw control character on standard
-/// output or error, and JSON and JUnit that parse.
+/// output or error, and JSON (SARIF too) and JUnit that parse.
 @Suite("napkin-inspect: hostile input")
 struct HostileCorpusTests {
     /// Each run may take this long (debug builds, a loaded 2-core machine, ThreadSanitizer).
@@ -77,7 +77,7 @@ struct HostileCorpusTests {
         }
         // A report is printed when there is one: check always has one (an unusable trace is a trace problem in it).
         switch variant.name {
-        case "stats-json" where result.status == 0, "check-json":
+        case "stats-json" where result.status == 0, "check-json", "check-sarif":
             #expect((try? JSONSerialization.jsonObject(with: result.stdoutData)) is [String: Any], "\(what): not a JSON object\n\(result)")
         case "check-junit":
             #if canImport(FoundationXML) || os(macOS)

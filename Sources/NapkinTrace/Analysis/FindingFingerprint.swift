@@ -1,24 +1,50 @@
 extension Finding {
-    /// A stable identity for the bug a finding reports, the same from one run
-    /// or trace to the next: 16 lowercase hex digits.
+    /// A stable identity for the finding, the same in every recording of
+    /// the same bug: 16 lowercase hex digits.
     ///
-    /// It is the 64-bit FNV-1a hash of the UTF-8 of
-    /// `"RULE|TYPE|LABEL|"` followed by the finding's ``locations``, each
-    /// written `ROLE=FILEID:LINE` and joined with `,` (the label is empty for
-    /// a finding without one). It never depends on node ids, sequence numbers
-    /// or times, so the same leak in two recordings has the same fingerprint,
-    /// and two findings of one rule about one type that point at the same
-    /// lines share one. Baselines (`check --baseline`) and SARIF's
-    /// `partialFingerprints` use it.
+    /// It hashes only what does not change from run to run: the rule, the
+    /// subject's type name, the task's label and the code locations (as
+    /// `#fileID` and line, not a path on some machine); never node ids,
+    /// sequence numbers, times or the message. Two findings of one rule about
+    /// one type at the same lines of code therefore share it, which is what a
+    /// baseline of known findings (`check --baseline`) and SARIF's
+    /// `partialFingerprints` (`check --format sarif`) need.
+    ///
+    /// The definition is fixed (version 1): FNV-1a, 64-bit, over the UTF-8 of
+    ///
+    ///     "\(rule.rawValue)|\(type)|\(label ?? "")|"
+    ///         + locations.map { "\($0.role.rawValue)=\($0.location.fileID):\($0.location.line)" }
+    ///                    .joined(separator: ",")
+    ///
+    /// written as 16 lowercase hexadecimal digits. Changing it changes every
+    /// stored fingerprint: a new definition needs a new name.
     public var fingerprint: String {
-        let key = "\(rule.rawValue)|\(type)|\(label ?? "")|"
-            + locations.map { "\($0.role.rawValue)=\($0.location.fileID):\($0.location.line)" }.joined(separator: ",")
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
+        let references = locations.map { "\($0.role.rawValue)=\($0.location.fileID):\($0.location.line)" }
+        let text = "\(rule.rawValue)|\(type)|\(label ?? "")|" + references.joined(separator: ",")
+        return FNV1a64.hex(text)
+    }
+}
+
+/// FNV-1a, 64-bit (Fowler, Noll, Vo): a small, stable, non-cryptographic hash.
+enum FNV1a64 {
+    /// The offset basis.
+    static let offsetBasis: UInt64 = 0xcbf2_9ce4_8422_2325
+    /// The FNV prime for 64 bits.
+    static let prime: UInt64 = 0x0000_0100_0000_01b3
+
+    /// The hash of `text`'s UTF-8 bytes.
+    static func hash(_ text: String) -> UInt64 {
+        var hash = offsetBasis
+        for byte in text.utf8 {
             hash ^= UInt64(byte)
-            hash &*= 0x0000_0100_0000_01b3
+            hash &*= prime
         }
-        let hex = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - hex.count) + hex
+        return hash
+    }
+
+    /// The hash of `text` as 16 lowercase hex digits.
+    static func hex(_ text: String) -> String {
+        let digits = String(hash(text), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
     }
 }

@@ -124,33 +124,41 @@ struct CheckCommand: Command {
             checked = checker.check(try TraceFiles.expand(paths), namingProcesses: false)
         }
 
+        // A trace that cannot be read or trusted is unusable input, whatever its findings.
+        let unusable = checked.contains { !$0.traceProblems.isEmpty }
+        let status = exitStatus(checked, commandStatus: commandStatus, unusable: unusable)
         let sources = SourceRoot(directory: sourceRoot)
         let baselineJSON = baselinePath.flatMap { path in checker.baseline.map { CheckJSONReport.BaselineJSON($0, path: path, traces: checked) } }
-        output.format.write(checked, style: output.style, sources: sources, baseline: baselineJSON, repetition: repeated?.json)
+        output.format.write(checked, style: output.style, sources: sources, exitStatus: status,
+                            baseline: baselineJSON, repetition: repeated?.json)
         if let note = sources.unresolvedNote { Output.error(note) }
         for entry in checker.allowList.unused {
             Output.error("note: allow-list line \(entry.line) (\(entry.rule) \(entry.type)) matched nothing; remove it if the issue is fixed")
         }
         if let baselinePath, let note = checker.baseline?.noLongerOccurringNote(path: baselinePath) { Output.error(note) }
         if let note = repeated?.note { Output.error(note) }
-        // A trace that cannot be read or trusted is unusable input, whatever its findings.
-        let unusable = checked.contains { !$0.traceProblems.isEmpty }
 
         if let writeBaselinePath {
             guard !unusable else {
                 Output.error("the baseline \(writeBaselinePath) was not written: a trace has problems (see above), so its findings are not all known")
-                return commandStatus != 0 ? commandStatus : ExitStatus.unusable
+                return status
             }
             let traces = repeated?.traces ?? checked
             let baseline = Baseline(findings: traces.flatMap { $0.findings + $0.known })
             try BaselineFile.write(baseline, to: writeBaselinePath)
             Output.error("wrote the baseline \(writeBaselinePath): \(CheckTextReport.plural(baseline.entries.count, "entry", plural: "entries")) "
                          + "for \(CheckTextReport.plural(baseline.findingCount, "finding"))")
-            return commandStatus
         }
+        return status
+    }
 
+    /// The exit status for `checked`: a failing COMMAND's own, else 2 for a
+    /// trace problem (`unusable`), else, when writing a baseline, 0 (today's
+    /// findings are what it records), else 1 for a finding `--fail-on` counts, 0.
+    private func exitStatus(_ checked: [CheckedTrace], commandStatus: Int32, unusable: Bool) -> Int32 {
         if commandStatus != 0 { return commandStatus }
         if unusable { return ExitStatus.unusable }
+        if writeBaselinePath != nil { return ExitStatus.success }
         let failing = checked.flatMap(\.findings).contains(where: failOn.fails)
         return failing ? ExitStatus.findings : ExitStatus.success
     }

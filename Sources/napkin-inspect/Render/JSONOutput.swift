@@ -1,18 +1,20 @@
 import Foundation
 
 /// JSON as napkin-inspect prints it (`check --format json`, `stats --format
-/// json`): pretty, keys sorted and in snake_case, slashes not escaped.
+/// json`, `check --format sarif`): pretty, keys sorted and in snake_case
+/// (SARIF: as given), slashes not escaped.
 ///
 /// Valid for any input: JSONEncoder escapes `"`, `\` and the C0 controls in
 /// strings; DEL, the C1 controls, bidi controls and the line separators,
 /// which JSON allows raw but a terminal or a JavaScript reader may act on,
 /// are escaped here too (`\u009b`), which only strings can contain.
 enum JSONOutput {
-    /// `value` as JSON text, with a final newline.
-    static func text(_ value: some Encodable) -> String {
+    /// `value` as JSON text, with a final newline; keys in snake_case
+    /// unless `snakeCaseKeys` is false (SARIF spells its own, in camelCase).
+    static func text(_ value: some Encodable, snakeCaseKeys: Bool = true) -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        encoder.keyEncodingStrategy = .convertToSnakeCase
+        if snakeCaseKeys { encoder.keyEncodingStrategy = .convertToSnakeCase }
         let data = (try? encoder.encode(value)) ?? Data("{}".utf8)
         return escapingControls(String(decoding: data, as: UTF8.self)) + "\n"
     }

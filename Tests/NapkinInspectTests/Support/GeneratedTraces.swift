@@ -44,6 +44,7 @@ enum GeneratedTrace: String, CaseIterable, Sendable, CustomTestStringConvertible
                                   "check-json": "\"findings_not_kept\" : 50",
                                   "check-github": "::warning title=napkin findings not kept::50 more findings",
                                   "check-junit": "50 more findings (of any rule) were established but not kept",
+                                  "check-sarif": "50 more findings were established but not kept",
                                   "tree": "note: 50 more findings were established but not kept"],
                          maxOutput: 16 << 20)
         case .controlPath:

@@ -32,6 +32,7 @@ enum HostileCorpus {
         Variant(name: "check-json", arguments: ["check", "--format", "json"]),
         Variant(name: "check-junit", arguments: ["check", "--format", "junit"]),
         Variant(name: "check-github", arguments: ["check", "--format", "github"]),
+        Variant(name: "check-sarif", arguments: ["check", "--format", "sarif"]),
         Variant(name: "live", arguments: ["live"]),
     ]
 

@@ -5,21 +5,23 @@ extension CheckCommand {
     /// at once, and the compiler asks for its `--help` note and its renderer, in
     /// the two switches below. The first case is the default.
     enum Format: String, ListedChoice {
-        case text, json, junit, github
+        case text, json, junit, github, sarif
 
         var note: String? {
             switch self {
             case .text, .json: nil
             case .junit: "JUnit XML"
             case .github: "Actions annotations"
+            case .sarif: "SARIF 2.1.0 for code scanning"
             }
         }
 
         /// Prints the report on `traces`: on standard output, and for `github` a
-        /// count on standard error. Code locations are looked up in `sources`.
+        /// count on standard error. Code locations are looked up in `sources`;
+        /// `exitStatus` is the status `check` exits with (SARIF records it).
         /// JSON also writes the `baseline` and `repeat` objects, when given
         /// (the other formats show known findings and rates through `traces`).
-        func write(_ traces: [CheckedTrace], style: Style, sources: SourceRoot,
+        func write(_ traces: [CheckedTrace], style: Style, sources: SourceRoot, exitStatus: Int32,
                    baseline: CheckJSONReport.BaselineJSON? = nil, repetition: CheckJSONReport.Repetition? = nil) {
             switch self {
             case .text:
@@ -31,6 +33,8 @@ extension CheckCommand {
             case .github:
                 Output.write(CheckGitHubReport.render(traces, sources: sources))
                 Output.error(CheckGitHubReport.count(traces))
+            case .sarif:
+                Output.write(CheckSARIFReport.render(traces, sources: sources, exitStatus: exitStatus))
             }
         }
     }

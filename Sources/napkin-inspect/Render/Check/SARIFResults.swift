@@ -1,0 +1,105 @@
+import NapkinTrace
+
+/// The SARIF results of one trace: one per finding and one per trace
+/// problem, each with at least one location (GitHub code scanning rejects
+/// a whole upload for one result without).
+///
+/// A finding points at, in this order of preference:
+/// 1. its first code location (the line to look at), when the source root
+///    holds that file: `path` relative to the source root, and its line;
+/// 2. the trace, when it is a file: the line of the finding's first event;
+/// 3. its first code location's `#fileID`, read as a path under the source
+///    root (a guess: the file was not found);
+/// 4. the trace's name, as given, line 1 (standard input, the traces
+///    `check -- COMMAND` did not keep).
+///
+/// Its other code locations that the source root holds are its
+/// `relatedLocations`, each with its role as message. A trace problem
+/// points at the trace (2, else 4), line 1.
+struct SARIFResults {
+    /// The key of ``Finding/fingerprint`` in `partialFingerprints`.
+    static let fingerprintKey = "napkinFindingHash/v1"
+
+    /// The trace.
+    let trace: CheckedTrace
+    /// Where files are.
+    let locator: SARIFLocator
+    /// Whether the trace is a file the results can point into.
+    private let traceIsFile: Bool
+    /// The line of each first event of a finding that the source root cannot place.
+    private let seqLines: [UInt64: UInt]
+
+    /// The results of `trace`; reads the trace file again, once, when some of
+    /// its findings can only point into it.
+    init(_ trace: CheckedTrace, locator: SARIFLocator) {
+        self.trace = trace
+        self.locator = locator
+        traceIsFile = SARIFLocator.isFile(trace.path)
+        if traceIsFile {
+            let unplaced = trace.findings.filter { finding in finding.locations.first.flatMap { locator.code($0.location) } == nil }
+            seqLines = TraceSeqLines.lines(of: Set(unplaced.compactMap(\.seqs.first)), in: trace.path)
+        } else {
+            seqLines = [:]
+        }
+    }
+
+    /// One result per trace problem.
+    var problems: [SARIF.Result] {
+        trace.traceProblems.map { problem in
+            SARIF.Result(
+                ruleId: SARIFRules.integrity, ruleIndex: SARIFRules.integrityIndex, level: "error",
+                message: SARIF.Message(text: "Trace problem in \(printablePath): \(PrintableText.printable(problem, limit: FindingLine.maxMessage))"),
+                locations: [SARIF.Location(physicalLocation: locator.file(trace.path, line: 1), message: SARIF.Message(text: "the trace"))],
+                properties: SARIF.ResultProperties(trace: trace.path))
+        }
+    }
+
+    /// One result per finding (not the allowed ones).
+    var findings: [SARIF.Result] {
+        trace.findings.map(result)
+    }
+
+    /// The result of `finding`.
+    func result(_ finding: Finding) -> SARIF.Result {
+        let references = finding.locations
+        let related = references.enumerated().dropFirst().compactMap { index, reference in
+            locator.code(reference.location).map {
+                SARIF.Location(id: index, physicalLocation: $0, message: SARIF.Message(text: reference.role.rawValue))
+            }
+        }
+        return SARIF.Result(
+            ruleId: finding.rule.rawValue, ruleIndex: SARIFRules.index(of: finding.rule), level: finding.severity.rawValue,
+            message: SARIF.Message(text: "\(FindingLine.subject(finding)): \(FindingLine.message(finding))"),
+            locations: [primaryLocation(finding)],
+            relatedLocations: related.isEmpty ? nil : related,
+            partialFingerprints: [Self.fingerprintKey: finding.fingerprint],
+            properties: SARIF.ResultProperties(
+                trace: trace.path, subject: finding.subject.rawValue, nodeId: finding.id, seqs: finding.seqs,
+                codeLocations: references.isEmpty ? nil
+                    : references.map { "\($0.role.rawValue)=\($0.location.fileID):\($0.location.line)" }))
+    }
+
+    /// Where `finding` points (the preferences above).
+    private func primaryLocation(_ finding: Finding) -> SARIF.Location {
+        let first = finding.locations.first
+        if let first, let place = locator.code(first.location) {
+            return SARIF.Location(physicalLocation: place, message: SARIF.Message(text: first.role.rawValue))
+        }
+        let seq = finding.seqs.first
+        if traceIsFile {
+            let line = seq.flatMap { seqLines[$0] }
+            return SARIF.Location(physicalLocation: locator.file(trace.path, line: line ?? 1),
+                                  message: SARIF.Message(text: line != nil ? "the event (seq \(seq!)) in the trace" : "the trace"))
+        }
+        if let first {
+            return SARIF.Location(physicalLocation: locator.guess(first.location),
+                                  message: SARIF.Message(text: "\(first.role.rawValue) (file not found under the source root)"))
+        }
+        return SARIF.Location(physicalLocation: locator.file(trace.path, line: 1), message: SARIF.Message(text: "the trace (not a file)"))
+    }
+
+    /// The trace's path, printable and bounded.
+    private var printablePath: String {
+        PrintableText.printable(trace.path, limit: 300)
+    }
+}

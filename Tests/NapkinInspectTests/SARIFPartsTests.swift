@@ -1,0 +1,83 @@
+import Foundation
+import NapkinTrace
+import Testing
+@testable import napkin_inspect
+
+/// The pieces of `check --format sarif`: URIs, the lines of events in a
+/// trace, the cap on results, and a report built from values.
+@Suite("SARIF report parts")
+struct SARIFPartsTests {
+    @Test("paths: made absolute by their text, relative to the source root inside it, a file URI outside, percent-encoded")
+    func locator() {
+        let sources = SourceRoot(directory: "app/./src/../")
+        let locator = SARIFLocator(sources: sources, currentDirectory: "/home/me/repo")
+        #expect(locator.baseIDs["%SRCROOT%"]?.uri == "file:///home/me/repo/app/")
+        let inside = locator.file("app/traces/run 1#?.ndjson", line: 7)
+        #expect(inside.artifactLocation.uri == "traces/run%201%23%3F.ndjson" && inside.artifactLocation.uriBaseId == "%SRCROOT%")
+        #expect(inside.region.startLine == 7)
+        let outside = locator.file("../elsewhere/t.ndjson", line: 0)
+        #expect(outside.artifactLocation.uri == "file:///home/me/elsewhere/t.ndjson" && outside.artifactLocation.uriBaseId == nil)
+        #expect(outside.region.startLine == 1, "lines start at 1")
+        let absolute = locator.file("/tmp/ä:b%.ndjson", line: 2)
+        #expect(absolute.artifactLocation.uri == "file:///tmp/%C3%A4%3Ab%25.ndjson")
+        let guess = locator.guess(CodeLocation(fileID: "My App/Router.swift", line: 9))
+        #expect(guess.artifactLocation.uri == "My%20App/Router.swift" && guess.region.startLine == 9)
+        #expect(SARIFLocator.components("/a/../../b/./c//d", in: "/x") == ["b", "c", "d"])
+    }
+
+    @Test("the line of each sequence number: the first \"seq\": of a line, wherever it is in the record")
+    func seqLines() throws {
+        let scratch = try ScratchDirectory("seq-lines")
+        let path = try scratch.write("t.ndjson", """
+            {"seq":1,"ev":"session"}
+            not json at all "seq": 99
+            {"t":5, "seq": 2,"ev":"mark","text":"\\"seq\\":3"}
+            {"ev":"mark","label":"x\\"seq\\":4","seq":3}
+
+            {"seq":18446744073709551616,"ev":"mark"}
+            {"seq":4}\r
+            {"seq":2,"ev":"again"}
+            {"seq":5}
+            """)
+        let found = TraceSeqLines.lines(of: [1, 2, 3, 4, 5, 6, 99], in: path)
+        #expect(found == [1: 1, 99: 2, 2: 3, 3: 4, 4: 7, 5: 9])
+        #expect(TraceSeqLines.lines(of: [1], in: scratch.file("missing.ndjson")).isEmpty)
+        #expect(TraceSeqLines.lines(of: [], in: path).isEmpty)
+    }
+
+    @Test("over the cap: trace problems first, then errors, then warnings, each in order; the kept ones in their order")
+    func cap() {
+        let candidates: [(rank: Int, result: String)] = [(2, "w1"), (1, "e1"), (0, "p1"), (2, "w2"), (1, "e2"), (0, "p2")]
+        #expect(CheckSARIFReport.keeping(candidates, max: 6) == ["w1", "e1", "p1", "w2", "e2", "p2"])
+        #expect(CheckSARIFReport.keeping(candidates, max: 3) == ["e1", "p1", "p2"])
+        #expect(CheckSARIFReport.keeping(candidates, max: 4) == ["e1", "p1", "e2", "p2"])
+        #expect(CheckSARIFReport.keeping(candidates, max: 0).isEmpty)
+        #expect(CheckSARIFReport.maxResults == 25_000)
+    }
+
+    @Test("from values: a trace problem, the findings not kept, a finding whose code is not found and whose trace is not a file")
+    func fromValues() throws {
+        let finding = Finding(rule: .orphanedTask, subject: .task, type: "FeedInteractor", id: 7, label: "poll", seqs: [40], time: 0, message: "still runs",
+                              locations: [.init(.started, CodeLocation(fileID: "Feed/FeedInteractor.swift", line: 31)),
+                                          .init(.created, CodeLocation(fileID: "Feed/Nowhere.swift", line: 3))])
+        let trace = FindingGroupsTests.checked([finding], notKept: 12_345, problems: ["sequence-gap: seq 5 missing"])
+        let scratch = try ScratchDirectory("sarif-values")
+        let text = CheckSARIFReport.render([trace], sources: SourceRoot(directory: scratch.path), exitStatus: 2)
+        let log = try SARIFValidation.check(text)
+        #expect(log.invocation["executionSuccessful"] as? Bool == false && log.invocation["exitCode"] as? Int == 2)
+        #expect(log.results.map { $0["ruleId"] as? String } == ["trace-integrity", "orphaned-task"])
+        // t.ndjson is not a file: the finding's #fileID is the best guess; the trace problem names the trace
+        // (outside the source root: a file URI).
+        let guessed = try #require(SARIFValidation.place(log.results[1]))
+        #expect(guessed.uri == "Feed/FeedInteractor.swift" && guessed.line == 31)
+        let problem = try #require(SARIFValidation.place(log.results[0]))
+        #expect(problem.uri.hasPrefix("file:///") && problem.uri.hasSuffix("/t.ndjson") && problem.line == 1, "\(problem)")
+        #expect(log.results[1]["relatedLocations"] == nil, "a related location only for a file that is found")
+        let properties = try #require(log.results[1]["properties"] as? [String: Any])
+        #expect(properties["codeLocations"] as? [String] == ["started=Feed/FeedInteractor.swift:31", "created=Feed/Nowhere.swift:3"])
+        #expect(SARIFValidation.fingerprint(log.results[1]) == finding.fingerprint)
+        let notes = log.invocation["toolExecutionNotifications"] as? [[String: Any]] ?? []
+        #expect(notes.count == 1 && notes.first?["level"] as? String == "warning")
+        #expect(((notes.first?["message"] as? [String: Any])?["text"] as? String)?.hasPrefix("t.ndjson: 12,345 more findings were established but not kept") == true)
+    }
+}
