@@ -31,6 +31,27 @@ struct CheckRunCommandTests {
         #expect(findings.first?.line.contains("still attached to LoggedInRouter#") == true, "\(result)")
     }
 
+    @Test("json, junit and sarif with a command that prints: its output goes to stderr, the report alone to stdout", arguments: ["json", "junit", "sarif"])
+    func machineReadableReportStaysClean(_ format: String) async throws {
+        // No --quiet: rib-house prints its [screen] lines on standard output.
+        let result = try await CLIHarness.inspect(["check", "--format", format, "--", Self.ribHouse, "--speed", "20"])
+        #expect(result.status == 0, "\(result)")
+        #expect(!result.stdout.contains("[screen]"), "\(result)")
+        #expect(result.stderr.contains("[screen] LoggedIn"), "\(result)")
+        if format == "junit" {
+            #expect(result.stdout.hasPrefix("<?xml"), "\(result)")
+        } else {
+            #expect((try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) is [String: Any], "\(result)")
+        }
+    }
+
+    @Test("text with a command: the command's output stays on stdout, before the report")
+    func textKeepsTheCommandsOutput() async throws {
+        let result = try await CLIHarness.inspect(["check", "--", Self.ribHouse, "--speed", "20"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("[screen] LoggedIn"), "\(result)")
+    }
+
     @Test("a clean rib-house: exit 0, no findings, even expecting a full teardown")
     func clean() async throws {
         // The default grace (1 s): a slow deinit on a loaded machine is not a leak.

@@ -107,7 +107,8 @@ struct CheckCommand: Command {
         if let command {
             guard paths.isEmpty else { throw UsageError("give either trace files or '-- COMMAND', not both") }
             if let repeatCount {
-                let runs = try RepeatedRuns(command, count: repeatCount, traceDirectory: traceDirectory, checker: &checker)
+                let runs = try RepeatedRuns(command, count: repeatCount, traceDirectory: traceDirectory,
+                                            stdoutToStderr: output.format.isMachineReadable, checker: &checker)
                 repeated = runs
                 checked = [runs.report]
                 commandStatus = runs.firstFailure?.status ?? 0
@@ -166,10 +167,11 @@ struct CheckCommand: Command {
     /// Runs COMMAND once, its traces written to `--trace-dir` or to a temporary directory (removed).
     private func runOnce(_ command: [String], checker: inout TraceChecker) throws(CommandFailure) -> CommandRun {
         if let traceDirectory {
-            return try CommandRun(command, tracingInto: try TraceFiles.prepareKeptDirectory(traceDirectory), temporary: false, checker: &checker)
+            return try CommandRun(command, tracingInto: try TraceFiles.prepareKeptDirectory(traceDirectory), temporary: false,
+                                  stdoutToStderr: output.format.isMachineReadable, checker: &checker)
         }
         let directory = try TraceFiles.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        return try CommandRun(command, tracingInto: directory, temporary: true, checker: &checker)
+        return try CommandRun(command, tracingInto: directory, temporary: true, stdoutToStderr: output.format.isMachineReadable, checker: &checker)
     }
 }

@@ -15,7 +15,10 @@ final class ChildProcess {
     /// - Parameters:
     ///   - traceFD: a descriptor to hand to the child as fd 3 (for `NAPKIN_TRACE=fd:3`).
     ///   - outputFD: when set, the child's stdout and stderr go there instead of ours.
-    init(command: [String], environment extra: [String: String], traceFD: Int32? = nil, outputFD: Int32? = nil) throws(CommandFailure) {
+    ///   - stdoutToStderr: the child's standard output goes to our standard
+    ///     error (ours carries a report another program parses).
+    init(command: [String], environment extra: [String: String], traceFD: Int32? = nil, outputFD: Int32? = nil,
+         stdoutToStderr: Bool = false) throws(CommandFailure) {
         guard let program = command.first else { throw CommandFailure("no command to run") }
         var actions = Platform.emptySpawnFileActions()
         posix_spawn_file_actions_init(&actions)
@@ -26,6 +29,7 @@ final class ChildProcess {
             posix_spawn_file_actions_adddup2(&actions, traceFD, 3)
             if traceFD > 3 { posix_spawn_file_actions_addclose(&actions, traceFD) }
         }
+        if stdoutToStderr && outputFD == nil { posix_spawn_file_actions_adddup2(&actions, 2, 1) }
         if let outputFD {
             posix_spawn_file_actions_adddup2(&actions, outputFD, 1)
             posix_spawn_file_actions_adddup2(&actions, outputFD, 2)
@@ -65,10 +69,10 @@ final class ChildProcess {
 
     /// Runs `command` to its end and returns its status; meanwhile Ctrl-C is
     /// left to the command (which gets it from the terminal) instead of stopping us.
-    static func run(_ command: [String], environment: [String: String]) throws(CommandFailure) -> Int32 {
+    static func run(_ command: [String], environment: [String: String], stdoutToStderr: Bool = false) throws(CommandFailure) -> Int32 {
         let previous = signal(SIGINT, SIG_IGN)
         defer { signal(SIGINT, previous) }
-        return try ChildProcess(command: command, environment: environment).wait()
+        return try ChildProcess(command: command, environment: environment, stdoutToStderr: stdoutToStderr).wait()
     }
 
     /// Waits for the child to exit; returns its status as a shell reports it

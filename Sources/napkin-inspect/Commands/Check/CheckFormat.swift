@@ -16,6 +16,17 @@ extension CheckCommand {
             }
         }
 
+        /// Whether another program parses this format from standard output
+        /// (`json`, `junit`, `sarif`): then `check -- COMMAND` sends the
+        /// command's own standard output to standard error, so the report
+        /// stays valid (`--format sarif -- swift test > napkin.sarif`).
+        var isMachineReadable: Bool {
+            switch self {
+            case .text, .github: false
+            case .json, .junit, .sarif: true
+            }
+        }
+
         /// Prints the report on `traces`: on standard output, and for `github` a
         /// count on standard error. Code locations are looked up in `sources`;
         /// `exitStatus` is the status `check` exits with (SARIF records it).

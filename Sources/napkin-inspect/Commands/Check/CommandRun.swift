@@ -9,9 +9,12 @@ struct CommandRun {
 
     /// Runs `command` to its end with its traces written into `directory`,
     /// then checks them with `checker`; with `temporary`, the traces are named
-    /// after their processes (their files are about to be deleted).
-    init(_ command: [String], tracingInto directory: String, temporary: Bool, checker: inout TraceChecker) throws(CommandFailure) {
-        status = try ChildProcess.run(command, environment: ["NAPKIN_TRACE": directory + "/"])
+    /// after their processes (their files are about to be deleted). With
+    /// `stdoutToStderr`, the command's standard output goes to standard
+    /// error: ours carries a report in a format another program parses.
+    init(_ command: [String], tracingInto directory: String, temporary: Bool, stdoutToStderr: Bool,
+         checker: inout TraceChecker) throws(CommandFailure) {
+        status = try ChildProcess.run(command, environment: ["NAPKIN_TRACE": directory + "/"], stdoutToStderr: stdoutToStderr)
         traces = checker.check(TraceFiles.find(in: directory), namingProcesses: temporary)
     }
 

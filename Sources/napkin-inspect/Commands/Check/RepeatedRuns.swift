@@ -31,7 +31,9 @@ struct RepeatedRuns {
     /// under `--trace-dir` (kept) or a temporary directory (removed). A run
     /// ended by SIGINT (Ctrl-C) ends the repetition; a run that wrote no
     /// trace is named on standard error and is a trace problem of the report.
-    init(_ command: [String], count: Int, traceDirectory: String?, checker: inout TraceChecker) throws(CommandFailure) {
+    /// With `stdoutToStderr`, the command's standard output goes to standard error.
+    init(_ command: [String], count: Int, traceDirectory: String?, stdoutToStderr: Bool,
+         checker: inout TraceChecker) throws(CommandFailure) {
         self.command = command
         requested = count
         let base: String
@@ -51,7 +53,8 @@ struct RepeatedRuns {
             directories.append(try TraceFiles.prepareKeptDirectory(base + "/run-" + String(repeating: "0", count: width - digits.count) + digits))
         }
         for (index, directory) in directories.enumerated() {
-            let run = try CommandRun(command, tracingInto: directory, temporary: temporary != nil, checker: &checker)
+            let run = try CommandRun(command, tracingInto: directory, temporary: temporary != nil, stdoutToStderr: stdoutToStderr,
+                                     checker: &checker)
             if run.traces.isEmpty { Output.error("run \(index + 1): " + CommandRun.noTraceMessage(command)) }
             runs.append(Run(number: index + 1, status: run.status, traces: run.traces))
             if run.status == 128 + SIGINT { break }
