@@ -8,8 +8,8 @@ import AppKit
 /// an invisible, empty child view controller of the napkin's view
 /// controller, which the platform tells when its parent appears and
 /// disappears. A disappearance is ``ViewAppearance/removed`` when the view
-/// controller (or one of its ancestors) is leaving its parent or being
-/// dismissed at that moment, ``ViewAppearance/covered`` otherwise.
+/// controller is leaving for good at that moment (see `isLeaving`),
+/// ``ViewAppearance/covered`` otherwise.
 ///
 /// Installed only for traced routers (it loads the view controller's view
 /// to add its own, invisible one). It holds no strong reference to the
@@ -19,18 +19,32 @@ import AppKit
 /// install.
 @MainActor
 enum AppearanceObserver {
+    #if canImport(UIKit) || canImport(AppKit)
     #if canImport(UIKit)
+    private typealias PlatformViewController = UIViewController
+    private typealias PlatformView = UIView
+    #else
+    private typealias PlatformViewController = NSViewController
+    private typealias PlatformView = NSView
+    #endif
+
     static func install(on view: any ViewControllable) {
+        #if canImport(UIKit)
         let parent = view.uiviewController
+        #else
+        let parent = view.nsviewController
+        #endif
         let observer = Observer(observing: view)
         parent.addChild(observer)
         // Appearance callbacks reach a child whose view is in the parent's
-        // view: a zero-sized, hidden one that takes no touches.
+        // view: a zero-sized, hidden one that takes no input.
         parent.view.addSubview(observer.view)
+        #if canImport(UIKit)
         observer.didMove(toParent: parent)
+        #endif
     }
 
-    private final class Observer: UIViewController {
+    private final class Observer: PlatformViewController {
         /// The napkin's view (often the parent view controller itself).
         private weak var observed: (any ViewControllable)?
 
@@ -42,13 +56,16 @@ enum AppearanceObserver {
         required init?(coder: NSCoder) { return nil }
 
         override func loadView() {
-            let view = UIView(frame: .zero)
+            let view = PlatformView(frame: .zero)
             view.isHidden = true
+            #if canImport(UIKit)
             view.isUserInteractionEnabled = false
             view.isAccessibilityElement = false
+            #endif
             self.view = view
         }
 
+        #if canImport(UIKit)
         override func viewDidAppear(_ animated: Bool) {
             super.viewDidAppear(animated)
             observed?.reportAppearance(.shown)
@@ -69,32 +86,7 @@ enum AppearanceObserver {
             }
             return false
         }
-    }
-    #elseif canImport(AppKit)
-    static func install(on view: any ViewControllable) {
-        let parent = view.nsviewController
-        let observer = Observer(observing: view)
-        parent.addChild(observer)
-        parent.view.addSubview(observer.view)
-    }
-
-    private final class Observer: NSViewController {
-        /// The napkin's view (often the parent view controller itself).
-        private weak var observed: (any ViewControllable)?
-
-        init(observing view: any ViewControllable) {
-            observed = view
-            super.init(nibName: nil, bundle: nil)
-        }
-
-        required init?(coder: NSCoder) { return nil }
-
-        override func loadView() {
-            let view = NSView(frame: .zero)
-            view.isHidden = true
-            self.view = view
-        }
-
+        #else
         override func viewDidAppear() {
             super.viewDidAppear()
             observed?.reportAppearance(.shown)
@@ -113,6 +105,7 @@ enum AppearanceObserver {
             guard let observed = parent else { return true }
             return observed.parent == nil && observed.presentingViewController == nil && observed.view.window == nil
         }
+        #endif
     }
     #else
     /// Headless: the view layer reports with ``ViewControllable/reportAppearance(_:)``.

@@ -132,11 +132,8 @@ extension TraceOverview {
     /// their events and dropped events summed, ended cleanly when all did,
     /// as long as the longest. Starts empty; ``add(_:)`` each trace.
     init(combining path: String) {
-        self.path = path
-        events = 0
+        self.init(unreadable: path)
         endedCleanly = true
-        droppedEvents = 0
-        durationNs = 0
     }
 
     /// Adds `other` to a combined overview.
