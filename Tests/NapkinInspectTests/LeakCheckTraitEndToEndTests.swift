@@ -1,6 +1,9 @@
 import Foundation
 import Testing
 
+/// Whether this test process runs under ThreadSanitizer (`swift test --sanitize=thread`).
+private let runsUnderThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+
 /// The `NapkinTesting` trait on a real `swift test`: `Examples/LeakCheckedApp`
 /// (a package that depends on this one by path) has one clean test and one
 /// that leaks, both under `@Suite(.napkinLeakCheck)`. Exactly the leaking one
@@ -11,7 +14,9 @@ import Testing
 /// runs: only the first run compiles everything), which can take minutes on
 /// a loaded 2-core machine: the time limit is generous, and nothing here
 /// depends on timing.
-@Suite("NapkinTesting trait end to end: swift test in Examples/LeakCheckedApp", .serialized)
+@Suite("NapkinTesting trait end to end: swift test in Examples/LeakCheckedApp", .serialized,
+       .disabled(if: runsUnderThreadSanitizer,
+                 "builds and runs another package (not sanitized): once, in the plain run, is enough"))
 struct LeakCheckTraitEndToEndTests {
     static let package = "Examples/LeakCheckedApp"
 

@@ -111,12 +111,12 @@ struct TraceBrokenDestinationTests {
         try #require(mkfifo(fifo, 0o600) == 0)
         let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         try #require(reader >= 0)
-        let started = ContinuousClock.now
+        // The reader is given up 2 s after exit starts: the app exits. (The time
+        // limit only catches a hang; a loaded machine under ThreadSanitizer can
+        // take a minute for the churn itself, so no duration is asserted.)
         let run = try await Probe.run(["churn", cycles], environment: ["NAPKIN_TRACE": fifo],
-                                      stallFD3After: 8192, readAlong: reader, timeout: .seconds(120))
+                                      stallFD3After: 8192, readAlong: reader, timeout: .seconds(300))
         expectSurvived(run, saying: ["tracing stopped", fifo, "took no data"])
-        // The reader is given up 2 s after exit starts; allow a busy machine plenty more.
-        #expect(ContinuousClock.now - started < .seconds(60))
         let trace = WireTrace(run.fd3)
         #expect(trace.events.first?.ev == "session")
         #expect(trace.badLines.isEmpty)

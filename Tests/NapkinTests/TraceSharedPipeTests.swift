@@ -109,12 +109,12 @@ struct TraceSharedPipeTests {
         let child = try SharedChildren.spawn(["churn", "3000"], environment: ["NAPKIN_TRACE": "stderr"],
                                              stdout: devNull, stderr: pipe.write, fd3: nil)
         close(pipe.write)
-        let started = ContinuousClock.now
-        let outcome = try #require(try await SharedChildren.wait([child], timeout: .seconds(120)).first)
+        // Given up 2 s after exit starts; the failure notice waits at most 250 ms
+        // for room. The time limit only catches a hang (no duration is asserted:
+        // under ThreadSanitizer on a loaded machine the churn itself takes a minute).
+        let outcome = try #require(try await SharedChildren.wait([child], timeout: .seconds(300)).first)
         #expect(!outcome.timedOut, "the app stalled at exit")
         #expect(outcome.exitStatus == 0, "\(outcome.summary)")
-        // Given up 2 s after exit starts; the failure notice waits at most 250 ms for room.
-        #expect(ContinuousClock.now - started < .seconds(60))
         // What did get into the pipe is whole lines of the trace.
         let bytes = await SharedChildren.readToEnd(pipe.read).value
         let trace = WireTrace(bytes)
