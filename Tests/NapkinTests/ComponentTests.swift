@@ -1,3 +1,4 @@
+import NapkinTrace
 import Foundation
 import Napkin
 import Synchronization
@@ -133,7 +134,7 @@ struct ComponentTests {
     @Test("64 concurrent threads get one instance; the factory runs exactly once")
     func concurrentThreads() {
         let component = ChildComponent(dependency: ParentComponent())
-        let seen = Mutex<[ObjectIdentifier]>([])
+        let seen = Locked<[ObjectIdentifier]>([])
         DispatchQueue.concurrentPerform(iterations: 64) { _ in
             let service = component.slowService
             seen.withLock { $0.append(ObjectIdentifier(service)) }

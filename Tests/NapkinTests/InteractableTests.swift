@@ -1,3 +1,4 @@
+import NapkinTrace
 import Napkin
 import Synchronization
 import Testing
@@ -209,7 +210,7 @@ struct InteractableTests {
     func handleIsBoundTask() async {
         let interactor = TestInteractor("a")
         await interactor.activate()
-        let sawCancellation = Mutex(false)
+        let sawCancellation = Locked(false)
         let handle = await interactor.task {
             await waitForCancellation()
             sawCancellation.withLock { $0 = true }

@@ -1,3 +1,4 @@
+import NapkinTrace
 import Napkin
 import Synchronization
 import Testing
@@ -44,7 +45,7 @@ struct InteractorLifecycleTests {
         let lifecycle = InteractorLifecycle()
         await lifecycle.activate {}
         let stream = lifecycle.isActiveStream
-        let observedInactiveBeforeCancel = Mutex<Bool?>(nil)
+        let observedInactiveBeforeCancel = Locked<Bool?>(nil)
         let started = Gate()
         let task = lifecycle.register {
             started.open()
@@ -107,7 +108,7 @@ struct InteractorLifecycleTests {
     @Test("register returns the bound task: it runs, and cancelling the handle cancels the work")
     func registerReturnsBoundTask() async {
         let lifecycle = InteractorLifecycle()
-        let sawCancel = Mutex(false)
+        let sawCancel = Locked(false)
         let task = lifecycle.register {
             await waitForCancellation()
             sawCancel.withLock { $0 = true }

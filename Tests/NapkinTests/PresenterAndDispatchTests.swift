@@ -1,3 +1,4 @@
+import NapkinTrace
 import Napkin
 import Synchronization
 import Testing
@@ -82,7 +83,7 @@ struct PresenterAndDispatchTests {
 
     @Test("dispatch runs its action in a new task and returns that task")
     func dispatchRunsAction() async {
-        let ran = Mutex(false)
+        let ran = Locked(false)
         let task = dispatch { ran.withLock { $0 = true } }
         await task.value
         #expect(ran.withLock { $0 })
@@ -91,7 +92,7 @@ struct PresenterAndDispatchTests {
     @Test("dispatch with a priority reaches an interactor from the main actor")
     func dispatchWithPriority() async {
         let interactor = TestInteractor("a")
-        let priority = Mutex<TaskPriority?>(nil)
+        let priority = Locked<TaskPriority?>(nil)
         let task = dispatch(priority: .high) {
             priority.withLock { $0 = Task.currentPriority }
             await interactor.activate()
@@ -104,7 +105,7 @@ struct PresenterAndDispatchTests {
 
     @Test("The task dispatch returns can be cancelled: it is the action's task")
     func dispatchTaskIsCancellable() async {
-        let sawCancel = Mutex(false)
+        let sawCancel = Locked(false)
         let task = dispatch {
             await waitForCancellation()
             sawCancel.withLock { $0 = true }

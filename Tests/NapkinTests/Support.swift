@@ -4,7 +4,7 @@ import Synchronization
 
 /// Counts hook calls; shared by the tests' interactors.
 final class HookLog: Sendable {
-    private let entries = Mutex<[String]>([])
+    private let entries = Locked<[String]>([])
     func add(_ entry: String) { entries.withLock { $0.append(entry) } }
     var all: [String] { entries.withLock { $0 } }
     func count(_ entry: String) -> Int { all.filter { $0 == entry }.count }
@@ -98,7 +98,7 @@ func eventually(timeout: Duration = .seconds(10), _ condition: @MainActor () asy
 
 /// A one-shot signal a test can wait on.
 final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = Locked<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     func open() {
         let waiters = state.withLock { s -> [CheckedContinuation<Void, Never>] in

@@ -23,7 +23,7 @@ struct TraceBackpressureTests {
             var openedByWatchdog = false
             var closed = false
         }
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         func write(_ events: [TraceEvent]) throws {
             state.withLock { $0.writesStarted += 1 }

@@ -162,7 +162,7 @@ struct TraceOrderingTests {
 
     /// A sink that keeps what it is given.
     final class CollectingSink: TraceSink {
-        private let written = Mutex<[TraceEvent]>([])
+        private let written = Locked<[TraceEvent]>([])
         func write(_ events: [TraceEvent]) throws { written.withLock { $0.append(contentsOf: events) } }
         func close() {}
         var events: [TraceEvent] { written.withLock { $0 } }
