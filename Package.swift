@@ -33,6 +33,6 @@ let package = Package(
         .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinTrace"], path: "Tests/TraceProbe", swiftSettings: strict),
         .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "TraceProbe"], swiftSettings: strict),
         .testTarget(name: "NapkinTestingTests", dependencies: ["NapkinTesting", "Napkin", "NapkinTrace"], swiftSettings: strict),
-        .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "RibHouse"], swiftSettings: strict),
+        .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "RibHouse", "TraceProbe"], swiftSettings: strict),
     ]
 )

@@ -86,18 +86,21 @@ struct LiveCommandTests {
 
     @Test("live -- a command that closes its trace before it exits: waited for, its status passed on")
     func liveCommandClosesTraceEarly() async throws {
-        // The trace ends (EOF on the pipe) while the command still runs: it is not "quit".
-        let script = "cat \"$0\" >&3; exec 3>&-; sleep 0.3; exit 4"
-        let result = try await CLIHarness.inspect(["live", "--", "/bin/sh", "-c", script, CLIHarness.fixture("duplicate-child")])
+        // The trace ends (the connection closes) while the command still runs: it is not "quit".
+        let script = "\"$0\" send \"$1\"; sleep 0.3; exit 4"
+        let result = try await CLIHarness.inspect(["live", "--", "/bin/sh", "-c", script, CLIHarness.traceProbePath, CLIHarness.fixture("duplicate-child")])
         #expect(result.status == 4, "\(result)")
         #expect(result.stdout.contains("  warning[duplicate-child] MenuRouter#4: "), "\(result)")
         #expect(!result.stderr.contains("because you quit"), "\(result)")
         #expect(result.stderrLines.last?.hasSuffix("exited with status 4") == true, "\(result)")
     }
 
-    @Test("live -- a command whose trace is not a trace: it is stopped, exit 2")
+    @Test("live -- a command whose trace is not a trace: said on stderr, exit 2")
     func liveCommandUnusableTrace() async throws {
-        let result = try await CLIHarness.inspect(["live", "--", "/bin/sh", "-c", "echo 'hello, not a trace' >&3; exec sleep 30"], timeout: 20)
+        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("napkin-not-a-trace-\(getpid()).txt")
+        try Data("hello, not a trace\n".utf8).write(to: garbage)
+        defer { try? FileManager.default.removeItem(at: garbage) }
+        let result = try await CLIHarness.inspect(["live", "--", CLIHarness.traceProbePath, "send", garbage.path], timeout: 20)
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
         #expect(result.stderr.contains("not a napkin trace: line 1"), "\(result)")

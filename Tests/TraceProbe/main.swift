@@ -24,6 +24,7 @@
 //                     possible; then NapkinTrace.flush() (the trace is written
 //                     however long a slow reader takes: only the end record is
 //                     left for the exit) and return from main
+//   send FILE ...     stream FILE's bytes to the socket NAPKIN_TRACE names (SendMode.swift)
 //   loaded SECONDS    both cores kept busy by two threads; a root with a heartbeat
 //                     napkin (a short bound task every 20 ms) and a screen whose
 //                     bound task needs the main actor to finish; the screen is
@@ -376,6 +377,9 @@ case "loaded":
     kept = [root]
     writeStderr(ScreenState.stopped ? "done\n" : "screen task still running\n")
 
+case "send":
+    sendMode(arguments)
+
 default:
-    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]]")
 }

@@ -1,4 +1,4 @@
-// The only file of NapkinTrace that talks to the C library. Everything else
+// With Sockets.swift, the only file of NapkinTrace that talks to the C library. Everything else
 // calls the wrappers below, so Glibc, Musl and Darwin are handled in one place
 // and the same way. The import is `internal`: no libc type can appear in a
 // package or public declaration, and nothing of libc leaks to clients.
@@ -43,6 +43,9 @@ package enum Platform {
 
         /// `EISDIR`: the path names a directory.
         package var isDirectory: Bool { code == EISDIR }
+
+        /// `EADDRINUSE`: something already listens on the address.
+        package static var addressInUse: Int32 { EADDRINUSE }
     }
 
     // MARK: - Opening and closing

@@ -179,7 +179,8 @@ extension Platform {
     }
 
     /// Accepts one waiting connection on the listening socket `fd`, if there
-    /// is one: a close-on-exec descriptor in blocking mode, and its peer's
+    /// is one: a close-on-exec, non-blocking descriptor (a reader waits for it
+    /// with `poll`, so it can be stopped), and its peer's
     /// address in words. `nil` when none is waiting (or accepting failed:
     /// `EMFILE`, a connection reset before it was accepted).
     package static func accept(on fd: Int32) -> (fd: Int32, peer: String)? {
@@ -191,7 +192,7 @@ extension Platform {
         guard connection >= 0 else { return nil }
         _ = fcntl(connection, F_SETFD, FD_CLOEXEC)
         let flags = fcntl(connection, F_GETFL)
-        _ = fcntl(connection, F_SETFL, flags & ~O_NONBLOCK)
+        _ = fcntl(connection, F_SETFL, flags | O_NONBLOCK)
         #if canImport(Darwin)
         var one: Int32 = 1
         _ = setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))

@@ -38,12 +38,15 @@ struct FileFollower {
     let pollInterval: Duration
     /// Set by ``TraceReader/stop()``.
     let stop: StopSignal
+    /// Sees every chunk read (``TraceReader/Options/tap``).
+    let tap: (@Sendable (UnsafeRawBufferPointer) -> Void)?
     /// The inode of what `fd` reads, to notice a replaced file.
     private var inode: UInt64
 
-    init(fd: Int32, path: String?, owns: Bool, follow: Bool, pollInterval: Duration, stop: StopSignal) {
+    init(fd: Int32, path: String?, owns: Bool, follow: Bool, pollInterval: Duration, stop: StopSignal,
+         tap: (@Sendable (UnsafeRawBufferPointer) -> Void)? = nil) {
         (self.fd, self.path, ownsDescriptor) = (fd, path, owns)
-        (self.follow, self.pollInterval, self.stop) = (follow, pollInterval, stop)
+        (self.follow, self.pollInterval, self.stop, self.tap) = (follow, pollInterval, stop, tap)
         inode = FileFollower.inode(of: fd)
     }
 
@@ -59,6 +62,7 @@ struct FileFollower {
             if stop.flag.load(ordering: .relaxed) { return .stopped }
             switch Platform.readSome(fd, into: buffer, count: count) {
             case .bytes(let n):
+                tap?(UnsafeRawBufferPointer(start: buffer, count: n))
                 return .bytes(n)
             case .interrupted:
                 continue

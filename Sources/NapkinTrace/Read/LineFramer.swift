@@ -29,7 +29,7 @@ struct LineFramer {
         case noLine
     }
 
-    /// How many bytes one `read` asks for.
+    /// How many bytes one `read` asks for, unless the reader's options say otherwise.
     static let chunk = 256 << 10
 
     /// Lines longer than this many bytes are skipped.
@@ -38,6 +38,8 @@ struct LineFramer {
     let follow: Bool
     /// `maxLineLength` plus one chunk (and one spare byte), allocated once.
     let buffer: UnsafeMutableRawBufferPointer
+    /// How many bytes one `read` asks for.
+    let readSize: Int
     /// The unread bytes are `start..<end`.
     private var start = 0
     private var end = 0
@@ -53,10 +55,11 @@ struct LineFramer {
     /// Whether the input ended in the middle of a line.
     private(set) var endedMidLine = false
 
-    init(maxLineLength: Int, follow: Bool) {
+    init(maxLineLength: Int, follow: Bool, chunk: Int = LineFramer.chunk) {
         self.maxLineLength = maxLineLength
         self.follow = follow
-        self.buffer = .allocate(byteCount: maxLineLength + LineFramer.chunk + 1, alignment: 16)
+        self.readSize = max(4096, chunk)
+        self.buffer = .allocate(byteCount: maxLineLength + readSize + 1, alignment: 16)
     }
 
     /// Frees the buffer.
@@ -150,7 +153,7 @@ struct LineFramer {
             end = remaining
         }
         let room = buffer.count - 1 - end
-        switch input.read(into: buffer.baseAddress! + end, count: min(room, LineFramer.chunk)) {
+        switch input.read(into: buffer.baseAddress! + end, count: min(room, readSize)) {
         case .bytes(let n):
             end += n
             return .more

@@ -35,6 +35,13 @@ public final class TraceReader {
         /// standard output); one more rejects the input as not a trace.
         /// Give 0 for a destination that only the trace writes to (`fd:N`).
         public var maxLeadingForeignLines: Int
+        /// How many bytes one read asks for (the buffer holds this plus
+        /// ``maxLineLength``): smaller for the many connections of a listener.
+        package var readChunk = LineFramer.chunk
+        /// Called with every chunk of bytes as it is read, before it is cut
+        /// into lines (on the reading thread): `live --record` keeps the
+        /// bytes a connection sent, exactly.
+        package var tap: (@Sendable (UnsafeRawBufferPointer) -> Void)?
 
         /// Creates options.
         public init(follow: Bool = false, maxLineLength: Int = 1 << 20, pollInterval: Duration = .milliseconds(50),
@@ -120,8 +127,9 @@ public final class TraceReader {
         let stop = StopSignal()
         self.stopSignal = stop
         self.core = Core(input: FileFollower(fd: descriptor, path: path, owns: owns, follow: options.follow,
-                                             pollInterval: options.pollInterval, stop: stop),
-                         lines: LineFramer(maxLineLength: options.maxLineLength, follow: options.follow),
+                                             pollInterval: options.pollInterval, stop: stop, tap: options.tap),
+                         lines: LineFramer(maxLineLength: options.maxLineLength, follow: options.follow,
+                                           chunk: options.readChunk),
                          records: RecordValidator(source: source, maxLeadingForeignLines: options.maxLeadingForeignLines))
     }
 

@@ -13,27 +13,22 @@ final class ChildProcess {
     /// Starts `command` (looked up on PATH) with `extra` added to our environment.
     ///
     /// - Parameters:
-    ///   - traceFD: a descriptor to hand to the child as fd 3 (for `NAPKIN_TRACE=fd:3`).
     ///   - outputFD: when set, the child's stdout and stderr go there instead of ours.
     ///   - stdoutToStderr: the child's standard output goes to our standard
     ///     error (ours carries a report another program parses).
-    init(command: [String], environment extra: [String: String], traceFD: Int32? = nil, outputFD: Int32? = nil,
+    init(command: [String], environment extra: [String: String], outputFD: Int32? = nil,
          stdoutToStderr: Bool = false) throws(CommandFailure) {
         guard let program = command.first else { throw CommandFailure("no command to run") }
         var actions = Platform.emptySpawnFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // The child gets the descriptors as 3 (and 1, 2) only: an extra copy of the pipe
-        // would keep it open after the child closes fd 3 or exits (no end of input).
-        if let traceFD {
-            posix_spawn_file_actions_adddup2(&actions, traceFD, 3)
-            if traceFD > 3 { posix_spawn_file_actions_addclose(&actions, traceFD) }
-        }
+        // The child gets the output pipe as 1 and 2 only: an extra copy would keep
+        // it open after the child exits (no end of its output).
         if stdoutToStderr && outputFD == nil { posix_spawn_file_actions_adddup2(&actions, 2, 1) }
         if let outputFD {
             posix_spawn_file_actions_adddup2(&actions, outputFD, 1)
             posix_spawn_file_actions_adddup2(&actions, outputFD, 2)
-            if outputFD > 3 { posix_spawn_file_actions_addclose(&actions, outputFD) }
+            if outputFD > 2 { posix_spawn_file_actions_addclose(&actions, outputFD) }
         }
         var attributes = Platform.emptySpawnAttributes()
         posix_spawnattr_init(&attributes)

@@ -35,6 +35,8 @@ enum CLIHarness {
         return reapBlocking(pid) == 0
     }()
     static var ribHousePath: String { productsDirectory.appendingPathComponent("rib-house").path }
+    /// `TraceProbe`: with `send FILE`, an app that streams FILE's bytes to the socket in `NAPKIN_TRACE`.
+    static var traceProbePath: String { productsDirectory.appendingPathComponent("TraceProbe").path }
 
     /// `tmux`, when installed.
     static let tmuxPath: String? = executable(named: "tmux")

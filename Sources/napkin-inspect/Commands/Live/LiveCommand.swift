@@ -1,23 +1,42 @@
+import Foundation
 import NapkinTrace
 
-/// `napkin-inspect live [FILE|-]` and `live -- COMMAND`: the live tree.
+/// `napkin-inspect live [FILE|-]`, `live -- COMMAND` and `live --listen ADDRESS`: the live tree.
 struct LiveCommand: Command {
     /// The options only `live` has.
     enum Options {
         /// `--no-follow`.
         static let noFollow = Flag("no-follow", help: "Read FILE to its end and stop, instead of waiting for more.")
+        /// `--listen [HOST:]PORT|unix:PATH`.
+        static let listen = ValueOption.text(
+            "listen", valueName: "[HOST:]PORT|unix:PATH",
+            help: "Wait for traced apps to connect (NAPKIN_TRACE=tcp:HOST:PORT or unix:PATH in the app), any number at once; "
+                + "HOST is 127.0.0.1 unless given (another address prints a warning); port 0 picks a free port.")
+        /// `--record DIR`.
+        static let record = ValueOption.text(
+            "record", valueName: "DIR",
+            help: "With --listen: also write each session to a file of its own in DIR (app-pid.ndjson), for check afterwards.")
+        /// `--sessions N`.
+        static let sessions = ValueOption.count(
+            "sessions", range: 1...1_000_000, noun: "sessions",
+            help: "With --listen off a terminal: stop once N sessions have ended (otherwise Ctrl-C or SIGTERM stops it).")
     }
 
-    static let configuration = CommandConfiguration(options: [Options.noFollow] + CommonOptions.analysisOptions + CommonOptions.colorOptions, help: """
+    static let configuration = CommandConfiguration(
+        options: [Options.noFollow, Options.listen, Options.record, Options.sessions] + CommonOptions.analysisOptions + CommonOptions.colorOptions, help: """
         live [FILE|-] [options]
         live [options] -- COMMAND [ARGS...]
+        live --listen [HOST:]PORT|unix:PATH [--record DIR] [options]
         Show the live tree of a running app, redrawn in place like top.
         Reads a trace from FILE (following it as it grows, like tail -F), from standard input (- or no FILE),
-        or runs COMMAND with tracing switched on (NAPKIN_TRACE=fd:3) and reads its trace through a pipe.
-        On a terminal the tree is redrawn at most 20 times a second; press q or Ctrl-C to quit.
-        Elsewhere (a pipe, a file, CI) it prints the final tree and findings when the input ends.
+        runs COMMAND with tracing switched on (NAPKIN_TRACE=unix:SOCKET, a private socket: every process the
+        command starts is shown on its own), or listens for apps that connect (an iOS app in the simulator or on
+        a device, a server): each connection is a session with its own tree and findings.
+        On a terminal the tree is redrawn at most 20 times a second; press q or Ctrl-C to quit, Tab for the next process.
+        Elsewhere (a pipe, a file, CI) it prints each session's final tree and findings when its input ends.
         With COMMAND, the exit status is the command's; otherwise 0 (2 for unusable input).
         $ napkin-inspect live -- .build/debug/rib-house --loop 3
+        $ napkin-inspect live --listen 7700
         $ NAPKIN_TRACE=stdout ./MyServer | napkin-inspect live
         $ napkin-inspect live /tmp/app.ndjson
         """)
@@ -26,6 +45,12 @@ struct LiveCommand: Command {
     var path: String
     /// `-- COMMAND`: the program to run and watch.
     var command: [String]?
+    /// `--listen`: where apps connect.
+    var listen: TraceSocketAddress?
+    /// `--record DIR`.
+    var recordDirectory: String?
+    /// `--sessions N`.
+    var sessionLimit: Int?
     /// `--no-follow`: read FILE to its end, do not wait for more.
     var noFollow: Bool
     /// `--grace` and `--view-grace`, as the analysis takes them.
@@ -42,51 +67,76 @@ struct LiveCommand: Command {
         if command != nil && !arguments.positionals.isEmpty {
             throw UsageError("give either a trace FILE or '-- COMMAND', not both")
         }
+        if let text = try arguments.value(Options.listen) {
+            guard let address = TraceSocketAddress.listenAddress(text) else {
+                throw UsageError("--listen takes PORT, HOST:PORT or unix:PATH (e.g. --listen 7700), not '\(text)'")
+            }
+            guard command == nil, arguments.positionals.isEmpty else {
+                throw UsageError("--listen waits for apps to connect; give no FILE and no '-- COMMAND' with it")
+            }
+            listen = address
+        }
+        recordDirectory = try arguments.value(Options.record)
+        sessionLimit = try arguments.value(Options.sessions)
+        if listen == nil && (recordDirectory != nil || sessionLimit != nil) {
+            throw UsageError("--record and --sessions go with --listen")
+        }
     }
 
     func run() throws -> Int32 {
         let onTerminal = TerminalInfo.isTerminal(1)
-        let source: LiveSource
-        if let command {
-            source = try LiveSource.running(command, collectOutput: onTerminal)
+        let feed: LiveFeed
+        if let listen {
+            if let recordDirectory { try Self.checkDirectory(recordDirectory) }
+            feed = try LiveFeed.listening(on: listen, record: recordDirectory, analysis: analysis)
+            let address = feed.listener!.socket.address
+            Output.error("listening on \(address.shortDescription); start the app with NAPKIN_TRACE=\(address)")
+            if !feed.listener!.socket.isLocal {
+                Output.error("warning: \(address.shortDescription) is not a loopback address: any machine that can reach it can send traces here "
+                             + "(they are only read, never answered)")
+            }
+        } else if let command {
+            feed = try LiveFeed.running(command, collectOutput: onTerminal, analysis: analysis)
         } else {
             // On a terminal a file is followed as it grows; elsewhere it is read to its end.
-            source = try LiveSource.reading(path, follow: onTerminal && path != "-" && !noFollow)
+            feed = try LiveFeed.reading(path, follow: onTerminal && path != "-" && !noFollow, analysis: analysis)
         }
-        let queue = LiveEventQueue()
-        queue.startReading(source.reader)
-        let view = LiveView(style: style, sourceName: source.name)
-        let loop = LiveLoop(analysis: analysis, view: view, isLive: source.child != nil || !noFollow)
-        var outcome = onTerminal ? loop.runOnTerminal(queue: queue, child: source.child, pane: source.pane) : loop.runToEnd(queue: queue)
+        let view = LiveView(style: style, sourceName: feed.name)
+        guard onTerminal else {
+            return LiveLoop(view: view, sessionLimit: sessionLimit).run(feed)
+        }
+        _ = LiveInspector(view: view).run(feed)
         var status: Int32?
-        if let child = source.child {
-            // Off a terminal the input ends when the command closes its trace, as it exits:
-            // wait for it (it may not be reapable yet), so that its own status is passed on.
-            // On a terminal the user quit; an unusable trace stops a command that still runs.
-            if onTerminal || outcome.rejection != nil, child.poll() == nil {
+        if let child = feed.child {
+            if child.poll() == nil {
                 child.stop()
-                Output.error(outcome.rejection == nil ? "note: stopped '\(source.name)' because you quit" : "note: stopped '\(source.name)': its trace is unusable")
-                status = outcome.rejection == nil ? ExitStatus.success : ExitStatus.unusable
+                Output.error("note: stopped '\(feed.name)' because you quit")
+                status = ExitStatus.success
             } else {
                 status = child.wait()
             }
-            // Its last events (the teardown) are still in the pipe.
-            loop.drainRest(queue: queue, into: &outcome, reader: source.reader)
         }
-        source.reader.stop()
-        queue.cancel()
-        if outcome.rejection == nil { outcome.analyzer.finish() }
-        if let pane = source.pane {
+        feed.stop()
+        let deadline = Platform.monotonicNanoseconds() &+ 2_000_000_000
+        while !feed.sessions.all.allSatisfy({ $0.isFinished }) && Platform.monotonicNanoseconds() < deadline {
+            Platform.sleep(nanoseconds: LiveLoop.tick)
+        }
+        if let pane = feed.pane {
             // The command's output was shown in the live view; show it again now that the screen is back.
             for line in pane.last(200) { Output.line(PrintableText.printable(line)) }
         }
-        if let rejection = outcome.rejection {
-            Output.error(rejection.description)
-            return status ?? ExitStatus.unusable
+        var printer = SummaryPrinter(view: view)
+        for session in feed.sessions.all { printer.report(session, final: true) }
+        if let status, status != 0 { Output.error("note: '\(feed.name)' exited with status \(status)") }
+        return status ?? (printer.unusable && feed.listener == nil ? ExitStatus.unusable : ExitStatus.success)
+    }
+
+    /// Throws unless `path` is a directory we can write into.
+    private static func checkDirectory(_ path: String) throws(CommandFailure) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw CommandFailure("--record \(path): no such directory; create it first (mkdir -p \(path))")
         }
-        let problems = queue.finalIntegrity?.including(outcome.analyzer.state).problems ?? []
-        view.printSummary(outcome.analyzer, eventCount: outcome.events, traceProblems: problems)
-        if let status, status != 0 { Output.error("note: '\(source.name)' exited with status \(status)") }
-        return status ?? ExitStatus.success
+        guard access(path, W_OK) == 0 else { throw CommandFailure("--record \(path): the directory is not writable") }
     }
 }

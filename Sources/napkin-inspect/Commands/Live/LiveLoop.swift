@@ -1,137 +1,141 @@
 import NapkinTrace
 
-/// The live view's event loop: folds the events the reader thread queues into
-/// the analysis, and (on a terminal) redraws, reads keys and watches the command.
+/// `live` off a terminal (a pipe, a file, CI): prints each session's final
+/// tree and findings when its input ends, and the problems met on the way
+/// on standard error.
 struct LiveLoop {
-    /// The shortest time between two turns of the terminal loop: at most 20 redraws a second.
-    static let frameInterval: UInt64 = 50_000_000
+    /// How long the loop sleeps between looks at the sessions.
+    static let tick: UInt64 = 20_000_000
+    /// After the command exited, how long its processes' connections may
+    /// stay open before they are read no more.
+    static let drainAfterExit: UInt64 = 2_000_000_000
+    /// Rejected connections reported on standard error, at most (the rest are counted).
+    static let maxRejectionLines = 10
 
-    /// The analysis settings (the grace periods).
-    let analysis: TraceAnalyzer.Options
-    /// Draws the frames.
+    /// Draws the summaries.
     let view: LiveView
-    /// Whether more events may come while the input is quiet (a followed file or a command),
-    /// so that trace time passes with the wall clock.
-    let isLive: Bool
+    /// `--sessions N`: with `--listen`, stop once N sessions have ended.
+    let sessionLimit: Int?
 
-    /// What the loop ends with.
+    /// What the run ended with.
     struct Outcome {
-        var analyzer: TraceAnalyzer
-        var events: Int
-        /// Why the input is not a trace, if it is not.
-        var rejection: TraceReadError?
+        /// The exit status.
+        var status: Int32
     }
 
-    /// Off a terminal: folds everything until the input ends (diagnostics go to standard error).
-    func runToEnd(queue: LiveEventQueue) -> Outcome {
-        var analyzer = TraceAnalyzer(options: analysis)
-        var batch: [TraceEvent] = []
-        var count = 0
-        var shownDiagnostics = 0
-        while true {
-            let (diagnostics, finished, rejection) = queue.drain(into: &batch)
-            for event in batch { analyzer.consume(event) }
-            count += batch.count
-            let idle = batch.isEmpty
-            batch.removeAll(keepingCapacity: true)
-            for diagnostic in diagnostics where shownDiagnostics < 10 {
-                shownDiagnostics += 1
-                Output.error("\(view.sourceName): \(diagnostic.severity.rawValue): \(diagnostic)")
-            }
-            if finished {
-                if rejection == nil, count == 0 {
-                    return Outcome(analyzer: analyzer, events: 0, rejection: TraceReadError(source: view.sourceName, message: "no trace records (was NAPKIN_TRACE set?)"))
-                }
-                return Outcome(analyzer: analyzer, events: count, rejection: rejection)
-            }
-            if idle { Platform.sleep(nanoseconds: 5_000_000) }
-        }
-    }
-
-    /// On a terminal: redraws in place until the user quits (or the input is not a trace).
-    func runOnTerminal(queue: LiveEventQueue, child: ChildProcess?, pane: OutputPane?) -> Outcome {
-        LiveSignals.install()
-        let terminal = TerminalSession()
-        defer { terminal.restore() }
-        var analyzer = TraceAnalyzer(options: analysis)
-        var batch: [TraceEvent] = []
-        var count = 0
-        var finished = false
-        var rejection: TraceReadError?
-        var lastDiagnostic: TraceDiagnostic?
-        var lastEventWall: UInt64 = 0
-        var lastEventTrace: UInt64 = 0
-        var rate = RateMeter()
+    /// Runs until the feed is done, printing as sessions end; returns the exit status.
+    func run(_ feed: LiveFeed) -> Int32 {
+        let listening = feed.listener != nil && feed.child == nil
+        if listening { LiveSignals.install() }
+        var printer = SummaryPrinter(view: view)
         var childStatus: Int32?
-        var lastFrame: UInt64 = 0
-        var dirty = true
-
-        while !LiveSignals.quit.load(ordering: .relaxed) {
+        var childExitedAt: UInt64 = 0
+        while true {
             let now = Platform.monotonicNanoseconds()
-            let drained = queue.drain(into: &batch)
-            if !batch.isEmpty {
-                for event in batch { analyzer.consume(event) }
-                count += batch.count
-                rate.add(batch.count, at: now)
-                lastEventWall = now
-                lastEventTrace = analyzer.state.time
-                batch.removeAll(keepingCapacity: true)
-                dirty = true
-            } else if isLive && !finished && !analyzer.state.ended && lastEventWall > 0 && analyzer.state.session != nil {
-                // Trace time passes while the app is quiet: let due checks run. (From the
-                // last event's time: adding the quiet time to the already advanced clock
-                // on every frame made it run away, about 25× too fast after a second.)
-                // Not after the session's end record: nothing happens after it, and
-                // `check` would not let time pass either.
-                // Saturating: a trace's times may be close to 2^64.
-                let (later, overflow) = lastEventTrace.addingReportingOverflow(now &- lastEventWall)
-                analyzer.advance(to: overflow ? .max : later)
+            let sessions = feed.sessions.all
+            for session in sessions {
+                session.passTime(at: now)
+                printer.report(session)
             }
-            if let diagnostic = drained.diagnostics.last { lastDiagnostic = diagnostic }
-            if drained.finished && !finished {
-                finished = true
-                rejection = drained.rejection
-                dirty = true
-                if rejection != nil { break }
-                // The whole trace is in: the same verdict as `check` gives it.
-                analyzer.finish()
-            }
-            if let child, childStatus == nil, let status = child.poll() {
+            for notice in feed.listener?.takeNotices() ?? [] { Output.error(notice) }
+            if let child = feed.child, childStatus == nil, let status = child.poll() {
                 childStatus = status
-                dirty = true
+                childExitedAt = now
             }
-            if LiveSignals.resized.exchange(false, ordering: .relaxed) { dirty = true }
-            while let key = terminal.readKey() {
-                if key == UInt8(ascii: "q") || key == UInt8(ascii: "Q") || key == 3 { LiveSignals.quit.store(true, ordering: .relaxed) }
+            let allFinished = sessions.allSatisfy { $0.isFinished }
+            if feed.child != nil {
+                // The command's processes close their traces as they exit; one that
+                // outlives it, or keeps its connection open, is given a moment.
+                if childStatus != nil && ((allFinished && feed.listener?.openCount == 0) || now &- childExitedAt > Self.drainAfterExit) { break }
+            } else if listening {
+                if LiveSignals.quit.load(ordering: .relaxed) { break }
+                if let sessionLimit, printer.summaries >= sessionLimit { break }
+            } else if allFinished {
+                break
             }
-            if dirty || now &- lastFrame >= 1_000_000_000 {
-                terminal.draw(view.frame(analyzer, events: count, rate: rate.perSecond(at: now), finished: finished,
-                                         childStatus: childStatus, pane: pane, diagnostic: lastDiagnostic, size: TerminalInfo.size(1)))
-                lastFrame = now
-                dirty = false
-            }
-            let elapsed = Platform.monotonicNanoseconds() &- now
-            if elapsed < Self.frameInterval { Platform.sleep(nanoseconds: Self.frameInterval - elapsed) }
+            Platform.sleep(nanoseconds: Self.tick)
         }
-        return Outcome(analyzer: analyzer, events: count, rejection: rejection)
-    }
+        feed.stop()
+        // Stopped readers finish their sessions with what they read.
+        let deadline = Platform.monotonicNanoseconds() &+ 2_000_000_000
+        while !feed.sessions.all.allSatisfy({ $0.isFinished }) && Platform.monotonicNanoseconds() < deadline {
+            Platform.sleep(nanoseconds: Self.tick)
+        }
+        for session in feed.sessions.all { printer.report(session, final: true) }
+        printer.reportRejections(feed.sessions, refused: feed.listener?.refusedCount ?? 0)
 
-    /// Folds what is still queued or in flight, until the input ends (at most ~2 s);
-    /// then stops the reader if it has not ended.
-    func drainRest(queue: LiveEventQueue, into outcome: inout Outcome, reader: TraceReader) {
-        var batch: [TraceEvent] = []
-        for _ in 0..<100 {
-            let (_, finished, rejection) = queue.drain(into: &batch)
-            for event in batch { outcome.analyzer.consume(event) }
-            outcome.events += batch.count
-            batch.removeAll(keepingCapacity: true)
-            if finished {
-                if outcome.rejection == nil { outcome.rejection = rejection }
+        if let child = feed.child {
+            if feed.sessions.openedCount == 0 {
+                Output.error("\(feed.name): no trace records (was NAPKIN_TRACE set?)")
+            }
+            let status = childStatus ?? child.wait()
+            if status != 0 {
+                Output.error("note: '\(feed.name)' exited with status \(status)")
+                return status
+            }
+            return printer.unusable ? ExitStatus.unusable : ExitStatus.success
+        }
+        if listening { return ExitStatus.success }
+        return printer.unusable ? ExitStatus.unusable : ExitStatus.success
+    }
+}
+
+/// Prints what each session has to say, once: its diagnostics as they come
+/// (at most ``LiveSession/maxDiagnostics``), then its summary (or why it is
+/// not a trace) when it ends.
+struct SummaryPrinter {
+    /// Draws the summaries.
+    let view: LiveView
+    /// Summaries printed so far.
+    private(set) var summaries = 0
+    /// Whether a session was not a trace (for a single input: exit 2).
+    private(set) var unusable = false
+    private var rejectionLines = 0
+
+    /// A printer drawing with `view`.
+    init(view: LiveView) { self.view = view }
+
+    /// Prints `session`'s new diagnostics and, once it ended (or at the
+    /// `final` look, even if it did not), its summary.
+    mutating func report(_ session: LiveSession, final: Bool = false) {
+        let (diagnostics, done) = session.withState { s -> ([TraceDiagnostic], Bool) in
+            defer { s.unprinted.removeAll() }
+            return (s.unprinted, s.summaryPrinted || !(s.finished || final))
+        }
+        let name = session.name
+        for diagnostic in diagnostics {
+            Output.error("\(PrintableText.printable(name)): \(diagnostic.severity.rawValue): \(PrintableText.printable(diagnostic.description))")
+        }
+        guard !done else { return }
+        let printed = session.withState { s -> Bool in
+            defer { s.summaryPrinted = true }
+            return s.summaryPrinted
+        }
+        guard !printed else { return }
+        session.withState { s in
+            if let rejection = s.rejection {
+                unusable = true
+                rejectionLines += 1
+                if rejectionLines <= LiveLoop.maxRejectionLines { Output.error(PrintableText.printable(rejection.description)) }
                 return
             }
-            Platform.sleep(nanoseconds: 20_000_000)
+            if summaries > 0 { Output.line() }
+            summaries += 1
+            let problems = s.integrity?.including(s.analyzer.state).problems ?? []
+            view.printSummary(s.analyzer, eventCount: s.events, traceProblems: problems)
+            if let cut = s.cut { Output.error("\(PrintableText.printable(session.name)): \(cut)") }
+            if !s.finished { Output.error("\(PrintableText.printable(session.name)): still connected when the inspector stopped; its verdict is not final") }
         }
-        reader.stop()
-        queue.cancel()
+    }
+
+    /// Says how many connections were not traces, beyond the ones reported, and how many were refused.
+    mutating func reportRejections(_ sessions: LiveSessions, refused: Int) {
+        let (count, _) = sessions.rejections
+        if count > LiveLoop.maxRejectionLines {
+            Output.error("note: \(count) connections in all were not napkin traces and were closed")
+        }
+        if refused > 0 {
+            Output.error("note: \(refused) connections were closed at once: \(SessionListener.maxOpenConnections) were already open")
+        }
     }
 }

@@ -19,12 +19,14 @@ struct LiveView {
     /// One screen of `rows` × `columns`: header, tree (cut to fit), findings,
     /// the command's output, status line.
     func frame(_ analyzer: TraceAnalyzer, events: Int, rate: Int, finished: Bool, childStatus: Int32?,
-               pane: OutputPane?, diagnostic: TraceDiagnostic?, size: (rows: Int, columns: Int)) -> [String] {
+               pane: OutputPane?, diagnostic: TraceDiagnostic?, size: (rows: Int, columns: Int),
+               sessions: (index: Int, count: Int) = (0, 1)) -> [String] {
         let (rows, columns) = (max(4, size.rows), max(10, size.columns))
         let state = analyzer.state
         let findings = analyzer.findings
         let found = findings.count + analyzer.findingsNotKept
         var header = style.bold("napkin-inspect live") + "  "
+        if sessions.count > 1 { header += "[\(sessions.index + 1)/\(sessions.count)] " }
         header += state.session.map { PrintableText.printable($0.heading, limit: columns) } ?? PrintableText.printable(sourceName, limit: columns)
         header += "  t=" + TimeFormat.duration(state.time)
         header += "  \(NumberFormat.grouped(events)) events (\(NumberFormat.grouped(rate))/s)"
@@ -38,6 +40,7 @@ struct LiveView {
         } else {
             status = "q quit"
         }
+        if sessions.count > 1 { status += "  Tab next process" }
         if let diagnostic { status += "  " + style.yellow("(\(PrintableText.printable(diagnostic.description, limit: columns)))") }
 
         let findingLines = FindingLine.lines(findings, style: style).suffix(Self.maxPaneLines).map { "  " + $0 }
@@ -61,6 +64,25 @@ struct LiveView {
         while lines.count < rows - 1 { lines.append("") }
         lines = Array(lines.prefix(rows - 1))
         lines.append(style.dim(status))
+        return lines.map { $0.truncatedVisible(to: columns) }
+    }
+
+    /// The frame before any traced process has connected.
+    func waitingFrame(_ sourceName: String, childStatus: Int32?, pane: OutputPane?, size: (rows: Int, columns: Int)) -> [String] {
+        let (rows, columns) = (max(4, size.rows), max(10, size.columns))
+        var lines = [style.bold("napkin-inspect live") + "  " + PrintableText.printable(sourceName, limit: columns),
+                     style.dim(String(repeating: "\u{2500}", count: columns)),
+                     "waiting for a traced process to connect…"]
+        if let pane {
+            let output = pane.last(Self.maxPaneLines)
+            if !output.isEmpty {
+                lines.append(style.bold("Output"))
+                lines += output.map { "  " + style.dim(PrintableText.printable($0, limit: columns)) }
+            }
+        }
+        while lines.count < rows - 1 { lines.append("") }
+        lines = Array(lines.prefix(rows - 1))
+        lines.append(style.dim(childStatus.map { "command exited with status \($0); press q to quit" } ?? "q quit"))
         return lines.map { $0.truncatedVisible(to: columns) }
     }
 

@@ -1,0 +1,106 @@
+import Foundation
+import NapkinTrace
+
+/// Where `live` gets its sessions: a trace file or standard input (one
+/// session), a command it runs (a session for every traced process the
+/// command starts), or a socket traced apps connect to (a session for every
+/// connection).
+struct LiveFeed {
+    /// The sessions, as they arrive.
+    let sessions: LiveSessions
+    /// How the header names the source before a session says which process
+    /// it is: the file, `standard input`, the command line, or the address.
+    let name: String
+    /// The program, with `-- COMMAND`.
+    let child: ChildProcess?
+    /// The program's output, when the live view shows it (on a terminal).
+    let pane: OutputPane?
+    /// The listener, with a command or `--listen`.
+    let listener: SessionListener?
+    /// The reader of a file or standard input.
+    private let reader: ReaderBox?
+    /// The private directory of a command's socket, removed by ``stop()``.
+    private let socketDirectory: String?
+
+    /// Reads the trace at `path` (`-`: standard input), following it as it grows when `follow` is set.
+    static func reading(_ path: String, follow: Bool, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> LiveFeed {
+        let sessions = LiveSessions(analysis: analysis)
+        let name = path == "-" ? "standard input" : path
+        let box = ReaderBox(try TraceInput.openReader(path, follow: follow))
+        let session = sessions.open(sourceName: name, isLive: follow || path == "-")
+        session.startReading(box)
+        return LiveFeed(sessions: sessions, name: name, child: nil, pane: nil, listener: nil, reader: box, socketDirectory: nil)
+    }
+
+    /// Runs `command` with `NAPKIN_TRACE=unix:SOCKET`, a socket in a private
+    /// directory that only this inspector listens on: every process the
+    /// command starts (and that inherits the variable) connects on its own,
+    /// so their traces never mix. With `collectOutput`, the command's
+    /// standard output and error go to a pane instead of ours.
+    static func running(_ command: [String], collectOutput: Bool, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> LiveFeed {
+        let sessions = LiveSessions(analysis: analysis)
+        let directory = try privateDirectory()
+        let socketPath = directory + "/trace.sock"
+        let listener: SessionListener
+        do {
+            listener = try SessionListener(address: .unix(path: socketPath), sessions: sessions, recordDirectory: nil)
+        } catch {
+            rmdir(directory)
+            throw error
+        }
+        listener.start()
+        let output = collectOutput ? PipeEnds() : nil
+        let child: ChildProcess
+        do {
+            child = try ChildProcess(command: command, environment: ["NAPKIN_TRACE": listener.socket.address.description],
+                                     outputFD: output?.writeEnd)
+        } catch {
+            listener.stop()
+            rmdir(directory)
+            output?.closeBoth()
+            throw error
+        }
+        var pane: OutputPane?
+        if let output {
+            close(output.writeEnd)
+            let collector = OutputPane()
+            collector.startReading(output.readEnd)
+            pane = collector
+        }
+        return LiveFeed(sessions: sessions, name: command.joined(separator: " "), child: child, pane: pane,
+                        listener: listener, reader: nil, socketDirectory: directory)
+    }
+
+    /// Listens on `address` for any number of traced apps; with `record`,
+    /// each session is also written to a file of its own in that directory.
+    static func listening(on address: TraceSocketAddress, record: String?, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> LiveFeed {
+        let sessions = LiveSessions(analysis: analysis)
+        let listener = try SessionListener(address: address, sessions: sessions, recordDirectory: record)
+        listener.start()
+        return LiveFeed(sessions: sessions, name: "listening on " + listener.socket.address.shortDescription, child: nil,
+                        pane: nil, listener: listener, reader: nil, socketDirectory: nil)
+    }
+
+    /// Stops reading: the listener (and its connections) or the file's reader.
+    func stop() {
+        listener?.stop()
+        reader?.reader.stop()
+        if let socketDirectory { rmdir(socketDirectory) }
+    }
+
+    /// A new directory only we can enter, for a command's socket: in `TMPDIR`
+    /// when its path is short enough for a socket address, else in `/tmp`.
+    private static func privateDirectory() throws(CommandFailure) -> String {
+        var bases = ["/tmp"]
+        if let temporary = ProcessInfo.processInfo.environment["TMPDIR"], !temporary.isEmpty, temporary.utf8.count < 60 {
+            bases.insert(temporary.hasSuffix("/") ? String(temporary.dropLast()) : temporary, at: 0)
+        }
+        for base in bases {
+            var template = Array((base + "/napkin-live-XXXXXX").utf8CString)
+            if let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) {
+                return String(cString: made)
+            }
+        }
+        throw CommandFailure("cannot create a private directory for the trace socket in /tmp: \(String(cString: strerror(errno)))")
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import NapkinTrace
+import Synchronization
+
+/// Accepts traced apps on a socket (`live --listen`, and `live -- COMMAND`
+/// for every process the command starts) and gives each connection a
+/// ``LiveSession`` of its own, read on a thread of its own.
+///
+/// Whatever connects cannot crash the inspector or hold more than a bounded
+/// amount of its memory:
+/// - at most ``maxOpenConnections`` connections are read at once; more are
+///   closed as soon as they are accepted (a napkin app retries later, with
+///   backoff);
+/// - a connection must send a valid session record as its first line (no
+///   other output comes first on a socket) within ``handshakeSeconds``, or it
+///   is closed;
+/// - lines are at most ``maxLineLength`` bytes (the app writes records of at
+///   most `PIPE_BUF` to a socket); a longer line is skipped, whatever its length;
+/// - each connection's read buffer is ``readChunk`` + ``maxLineLength`` bytes;
+/// - all sessions share one budget of live nodes (``LiveSessions/nodeBudget``).
+///
+/// Nothing is ever written to a connection: the stream is one-way.
+final class SessionListener: Sendable {
+    /// Connections read at once, at most.
+    static let maxOpenConnections = 256
+    /// Seconds a connection has to send its session record.
+    static let handshakeSeconds: UInt64 = 10
+    /// The longest line read from a connection.
+    static let maxLineLength = 64 << 10
+    /// How many bytes one read of a connection asks for.
+    static let readChunk = 16 << 10
+
+    /// Where apps connect.
+    let socket: TraceSocketListener
+    /// The sessions, one per connection.
+    let sessions: LiveSessions
+    /// `--record DIR`, if given.
+    let recordDirectory: String?
+    private let stopped = Atomic<Bool>(false)
+    private let open = Locked<[Connection]>([])
+    private let refused = Atomic<Int>(0)
+    private let notices = Locked<[String]>([])
+
+    /// One connection being read.
+    private struct Connection: Sendable {
+        let session: LiveSession
+        let reader: ReaderBox
+        let acceptedAt: UInt64
+    }
+
+    /// Listens on `address`; throws a usage message when it cannot.
+    init(address: TraceSocketAddress, sessions: LiveSessions, recordDirectory: String?) throws(CommandFailure) {
+        do {
+            socket = try TraceSocketListener(address: address)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        self.sessions = sessions
+        self.recordDirectory = recordDirectory
+    }
+
+    /// Accepts connections on a new thread until ``stop()``.
+    func start() {
+        let thread = Thread { [self] in acceptLoop() }
+        thread.name = "napkin-inspect-listener"
+        thread.start()
+    }
+
+    /// Stops accepting, and stops reading every open connection (their
+    /// sessions finish with what they read).
+    func stop() {
+        guard !stopped.exchange(true, ordering: .relaxed) else { return }
+        for connection in open.withLock({ $0 }) { connection.reader.reader.stop() }
+        socket.close()
+    }
+
+    /// How many connections are being read now.
+    var openCount: Int { open.withLock { $0.count } }
+
+    /// Connections closed at once because ``maxOpenConnections`` were open.
+    var refusedCount: Int { refused.load(ordering: .relaxed) }
+
+    /// Messages for standard error since the last call (recording problems).
+    func takeNotices() -> [String] {
+        notices.withLock { n in
+            defer { n.removeAll() }
+            return n
+        }
+    }
+
+    private func acceptLoop() {
+        var accepted = 0
+        while !stopped.load(ordering: .relaxed) {
+            if let (fd, peer) = socket.accept(timeoutMS: 100) {
+                accepted += 1
+                if openCount >= Self.maxOpenConnections {
+                    refused.add(1, ordering: .relaxed)
+                    close(fd)
+                } else {
+                    read(fd, name: peer == "local" ? "connection \(accepted)" : "connection \(accepted) from \(peer)")
+                }
+            }
+            closeSilentConnections()
+        }
+    }
+
+    /// Starts reading a new connection on a thread of its own.
+    private func read(_ fd: Int32, name: String) {
+        let recorder = recordDirectory.map { SessionRecorder(directory: $0) }
+        var options = TraceReader.Options(maxLineLength: Self.maxLineLength, maxLeadingForeignLines: 0)
+        options.readChunk = Self.readChunk
+        if let recorder { options.tap = { recorder.take($0) } }
+        let reader = TraceReader(fileDescriptor: fd, source: name, options: options)
+        let session = sessions.open(sourceName: name, isLive: true, limitNodes: true)
+        if let recorder {
+            session.onSessionRecord = { [notices] info in
+                if let problem = recorder.name(after: info) { notices.withLock { $0.append(problem) } }
+            }
+        }
+        let box = ReaderBox(reader)
+        open.withLock { $0.append(Connection(session: session, reader: box, acceptedAt: Platform.monotonicNanoseconds())) }
+        session.startReading(box) { [self] in
+            recorder?.finish()
+            close(fd)
+            open.withLock { $0.removeAll { $0.session === session } }
+            if let rejection = session.withState({ $0.rejection }) {
+                sessions.noteRejection(rejection.description)
+            }
+        }
+    }
+
+    /// Closes connections that sent no record within ``handshakeSeconds``.
+    private func closeSilentConnections() {
+        let now = Platform.monotonicNanoseconds()
+        for connection in open.withLock({ $0 }) where now &- connection.acceptedAt > Self.handshakeSeconds * 1_000_000_000 {
+            if connection.session.withState({ $0.events == 0 }) {
+                connection.session.withState { $0.silent = true }
+                connection.reader.reader.stop()
+            }
+        }
+    }
+}

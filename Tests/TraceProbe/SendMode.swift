@@ -1,0 +1,60 @@
+// TraceProbe send: plays an app that streams a trace to a listening
+// inspector, byte for byte, for the `live --listen` and `live -- COMMAND`
+// tests: hostile bytes, a line cut in the middle, a slow writer.
+//
+//   send FILE [DELAY_MS [HOLD_MS [STATUS]]]
+//     connects to the socket NAPKIN_TRACE names (tcp:HOST:PORT or unix:PATH),
+//     writes FILE's bytes (DELAY_MS between lines: a slow app or a slow loris),
+//     keeps the connection open HOLD_MS more, closes it and exits with STATUS.
+//     FILE "-" sends nothing. Prints "connected" on stderr once connected.
+
+import NapkinTrace
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Runs `send` (see above); never returns.
+func sendMode(_ arguments: [String]) -> Never {
+    guard arguments.count > 2 else { fail("send needs a FILE") }
+    let delay = arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0
+    let hold = arguments.count > 4 ? Int(arguments[4]) ?? 0 : 0
+    let status = arguments.count > 5 ? Int32(arguments[5]) ?? 0 : 0
+    guard let value = getenv("NAPKIN_TRACE").map({ String(cString: $0) }) else { fail("send needs NAPKIN_TRACE") }
+    let fd: Int32
+    do {
+        guard let address = try TraceSocketAddress.destination(value) else { fail("NAPKIN_TRACE=\(value) is not a socket") }
+        guard let first = try address.resolved().first else { fail("no address for \(value)") }
+        fd = try Platform.connect(to: first, timeoutMS: 2_000)
+    } catch {
+        fail("cannot connect to \(value): \(error)")
+    }
+    Platform.setBlocking(fd)
+    writeStderr("connected\n")
+    var bytes: [UInt8] = []
+    if arguments[2] != "-" {
+        guard let file = fopen(arguments[2], "rb") else { fail("cannot read \(arguments[2])") }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = fread(&buffer, 1, buffer.count, file)
+            if n <= 0 { break }
+            bytes += buffer[0..<n]
+        }
+        fclose(file)
+    }
+    signal(SIGPIPE, SIG_IGN)
+    if delay > 0 {
+        var start = 0
+        for (i, byte) in bytes.enumerated() where byte == 10 || i == bytes.count - 1 {
+            _ = bytes[start...i].withUnsafeBytes { Platform.writeAll(fd, $0) }
+            start = i + 1
+            usleep(useconds_t(delay * 1_000))
+        }
+    } else {
+        _ = bytes.withUnsafeBytes { Platform.writeAll(fd, $0) }
+    }
+    if hold > 0 { usleep(useconds_t(min(hold, 60_000) * 1_000)) }
+    close(fd)
+    exit(status)
+}
