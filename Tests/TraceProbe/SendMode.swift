@@ -7,6 +7,10 @@
 //     writes FILE's bytes (DELAY_MS between lines: a slow app or a slow loris),
 //     keeps the connection open HOLD_MS more, closes it and exits with STATUS.
 //     FILE "-" sends nothing. Prints "connected" on stderr once connected.
+//
+//   connections N HOLD_MS
+//     opens N connections to that socket at once (those refused are counted),
+//     sends nothing, holds them HOLD_MS, closes them; prints "opened K".
 
 import NapkinTrace
 #if canImport(Glibc)
@@ -15,20 +19,44 @@ import Glibc
 import Darwin
 #endif
 
+/// The first socket address `NAPKIN_TRACE` names.
+private func traceSocketAddress() -> Platform.SocketAddress {
+    guard let value = getenv("NAPKIN_TRACE").map({ String(cString: $0) }) else { fail("needs NAPKIN_TRACE") }
+    do {
+        guard let address = try TraceSocketAddress.destination(value) else { fail("NAPKIN_TRACE=\(value) is not a socket") }
+        guard let first = try address.resolved().first else { fail("no address for \(value)") }
+        return first
+    } catch {
+        fail("cannot resolve \(value): \(error)")
+    }
+}
+
+/// Runs `connections` (see above); never returns.
+func connectionsMode(_ arguments: [String]) -> Never {
+    let count = arguments.count > 2 ? Int(arguments[2]) ?? 1 : 1
+    let hold = arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0
+    let address = traceSocketAddress()
+    var open: [Int32] = []
+    for _ in 0..<count {
+        if let fd = try? Platform.connect(to: address, timeoutMS: 2_000) { open.append(fd) }
+    }
+    writeStderr("opened \(open.count)\n")
+    usleep(useconds_t(min(hold, 60_000) * 1_000))
+    for fd in open { close(fd) }
+    exit(0)
+}
+
 /// Runs `send` (see above); never returns.
 func sendMode(_ arguments: [String]) -> Never {
     guard arguments.count > 2 else { fail("send needs a FILE") }
     let delay = arguments.count > 3 ? Int(arguments[3]) ?? 0 : 0
     let hold = arguments.count > 4 ? Int(arguments[4]) ?? 0 : 0
     let status = arguments.count > 5 ? Int32(arguments[5]) ?? 0 : 0
-    guard let value = getenv("NAPKIN_TRACE").map({ String(cString: $0) }) else { fail("send needs NAPKIN_TRACE") }
     let fd: Int32
     do {
-        guard let address = try TraceSocketAddress.destination(value) else { fail("NAPKIN_TRACE=\(value) is not a socket") }
-        guard let first = try address.resolved().first else { fail("no address for \(value)") }
-        fd = try Platform.connect(to: first, timeoutMS: 2_000)
+        fd = try Platform.connect(to: traceSocketAddress(), timeoutMS: 2_000)
     } catch {
-        fail("cannot connect to \(value): \(error)")
+        fail("cannot connect: \(error)")
     }
     Platform.setBlocking(fd)
     writeStderr("connected\n")

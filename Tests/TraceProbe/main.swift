@@ -380,6 +380,9 @@ case "loaded":
 case "send":
     sendMode(arguments)
 
+case "connections":
+    connectionsMode(arguments)
+
 default:
-    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]]")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS")
 }

@@ -14,6 +14,9 @@ package final class TraceSocketListener: Sendable {
     /// Listens on `address` (for a host name, on its first address).
     /// Throws a message naming the address and the fix.
     package init(address: TraceSocketAddress) throws(TraceSinkError) {
+        if case .unix(let path) = address, let facts = Platform.fileFacts(atPath: path), facts.kind != .socket {
+            throw TraceSinkError("cannot listen on \(path): it exists and is not a socket; remove it or choose another path")
+        }
         let resolved: [Platform.SocketAddress]
         do {
             resolved = try address.resolved(passive: true)

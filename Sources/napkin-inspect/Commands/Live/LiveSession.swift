@@ -157,9 +157,12 @@ final class LiveSession: Sendable {
             if s.silent && s.events == 0 {
                 s.rejection = TraceReadError(source: sourceName, message:
                     "sent no trace record within \(SessionListener.handshakeSeconds) s; closed")
-            } else {
-                s.rejection = rejection ?? (s.events == 0 && s.diagnosticCount == 0
-                    ? TraceReadError(source: sourceName, message: "no trace records (was NAPKIN_TRACE set?)") : nil)
+            } else if let rejection {
+                s.rejection = rejection
+            } else if s.events == 0 {
+                // Nothing but unusable lines (a line too long, a failed read) is no trace either.
+                let why = s.lastDiagnostic.map { " (\($0))" } ?? ""
+                s.rejection = TraceReadError(source: sourceName, message: "no trace records\(why) (was NAPKIN_TRACE set?)")
             }
             s.integrity = integrity
             // A session cut short gets no verdict on the part it did not read.
