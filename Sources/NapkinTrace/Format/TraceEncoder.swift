@@ -16,6 +16,12 @@ public enum TraceEncoder {
             field(.app, info.app, &out)
             field(.pid, Int64(info.pid), &out)
             field(.wall, info.wallClock, &out)
+            // Only a resumed part says which part it is (absent means 1).
+            if info.part > 1 {
+                field(.part, UInt64(info.part), &out)
+                field(.lost, info.lost, &out)
+                field(.replay, UInt64(clamping: info.replayCount), &out)
+            }
         case .interactorCreated(let id, let type):
             field(.id, id, &out)
             field(.type, type, &out)

@@ -5,7 +5,7 @@
 /// ``lookup(_:)``. `docs/trace-format.md` documents each one.
 enum TraceField: CaseIterable, Sendable {
     case seq, t, ev
-    case v, app, pid, wall
+    case v, app, pid, wall, part, lost, replay
     case id, type, interactor, itype
     case parent, child
     case task, owner, label, outcome
@@ -22,6 +22,9 @@ enum TraceField: CaseIterable, Sendable {
         case .app: "app"
         case .pid: "pid"
         case .wall: "wall"
+        case .part: "part"
+        case .lost: "lost"
+        case .replay: "replay"
         case .id: "id"
         case .type: "type"
         case .interactor: "interactor"
@@ -48,7 +51,7 @@ enum TraceField: CaseIterable, Sendable {
     /// The type of this field's value.
     var valueType: ValueType {
         switch self {
-        case .seq, .t, .v, .pid, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last: .unsigned
+        case .seq, .t, .v, .pid, .part, .lost, .replay, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last: .unsigned
         case .wall: .signed
         case .ev, .app, .type, .itype, .label, .outcome, .text, .reason, .state, .src: .string
         }

@@ -93,8 +93,12 @@ struct TraceRecordFields {
             let kind: TraceEvent.Kind
             switch name {
             case .session:
+                // `part`, `lost` and `replay` are written only by a resumed
+                // part; absent, the record starts part 1.
                 kind = .sessionStart(SessionInfo(version: Int(clamping: try number(.v, name)), app: strings[.app] ?? "",
-                                                 pid: Int(clamping: numbers[.pid] ?? 0), wallClock: wall ?? 0))
+                                                 pid: Int(clamping: numbers[.pid] ?? 0), wallClock: wall ?? 0,
+                                                 part: max(1, Int(clamping: numbers[.part] ?? 1)), lost: numbers[.lost] ?? 0,
+                                                 replayCount: Int(clamping: numbers[.replay] ?? 0)))
             case .interactor:
                 kind = .interactorCreated(id: try id(.id, name), type: try string(.type, name))
             case .router:

@@ -82,6 +82,17 @@ public enum TaskOutcome: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The facts written once, in the first record of a session.
+///
+/// A trace sent over a socket (`NAPKIN_TRACE=tcp:HOST:PORT` or
+/// `unix:PATH`) can come in several *parts*: when the inspector was not
+/// there, or went away, the app keeps going and, on the next connection,
+/// starts over with a *resumed* session record. It has the same ``app``,
+/// ``pid`` and ``wallClock`` as the original one (that is what links the
+/// parts), a ``part`` above 1, how many events were ``lost`` since the
+/// previous part, and how many records follow it as a *replay* of the live
+/// tree (``replayCount``): the original records, with their original `seq`
+/// and `t`, that make up every router, interactor and running task alive at
+/// that moment. See `docs/trace-format.md`, "Parts".
 public struct SessionInfo: Sendable, Hashable {
     /// Version of the trace format; this module writes and reads version 1.
     public var version: Int
@@ -91,13 +102,46 @@ public struct SessionInfo: Sendable, Hashable {
     public var pid: Int
     /// Wall-clock time of the monotonic origin, as Unix time in nanoseconds.
     public var wallClock: Int64
+    /// Which part of the session this record starts: 1 for the session's
+    /// beginning (the `part` field is then absent), 2 and up for a session
+    /// resumed after a gap.
+    public var part: Int
+    /// For a resumed part: the events of the session that never reached an
+    /// inspector since the previous part began (discarded while no inspector
+    /// was connected, or in a write that failed). Some of them may be in the
+    /// replay: those that still make up the live tree. 0 for part 1.
+    public var lost: UInt64
+    /// For a resumed part: how many records right after this one replay the
+    /// live tree (with their original `seq` and `t`). 0 for part 1.
+    public var replayCount: Int
 
-    /// Creates a session record.
-    public init(version: Int = TraceFormat.version, app: String, pid: Int, wallClock: Int64) {
+    /// Creates a session record (``part`` 1 unless given).
+    public init(version: Int = TraceFormat.version, app: String, pid: Int, wallClock: Int64,
+                part: Int = 1, lost: UInt64 = 0, replayCount: Int = 0) {
         self.version = version
         self.app = app
         self.pid = pid
         self.wallClock = wallClock
+        self.part = part
+        self.lost = lost
+        self.replayCount = replayCount
+    }
+
+    /// Whether this record resumes a session after a gap (``part`` above 1).
+    public var isResumed: Bool { part > 1 }
+
+    /// Whether this record resumes the session `earlier` started or resumed:
+    /// a later part of the same process's session (same app, pid and wall-clock origin).
+    public func resumes(_ earlier: SessionInfo) -> Bool {
+        part > earlier.part && app == earlier.app && pid == earlier.pid && wallClock == earlier.wallClock
+    }
+
+    /// `part 2, 123 events lost` (`part 3, no events lost`) for a resumed
+    /// part, for a heading; `nil` for part 1.
+    public var partSummary: String? {
+        guard isResumed else { return nil }
+        let events = lost == 0 ? "no events" : lost == 1 ? "1 event" : "\(lost) events"
+        return "part \(part), \(events) lost"
     }
 }
 

@@ -12,6 +12,13 @@
 ///   accounts for the ones it names) and its times must not go backwards or
 ///   jump by more than ``TraceIntegrity/maxPlausibleGap``; anything else is
 ///   damage. An event out of order is still returned, after a warning.
+/// - A resumed session record (``SessionInfo/part`` above 1, written by a
+///   socket sink when it reconnects) starts a new session like any session
+///   record. Across its replay (the ``SessionInfo/replayCount`` records after
+///   it) and the first record after the replay, sequence numbers only need to
+///   increase and times must not go backwards: the replay picks the records
+///   of the live tree out of the whole session, and the records after it
+///   follow whatever was lost. From there on the usual checks apply.
 /// - Records of unknown kinds are counted (at most ``maxUnknownKindNames``
 ///   names) and noted once per kind.
 struct RecordValidator {
@@ -26,6 +33,9 @@ struct RecordValidator {
     private var sawRecord = false
     private var lastSeq: UInt64 = 0
     private var lastTime: UInt64 = 0
+    /// How many more records may skip sequence numbers and jump in time: the
+    /// replay of a resumed part and the first record after it.
+    private var gapAllowance: UInt64 = 0
     /// The reason the first line that is not a record is not one (for a rejection).
     private var firstForeignReason: (line: Int, reason: String)?
     /// Valid events returned so far.
@@ -49,6 +59,7 @@ struct RecordValidator {
     mutating func restart() {
         lastSeq = 0
         lastTime = 0
+        gapAllowance = 0
         sawRecord = false
         firstForeignReason = nil
         integrity = TraceIntegrity()
@@ -79,7 +90,7 @@ struct RecordValidator {
         switch consume result {
         case .event(let event):
             // The common case, checked first and cheaply: the next record of the session, in time.
-            if sawRecord && event.seq == lastSeq &+ 1 && event.time >= lastTime
+            if sawRecord && event.seq == lastSeq &+ 1 && event.time >= lastTime && gapAllowance == 0
                 && event.time - lastTime <= TraceIntegrity.maxPlausibleGap && event.kind.name != .session {
                 lastSeq = event.seq
                 lastTime = event.time
@@ -96,6 +107,7 @@ struct RecordValidator {
             integrity.countRecord()
             // A newer producer's record takes its sequence number like any other.
             if let seq = parser.unknownKindSeq, seq > lastSeq { lastSeq = seq }
+            if gapAllowance > 0 { gapAllowance -= 1 }
             let key = unknownKinds[name] != nil || unknownKinds.count < Self.maxUnknownKindNames ? name : "(other names)"
             let seen = unknownKinds[key, default: 0]
             unknownKinds[key] = seen + 1
@@ -152,15 +164,28 @@ struct RecordValidator {
 
     /// Checks `event`'s place in its session: sequence and time.
     private mutating func check(_ event: TraceEvent, line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item {
-        if case .sessionStart = event.kind {
+        if case .sessionStart(let info) = event.kind {
             integrity.countSession()
-            if integrity.sessions > 1 {
+            if info.isResumed {
+                integrity.countResumption(lost: info.lost)
+                // The replay, and the first record after it, may skip sequence numbers and time.
+                gapAllowance = UInt64(clamping: info.replayCount) &+ 1
                 pending.append(.diagnostic(TraceDiagnostic(.note, line: line.number,
-                    "a new session starts (\(integrity.sessions) in this input, concatenated traces?); each is analysed on its own")))
+                    "the app's trace resumes after a gap (\(info.partSummary ?? "part \(info.part)")); it starts over with the live tree, and is analysed as a session of its own")))
+            } else {
+                gapAllowance = 0
+                if integrity.sessions > 1 {
+                    pending.append(.diagnostic(TraceDiagnostic(.note, line: line.number,
+                        "a new session starts (\(integrity.sessions) in this input, concatenated traces?); each is analysed on its own")))
+                }
             }
             lastSeq = event.seq
             lastTime = event.time
             return .event(event)
+        }
+        if gapAllowance > 0 {
+            gapAllowance -= 1
+            return checkAcrossGap(event, line: line, pending: &pending)
         }
         checkTime(event, line: line)
         if event.seq <= lastSeq {
@@ -178,6 +203,27 @@ struct RecordValidator {
                 integrity.note(.sequenceGap, line: line.number, seq: event.seq,
                                "\(missing) record\(missing == 1 ? " is" : "s are") missing before seq \(event.seq) and no dropped record accounts for them: lines were lost, cut out or edited")
             }
+        }
+        lastSeq = event.seq
+        return .event(event)
+    }
+
+    /// Checks a record of a resumed part's replay, or the first record after
+    /// it: its sequence number above the previous one (with any gap), its
+    /// time not before the previous one's (with any jump).
+    private mutating func checkAcrossGap(_ event: TraceEvent, line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item {
+        if event.time < lastTime {
+            integrity.note(.timeBackwards, line: line.number, seq: event.seq,
+                           "time goes backwards (t \(event.time) after \(lastTime)): the trace was merged, edited or is corrupt")
+        } else {
+            lastTime = event.time
+        }
+        if event.seq <= lastSeq {
+            integrity.note(.sequenceOutOfOrder, line: line.number, seq: event.seq,
+                           "sequence numbers go backwards: records of one session are out of order (merged traces, or two processes writing to one destination)")
+            pending.append(.event(event))
+            return .diagnostic(TraceDiagnostic(.warning, line: line.number,
+                "seq \(event.seq) does not follow seq \(lastSeq): events out of order (a merged or edited trace?)"))
         }
         lastSeq = event.seq
         return .event(event)

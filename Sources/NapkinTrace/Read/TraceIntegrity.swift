@@ -9,7 +9,10 @@
 /// the app's own output around the records (`NAPKIN_TRACE=stdout`), as long
 /// as records are the majority; a last line cut short by a crash; events the
 /// app dropped and said so (a `dropped` record: the `events-dropped`
-/// finding); several sessions one after the other (each is analysed on its own).
+/// finding); several sessions one after the other (each is analysed on its
+/// own); a session resumed after a gap in a socket connection (a session
+/// record with a `part` above 1, followed by the replay of the live tree:
+/// see ``resumedParts``).
 public struct TraceIntegrity: Sendable, Hashable {
     /// One way a trace is damaged, with how often and where it was first seen.
     public struct Problem: Sendable, Hashable, CustomStringConvertible {
@@ -71,8 +74,17 @@ public struct TraceIntegrity: Sendable, Hashable {
     public private(set) var records = 0
     /// Lines that are not records (the app's own output, JSON logs); tolerated while records are the majority.
     public private(set) var foreignLines = 0
-    /// Sessions read.
+    /// Sessions read (resumed parts included).
     public private(set) var sessions = 0
+    /// Sessions read that resume an earlier one after a gap (a session record
+    /// with ``SessionInfo/part`` above 1, from a trace sent over a socket);
+    /// counted in ``sessions`` too. Not damage: each part starts with the
+    /// replay of the live tree.
+    public private(set) var resumedParts = 0
+    /// The events the resumed parts say were lost in their gaps (the sum of
+    /// their ``SessionInfo/lost``, saturating): what happened then may hold
+    /// findings that no part shows.
+    public private(set) var eventsLostInGaps: UInt64 = 0
     /// Whether the last line was cut short (the writer stopped mid-line: a crash). Not damage.
     public internal(set) var endedMidLine = false
 
@@ -99,6 +111,13 @@ public struct TraceIntegrity: Sendable, Hashable {
 
     /// Counts a session record.
     mutating func countSession() { sessions += 1 }
+
+    /// Counts a resumed session record that says `lost` events were lost in its gap.
+    mutating func countResumption(lost: UInt64) {
+        resumedParts += 1
+        let (sum, overflow) = eventsLostInGaps.addingReportingOverflow(lost)
+        eventsLostInGaps = overflow ? .max : sum
+    }
 
     /// Adds what only the end of the input can tell.
     mutating func finish() {

@@ -239,3 +239,24 @@ struct TraceEventNameTests {
         #expect(rejected > TraceField.allCases.count * 3)
     }
 }
+
+/// The resumed session record (a later part of a socket trace): its extra
+/// fields through every path of the reader.
+@Suite("Wire format round trip: resumed session record")
+struct ResumedSessionRoundTripTests {
+    static let event = TraceEvent(seq: 7, time: 99_000, kind: .sessionStart(
+        SessionInfo(app: "Rib House ☕", pid: 4242, wallClock: -1_767_225_600_123_456_789, part: 3, lost: 1_234, replayCount: 56)))
+
+    @Test("part, lost and replay are written after wall, and read back by the general path and the line parser, however spelled")
+    func roundTrip() {
+        let line = TraceEncoder.line(Self.event)
+        #expect(line.hasSuffix(#""wall":-1767225600123456789,"part":3,"lost":1234,"replay":56}"#), "\(line)")
+        // Session records are left to the general parser.
+        #expect(WireFormatRoundTripTests.fastPath(line) == nil)
+        #expect(WireFormatRoundTripTests.generalPath(line) == .event(Self.event))
+        #expect(WireFormatRoundTripTests.lineParser(line) == .event(Self.event))
+        for (how, respelled) in WireFormatRoundTripTests.respellings(line) {
+            #expect(WireFormatRoundTripTests.lineParser(respelled) == .event(Self.event), "\(how): \(respelled)")
+        }
+    }
+}
