@@ -18,7 +18,7 @@ import Synchronization
 ///
 /// A closed pipe, a full disk or a closed descriptor makes ``write(_:)`` throw;
 /// the tracer then reports once on standard error and turns tracing off.
-public final class NDJSONTraceSink: TraceSink {
+public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
     private let fd: Int32
     /// Regular files never block a write and are owned by one process; pipes,
     /// sockets and terminals can block and can be shared.
@@ -210,7 +210,8 @@ public final class NDJSONTraceSink: TraceSink {
     static let exitTimeoutMS: Int32 = 2_000
     private let exiting = Atomic<Bool>(false)
 
-    /// Tells the sink the process is exiting (see ``writeAll(_:)``).
+    /// Tells the sink the process is exiting (see ``writeAll(_:)``): from now
+    /// on a reader that takes no data for ``exitTimeoutMS`` is treated as gone.
     package func processWillExit() {
         exiting.store(true, ordering: .relaxed)
     }

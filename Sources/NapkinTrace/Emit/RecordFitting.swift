@@ -92,8 +92,9 @@ enum RecordFitting {
 
 extension TraceEvent.Kind {
     /// The string fields of this kind of record, in wire order (an absent
-    /// optional label is not one).
-    fileprivate var strings: [String] {
+    /// optional label is not one). Also what a socket sink's backlog counts
+    /// its memory by.
+    var strings: [String] {
         switch self {
         case .sessionStart(let info): [info.app]
         case .interactorCreated(_, let type): [type]

@@ -141,7 +141,7 @@ enum ExitFlush {
         guard !registered.exchange(true, ordering: .acquiringAndReleasing) else { return }
         Platform.atExit {
             guard let tracer = TraceContext.globalTracer else { return }
-            (tracer.sink as? NDJSONTraceSink)?.processWillExit()
+            (tracer.sink as? any TracerAwareSink)?.processWillExit()
             tracer.shutdown(reason: "exit")
         }
     }

@@ -7,12 +7,17 @@ import Foundation
 /// | `stdout` (or `-`), `stderr` | the process's standard output or error, if open for writing |
 /// | `fd:N` | the already-open file descriptor `N` (a pipe from `napkin-inspect live -- CMD`); refused if it is not open, open for reading only, or `0` (standard input) |
 /// | a path ending in `/` | a directory: the trace goes to `napkin-<pid>.ndjson` inside it, so several processes can share one setting |
+/// | `tcp:HOST:PORT` (IPv6: `tcp:[::1]:PORT`) | an inspector listening there (`napkin-inspect live --listen PORT`), through a ``SocketTraceSink`` that connects in the background, reconnects, and marks each gap |
+/// | `unix:PATH` | an inspector listening on the unix socket file `PATH`, likewise |
 /// | any other path | that file, as ``NDJSONTraceSink/init(path:)`` describes: a napkin trace (or an empty file) there is replaced, anything else is left untouched; a FIFO needs its reader already there |
 ///
 /// Every check happens here, when tracing starts, on the thread that creates
 /// the first router or interactor; none of them waits (see
 /// ``NDJSONTraceSink/init(path:)``). A refusal is a ``TraceSinkError``, which
 /// the caller turns into one line on standard error, and tracing stays off.
+/// For `tcp:` and `unix:` only the spelling is checked here (no name lookup,
+/// no connection): an inspector that is not there yet is not an error, the
+/// sink connects when it can (see ``SocketTraceSink``).
 ///
 /// Descriptors (`stdout`, `stderr`, `fd:N`) are used as they are: napkin does
 /// not change their flags, since other processes may share them. To a pipe,
@@ -25,6 +30,9 @@ package enum TraceDestination {
         case "stdout", "-": return try descriptor(1, named: "standard output (fd 1)")
         case "stderr": return try descriptor(2, named: "standard error (fd 2)")
         default: break
+        }
+        if let socket = try TraceSocketAddress.destination(value) {
+            return SocketTraceSink(address: socket)
         }
         if value.hasPrefix("fd:") {
             guard let fd = Int32(value.dropFirst(3)), fd >= 0 else {

@@ -167,7 +167,11 @@ package final class Tracer: Sendable {
             if final { q.closed = true }
         }
         defer { spare.removeAll(keepingCapacity: true) }
-        guard !spare.isEmpty else { return }
+        guard !spare.isEmpty else {
+            // A quiet interval: a sink with work of its own (reconnecting) does it now.
+            if !final, let aware = sink as? any TracerAwareSink { aware.writerIsIdle() }
+            return
+        }
         do {
             try sink.write(spare)
         } catch {

@@ -1,0 +1,23 @@
+/// A sink the tracer tells more than ``TraceSink`` asks for: that the
+/// process is exiting, and that a flush interval passed with nothing to write.
+///
+/// ``NDJSONTraceSink`` needs the first (a reader that stopped taking data
+/// must not hold up the exit); ``SocketTraceSink`` needs both (it forwards
+/// the exit to its connection, and reconnects while the app is quiet).
+package protocol TracerAwareSink: TraceSink {
+    /// The process is exiting (called from the `atexit` handler, before the
+    /// final drain, on the exiting thread): from now on a destination that
+    /// takes no data for ``NDJSONTraceSink/exitTimeoutMS`` is given up. Must
+    /// not wait for the writer thread.
+    func processWillExit()
+
+    /// A flush interval passed with no event to write. Called by the tracer,
+    /// like ``TraceSink/write(_:)``, one call at a time, on its writer thread
+    /// (or the thread that calls ``NapkinTrace/flush()``).
+    func writerIsIdle()
+}
+
+extension TracerAwareSink {
+    /// Nothing to do by default.
+    package func writerIsIdle() {}
+}
