@@ -211,13 +211,10 @@ package final class SocketTraceSink: TracerAwareSink {
                 connection.processWillExit()
                 checkPeer(&s)
             }
-            if s.connection == nil && !s.backlog.isEmpty {
-                connect(&s)
-                if s.connection == nil {
-                    let undelivered = UInt64(s.backlog.count) &+ s.lostSincePart
-                    notice("napkin: no trace inspector at \(address) when the trace ended; "
-                           + "\(undelivered) event\(undelivered == 1 ? " was" : "s were") not delivered", &s)
-                }
+            if s.connection == nil && !s.backlog.isEmpty, let reason = connect(&s) {
+                let undelivered = UInt64(s.backlog.count) &+ s.lostSincePart
+                notice("napkin: no trace inspector at \(address) when the trace ended (\(reason)); "
+                       + "\(undelivered) event\(undelivered == 1 ? " was" : "s were") not delivered", &s)
             }
             disconnect(&s)
             _ = s.backlog.removeAll()
@@ -254,8 +251,10 @@ package final class SocketTraceSink: TracerAwareSink {
 
     /// One attempt: resolve, connect, and start the part (a resumed session
     /// record and the replay unless the session record itself is still to
-    /// be sent), followed by the backlog. On failure, schedules the next attempt.
-    private func connect(_ s: inout State) {
+    /// be sent), followed by the backlog. On failure, schedules the next
+    /// attempt and returns why it failed.
+    @discardableResult
+    private func connect(_ s: inout State) -> String? {
         s.attempts += 1
         let fd: Int32
         switch open() {
@@ -268,7 +267,7 @@ package final class SocketTraceSink: TracerAwareSink {
                 s.saidUnreachable = true
                 notice("napkin: no trace inspector at \(address) (\(reason)); the app goes on and retries in the background", &s)
             }
-            return
+            return reason.description
         }
         let connection = NDJSONTraceSink(fileDescriptor: fd, closeWhenDone: true)
         let closing = s.closed
@@ -305,6 +304,7 @@ package final class SocketTraceSink: TracerAwareSink {
         }
         s.lostSincePart = 0
         send(prefix: prefix, events: backlog, &s)
+        return nil
     }
 
     /// A connected socket to the first address that takes the connection, or why none did.

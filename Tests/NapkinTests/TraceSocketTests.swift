@@ -1,0 +1,245 @@
+import Foundation
+import Napkin
+import NapkinTrace
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `NAPKIN_TRACE=tcp:` and `unix:` with real napkins: the TraceProbe app
+/// sending its trace to an inspector stand-in, exiting with no inspector,
+/// and a tree of real routers whose inspector comes late. Everything is on
+/// loopback or a unix socket in a temporary directory; waits only guard
+/// against hangs.
+@Suite("Trace over a socket")
+struct TraceSocketTests {
+    /// Generous: under a full parallel test run the main actor can be busy,
+    /// and a check decided early on a loaded machine is not what these tests are about.
+    static let analysis = TraceAnalyzer.Options(grace: 30_000_000_000)
+
+    /// Reads `bytes` as a trace: its integrity (with the model's) and the analysis of its last session.
+    static func read(_ bytes: [UInt8]) throws -> (events: [TraceEvent], integrity: TraceIntegrity, analyzer: TraceAnalyzer) {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let path = directory + "/received.ndjson"
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let reader = try TraceReader(path: path)
+        var events: [TraceEvent] = []
+        var analyzer = TraceAnalyzer(options: analysis)
+        while let item = reader.next() {
+            if case .event(let event) = item {
+                events.append(event)
+                analyzer.consume(event)
+            }
+        }
+        analyzer.finish()
+        return (events, reader.integrity.including(analyzer.state), analyzer)
+    }
+
+    @Test("the TraceProbe app sends its whole trace to a TCP listener: clean, with no findings, ending at exit")
+    func probeToListener() async throws {
+        let inspector = try Inspector.tcp()
+        defer { inspector.stop() }
+        let run = try await Probe.run(["exit", "3"], environment: ["NAPKIN_TRACE": inspector.address.description])
+        #expect(run.exitStatus == 0 && !run.timedOut, "\(run.summary)")
+        #expect(run.napkinLines.isEmpty, "\(run.summary)")
+        #expect(run.stdout.isEmpty)
+        try #require(await waitUntil { inspector.hasEnded(0) })
+        #expect(inspector.connectionCount == 1)
+        let (events, integrity, analyzer) = try Self.read(inspector.bytes(of: 0))
+        #expect(integrity.isUsable, "\(integrity.problems)")
+        #expect(integrity.sessions == 1 && integrity.resumedParts == 0)
+        #expect(analyzer.findings.isEmpty, "\(analyzer.findings)")
+        guard case .sessionStart(let info) = events.first?.kind else {
+            Issue.record("no session record first")
+            return
+        }
+        #expect(info.app == "TraceProbe" && info.part == 1)
+        #expect(events.last?.kind == .sessionEnd(reason: "exit"))
+        let marks = events.compactMap { if case .mark(let text) = $0.kind { text } else { nil } }
+        #expect(marks == ["home shown", "profile closed", "m 1", "m 2", "m 3"])
+    }
+
+    @Test("with no inspector the app runs and exits as usual, and says so once on standard error", arguments: ["tcp", "unix"])
+    func exitWithoutInspector(kind: String) async throws {
+        let directory = try makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let value: String
+        if kind == "tcp" {
+            // A port that was just free: nothing listens there.
+            let closed = try Inspector.tcp()
+            value = closed.address.description
+            closed.stop()
+        } else {
+            value = "unix:" + directory + "/nobody.sock"
+        }
+        let run = try await Probe.run(["exit", "1000"], environment: ["NAPKIN_TRACE": value], timeout: .seconds(60))
+        #expect(!run.timedOut, "the app hung at exit\n\(run.summary)")
+        #expect(run.exitStatus == 0, "\(run.summary)")
+        let lines = run.napkinLines
+        // One line if the first attempt failed while the app ran (it may exit first), one at exit.
+        #expect(lines.allSatisfy { $0.hasPrefix("napkin: no trace inspector at \(value) ") }, "\(run.summary)")
+        #expect((1...2).contains(lines.count), "\(run.summary)")
+        #expect(lines.last?.hasSuffix("events were not delivered") == true, "\(run.summary)")
+        #expect(run.stderrLines.count == lines.count, "\(run.summary)")
+    }
+
+    @Test("real routers, inspector late: part 2 has the whole live tree, clean and without findings, and what follows")
+    @MainActor
+    func realRoutersLateInspector() async throws {
+        // Short: a unix socket path must fit in about 100 bytes.
+        let path = "/tmp/napkin-\(UUID().uuidString.prefix(8)).sock"
+        defer { Platform.removeSocketFile(path) }
+        let sink = SocketTraceSink(address: .unix(path: path),
+                                   settings: .init(firstBackoffMS: 2, maxBackoffMS: 20, backlogCapacity: 16))
+        let tracer = Tracer(sink: sink, app: "routers", flushInterval: .milliseconds(2))
+        TraceContext.beginRecording()
+        defer { TraceContext.endRecording() }
+
+        // No inspector yet: the tree is built, a task runs, many marks overflow the backlog.
+        let root = await TraceContext.$recording.withValue(tracer) { () async -> TraceTestRootRouter in
+            let root = TraceTestRootRouter()
+            await root.launch()
+            let home = TraceTestRouter(bindsTask: true)
+            home.attachOnLoad = [TraceTestRouter(), TraceTestRouter(bindsTask: true)]
+            await root.attachChild(home)
+            for i in 0..<40 { NapkinTrace.mark("early \(i)") }
+            return root
+        }
+        let home = try #require(root.children.first as? TraceTestRouter)
+        try #require(await waitUntil { sink.status.attempts >= 2 && sink.status.lost > 0 })
+
+        let inspector = try Inspector.unix(path)
+        defer { inspector.stop() }
+        try #require(await waitUntil { sink.status.isConnected && inspector.connectionCount == 1 })
+
+        // After the gap: a screen comes and goes.
+        var settings: TraceTestRouter? = TraceTestRouter(bindsTask: true)
+        await home.attachChild(settings!)
+        await home.detachChild(settings!)
+        let settingsID = settings!.traceID
+        settings = nil
+        try #require(await waitUntil { Self.contains(inspector.bytes(of: 0), #""ev":"deinit","id":\#(settingsID)}"#) })
+        TraceContext.$recording.withValue(tracer) { NapkinTrace.mark("done") }
+        try #require(await waitUntil { Self.contains(inspector.bytes(of: 0), #""text":"done""#) })
+        await Task.detached { tracer.shutdown(reason: "finished") }.value
+        try #require(await waitUntil { inspector.hasEnded(0) })
+
+        let (events, integrity, analyzer) = try Self.read(inspector.bytes(of: 0))
+        #expect(integrity.isUsable, "\(integrity.problems)")
+        #expect(integrity.resumedParts == 1)
+        guard case .sessionStart(let info) = events.first?.kind else {
+            Issue.record("no session record first")
+            return
+        }
+        #expect(info.part == 2 && info.lost == sink.status.lost && info.lost > 0)
+        #expect(info.resumes(tracer.info))
+        #expect(analyzer.findings.isEmpty, "\(analyzer.findings)")
+        let state = analyzer.state
+        #expect(state.ended)
+        #expect(state.roots == [root.traceID])
+        #expect(state[home.traceID]?.parent == root.traceID)
+        #expect(state[home.traceID]?.children == home.children.compactMap { ($0 as? TraceTestRouter)?.traceID })
+        #expect(state[home.traceID]?.childCount == 2)
+        #expect(state.liveTree().count == 4)
+        #expect(state.routerCount == 4)
+        // Home's and one child's "watch" tasks run, their owners active.
+        #expect(state.runningTasks().count == 2)
+        #expect(state.runningTasks().allSatisfy { state[$0.owner]?.isActive == true && !$0.startedWhileInactive })
+        #expect(state[settingsID] == nil)
+        _ = root
+    }
+
+    static func contains(_ bytes: [UInt8], _ text: String) -> Bool {
+        let needle = Array(text.utf8)
+        guard bytes.count >= needle.count else { return false }
+        return bytes.indices.dropLast(needle.count - 1).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
+    }
+}
+
+/// An inspector stand-in: listens on loopback TCP or a unix socket,
+/// accepts every connection and keeps what each sent, on a thread of its own.
+///
+/// `@unchecked Sendable`: `shared` (a `Locked`) guards what the test and the
+/// listening thread both touch; `listener` is closed by ``stop()`` only after
+/// that thread finished.
+final class Inspector: @unchecked Sendable {
+    private struct Shared {
+        var received: [[UInt8]] = []
+        var ended: [Bool] = []
+        var stopping = false
+    }
+
+    let address: TraceSocketAddress
+    private let listener: Int32
+    private let shared = Locked(Shared())
+    private let done = DispatchSemaphore(value: 0)
+
+    static func tcp() throws -> Inspector {
+        let fd = try Platform.listen(on: try Platform.resolve(host: "127.0.0.1", port: 0, passive: true)[0])
+        guard let port = Platform.boundPort(of: fd) else {
+            Platform.closeDescriptor(fd)
+            throw ProbeError("no port for the inspector")
+        }
+        return Inspector(.tcp(host: "127.0.0.1", port: port), fd)
+    }
+
+    static func unix(_ path: String) throws -> Inspector {
+        Inspector(.unix(path: path), try Platform.listen(on: try Platform.unixAddress(path)))
+    }
+
+    private init(_ address: TraceSocketAddress, _ listener: Int32) {
+        self.address = address
+        self.listener = listener
+        Thread { [self] in run() }.start()
+    }
+
+    var connectionCount: Int { shared.withLock { $0.received.count } }
+    func bytes(of index: Int) -> [UInt8] { shared.withLock { index < $0.received.count ? $0.received[index] : [] } }
+    func hasEnded(_ index: Int) -> Bool { shared.withLock { index < $0.ended.count && $0.ended[index] } }
+
+    func stop() {
+        let first = shared.withLock { s -> Bool in
+            defer { s.stopping = true }
+            return !s.stopping
+        }
+        guard first else { return }
+        done.wait()
+        Platform.closeDescriptor(listener)
+        if case .unix(let path) = address { Platform.removeSocketFile(path) }
+    }
+
+    private func run() {
+        var open: [(fd: Int32, index: Int)] = []
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !shared.withLock({ $0.stopping }) {
+            var polls = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+                + open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
+            guard poll(&polls, nfds_t(polls.count), 10) > 0 else { continue }
+            if polls[0].revents != 0, let accepted = Platform.accept(on: listener) {
+                let index = shared.withLock { s -> Int in
+                    s.received.append([])
+                    s.ended.append(false)
+                    return s.received.count - 1
+                }
+                open.append((accepted.fd, index))
+            }
+            for p in polls.dropFirst() where p.revents != 0 {
+                guard let entry = open.first(where: { $0.fd == p.fd }) else { continue }
+                let n = buffer.withUnsafeMutableBytes { read(p.fd, $0.baseAddress!, $0.count) }
+                if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
+                if n <= 0 {
+                    Platform.closeDescriptor(entry.fd)
+                    open.removeAll { $0.fd == entry.fd }
+                    shared.withLock { $0.ended[entry.index] = true }
+                    continue
+                }
+                shared.withLock { $0.received[entry.index].append(contentsOf: buffer[0..<n]) }
+            }
+        }
+        for entry in open { Platform.closeDescriptor(entry.fd) }
+        done.signal()
+    }
+}
