@@ -2,8 +2,9 @@
 ///
 /// Tracing is off unless one of these turns it on:
 /// - the environment variable `NAPKIN_TRACE` (`stdout`, `stderr`, `fd:N`, a
-///   file path, or a directory path ending in `/`), read once, the first time
-///   the process creates a napkin router or interactor;
+///   file path, a directory path ending in `/`, or an inspector listening at
+///   `tcp:HOST:PORT` or `unix:PATH`), read once, the first time the process
+///   creates a napkin router or interactor;
 /// - ``bootstrap(_:bufferCapacity:)``, once, before the tree is built;
 /// - a ``TraceRecorder`` scope, for tests.
 ///
