@@ -116,13 +116,14 @@ extension Options {
           -q, --quiet    do not print the [screen] lines
           -h, --help     show this help
 
-        TRACE: NAPKIN_TRACE=stdout | stderr | fd:N | PATH | DIR/
+        TRACE: NAPKIN_TRACE=stdout | stderr | fd:N | PATH | DIR/ | tcp:HOST:PORT | unix:PATH
           With NAPKIN_TRACE=stdout the [screen] lines go to standard error.
 
         EXAMPLES:
           rib-house
           NAPKIN_TRACE=/tmp/rh.ndjson rib-house --speed 10 --quiet
           NAPKIN_TRACE=/tmp/leak.ndjson rib-house --speed 10 --bug retain-cycle
+          NAPKIN_TRACE=tcp:127.0.0.1:7700 rib-house --loop 3   (napkin-inspect live --listen 7700)
           napkin-inspect check --grace 100ms -- rib-house --speed 10 --bug ignore-cancel
           napkin-inspect live -- rib-house --loop 0 --quiet
         """

@@ -38,6 +38,76 @@ struct LiveListenTests {
         if let peak = outcome.peakKiB { #expect(peak < 200 * 1024, "peak memory \(peak) KiB") }
     }
 
+    @Test("20 rib-house processes tracing to one listener at once: 20 complete, clean sessions, each recorded; check on the recordings is clean")
+    func twentyRibHouses() async throws {
+        let directory = try ScratchDirectory("listen-rib-20")
+        try FileManager.default.createDirectory(atPath: directory.file("rec"), withIntermediateDirectories: true)
+        let outcome = try await ListenScenario(arguments: ["--sessions", "20", "--record", directory.file("rec")], apps: """
+            pids=""
+            for i in $(seq 20); do "$RIBHOUSE" --speed 10 --quiet 2>> "$DIR/apps.err" & pids="$pids $!"; done
+            for pid in $pids; do wait $pid || echo "app $pid failed" >> "$DIR/apps.err"; done
+            """).run(in: directory, timeout: 240)
+        #expect(outcome.status == 0, "\(outcome)")
+        let titles = outcome.stdoutLines.filter { $0.hasPrefix("rib-house (pid ") && $0.contains(" at t=") }
+        #expect(titles.count == 20, "\(outcome)")
+        #expect(Set(titles.map { $0.prefix(while: { $0 != ")" }) }).count == 20, "20 processes, 20 sessions: \(outcome)")
+        #expect(outcome.stdoutLines.filter { $0 == "No findings." }.count == 20, "\(outcome)")
+        #expect(outcome.stdoutLines.filter { $0 == "(no routers alive)" }.count == 20, "every session complete: \(outcome)")
+        #expect(!outcome.stderr.contains("warning") && !outcome.stderr.contains("error"), "\(outcome)")
+        let appErrors = (try? String(contentsOfFile: directory.file("apps.err"), encoding: .utf8)) ?? ""
+        #expect(appErrors.isEmpty, "the apps say nothing and exit 0: \(appErrors)")
+        let recorded = try FileManager.default.contentsOfDirectory(atPath: directory.file("rec"))
+        #expect(recorded.count == 20, "\(recorded)")
+        let check = try await CLIHarness.inspect(["check", directory.file("rec")])
+        #expect(check.status == 0, "\(check)")
+        #expect(check.stdoutLines.filter { $0.contains(": no findings (") && $0.hasSuffix("events, ended cleanly)") }.count == 20, "\(check)")
+        if let peak = outcome.peakKiB { #expect(peak < 200 * 1024, "peak memory \(peak) KiB") }
+    }
+
+    @Test("the inspector killed mid-run and started again: the app keeps running, reconnects, and the second recording is part 2 with the whole tree, clean")
+    func inspectorRestarted() async throws {
+        let directory = try ScratchDirectory("listen-restart")
+        for name in ["rec1", "rec2"] { try FileManager.default.createDirectory(atPath: directory.file(name), withIntermediateDirectories: true) }
+        let script = """
+            INSPECT="$1"; RIBHOUSE="$2"; DIR="$3"; SOCKET="$DIR/napkin.sock"
+            listening() { i=0; until grep -q 'listening on' "$1" 2>/dev/null; do i=$((i + 1)); [ $i -gt 400 ] && exit 97; sleep 0.05; done; }
+            "$INSPECT" live --listen "unix:$SOCKET" --record "$DIR/rec1" > "$DIR/a.out" 2> "$DIR/a.err" & first=$!
+            listening "$DIR/a.err"
+            NAPKIN_TRACE="unix:$SOCKET" "$RIBHOUSE" --loop 2 --speed 1.5 --quiet > "$DIR/app.out" 2> "$DIR/app.err" & app=$!
+            sleep 1.5
+            kill -KILL $first
+            "$INSPECT" live --listen "unix:$SOCKET" --record "$DIR/rec2" --sessions 1 > "$DIR/b.out" 2> "$DIR/b.err" & second=$!
+            wait $app; echo $? > "$DIR/app.status"
+            wait $second; echo $? > "$DIR/b.status"
+            """
+        let run = try await CLIHarness.run("/bin/sh", ["-c", script, "sh", CLIHarness.inspectPath, CLIHarness.ribHousePath, directory.path], timeout: 120)
+        func read(_ name: String) -> String { (try? String(contentsOfFile: directory.file(name), encoding: .utf8)) ?? "" }
+        #expect(read("app.status") == "0\n", "the app kept running to its end: \(read("app.err")) \(run)")
+        #expect(read("b.status") == "0\n", "\(read("b.err")) \(run)")
+        #expect(read("app.err").contains("napkin:"), "the app said once that its inspector went away: \(read("app.err"))")
+        let second = try FileManager.default.contentsOfDirectory(atPath: directory.file("rec2"))
+        #expect(second.count == 1, "\(second)")
+        let part = try #require(second.first.map { read("rec2/" + $0) })
+        let first = try #require(part.split(separator: "\n").first)
+        #expect(first.contains(#""part":2"#) && first.contains(#""lost":"#) && first.contains(#""replay":"#), "the gap is marked: \(first)")
+        #expect(read("b.out").hasPrefix("rib-house (pid "), "\(read("b.out"))")
+        #expect(read("b.out").contains(", part 2, "), "the heading names the part: \(read("b.out"))")
+        #expect(read("b.out").hasSuffix("No findings.\n"), "\(read("b.out"))")
+        let check = try await CLIHarness.inspect(["check", directory.file("rec2/" + second[0])])
+        #expect(check.status == 0, "part 2 alone is a whole, clean trace: \(check)")
+    }
+
+    @Test("live -- sh -c 'rib-house & rib-house; wait': two real processes, two clean sessions, no sequence warnings")
+    func commandStartingTwoRibHouses() async throws {
+        let script = "\"$0\" --speed 10 --quiet & \"$0\" --speed 10 --quiet; wait"
+        let result = try await CLIHarness.inspect(["live", "--", "/bin/sh", "-c", script, CLIHarness.ribHousePath], timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        let titles = result.stdoutLines.filter { $0.hasPrefix("rib-house (pid ") && $0.contains(" at t=") }
+        #expect(Set(titles.map { $0.prefix(while: { $0 != ")" }) }).count == 2, "\(result)")
+        #expect(result.stdoutLines.filter { $0 == "No findings." }.count == 2, "\(result)")
+        #expect(result.stderr.isEmpty, "no 'seq does not follow', no event-after-deinit: \(result)")
+    }
+
     @Test("hostile clients (garbage, an endless line, hundreds of idle connections) are closed; a real app afterwards is shown")
     func hostileClients() async throws {
         let directory = try ScratchDirectory("listen-hostile")

@@ -1,6 +1,8 @@
 import NapkinTrace
 
 extension SessionInfo {
-    /// `rib-house (pid 21693)`: how every command names the traced process.
-    var heading: String { "\(app) (pid \(pid))" }
+    /// `rib-house (pid 21693)`: how every command names the traced process;
+    /// `rib-house (pid 21693, part 2, 40 events lost)` for a part of its
+    /// trace that came after a gap (over a socket).
+    var heading: String { "\(app) (pid \(pid)" + (partSummary.map { ", " + $0 } ?? "") + ")" }
 }
