@@ -238,16 +238,27 @@ struct SocketTraceSinkTests {
 
         #expect(parts[0].session?.part == 1)
         #expect(parts[0].integrity.isUsable, "\(parts[0].integrity.problems)")
+        // Part numbers count connections: a connection the stopped listener had
+        // queued but never accepted is one too (reset before it carried
+        // anything), so on a busy machine a number may be skipped, and the
+        // events written to it are lost as well.
+        var previousPart = 1
         for (index, part) in parts.enumerated().dropFirst() {
             #expect(part.integrity.isUsable, "part \(index + 1): \(part.integrity.problems)")
-            #expect(part.session?.part == index + 1)
-            #expect(part.session?.lost == expectedLost[index - 1], "part \(index + 1)")
+            let number = part.session?.part ?? 0
+            #expect(number > previousPart, "part numbers only grow: \(number) after \(previousPart)")
+            if number == previousPart + 1 {
+                #expect(part.session?.lost == expectedLost[index - 1], "part \(index + 1)")
+            } else {
+                #expect((part.session?.lost ?? 0) >= expectedLost[index - 1], "part \(index + 1)")
+            }
+            previousPart = number
             #expect(part.state.firstUnknownID == nil)
         }
         #expect(treeSummary(parts[2].state) == treeSummary(app.truth))
         #expect(parts[2].state.isRunning(task: 21) && parts[2].state.isRunning(task: 31))
         #expect(parts[2].state.ended)
-        #expect(app.sink.status.lost == expectedLost.reduce(0, +))
+        #expect(app.sink.status.lost >= expectedLost.reduce(0, +))
     }
 
     @Test("an inspector that hangs up but keeps listening: the sink reconnects, part 3 has the whole tree")

@@ -1,11 +1,15 @@
 /// `events-dropped`: the app's trace writer fell behind and dropped events
-/// (its `dropped` records say how many and which sequence numbers). Reported
-/// once per session, at its end.
+/// (its `dropped` records say how many and which sequence numbers), or, over
+/// a socket, events were lost while no inspector was connected (a resumed
+/// session record's `lost`). Reported once per session, at its end.
 struct EventsDroppedRule: FindingRule {
     static let rule = Finding.Rule("events-dropped", .warning, title: "events dropped", summary: "the app dropped trace events; the trace is incomplete")
-    static let watches: Set<TraceEvent.Name> = [.dropped]
+    static let watches: Set<TraceEvent.Name> = [.dropped, .session]
 
     private var total: UInt64 = 0
+    /// Events lost in the gap before this part of a socket trace.
+    private var lostInGap: UInt64 = 0
+    private var part = 1
     /// The first few ranges of missing sequence numbers, for the message.
     private var ranges: [ClosedRange<UInt64>] = []
     private var rangeCount = 0
@@ -13,6 +17,13 @@ struct EventsDroppedRule: FindingRule {
     init() {}
 
     mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
+        if case .sessionStart(let info) = event.kind {
+            if info.isResumed {
+                lostInGap = info.lost
+                part = info.part
+            }
+            return
+        }
         guard case .dropped(let count, let first, let last) = event.kind else { return }
         total = total.addingReportingOverflow(count).overflow ? .max : total + count
         rangeCount += 1
@@ -20,6 +31,12 @@ struct EventsDroppedRule: FindingRule {
     }
 
     func finish(_ context: inout AnalysisContext) {
+        if lostInGap > 0 {
+            context.report(Finding(rule: Self.rule, subject: .trace, type: "trace", id: 0, seqs: [], time: context.state.time,
+                                   message: "\(lostInGap) events never reached an inspector before part \(part) of this trace "
+                                          + "(the app had no inspector connected for a while); findings about that time may be missing"),
+                           key: 1)
+        }
         guard total > 0 else { return }
         let shown = ranges.map { "\($0.lowerBound)-\($0.upperBound)" }.joined(separator: ", ")
         context.report(Finding(rule: Self.rule, subject: .trace, type: "trace", id: 0, seqs: [], time: context.state.time,

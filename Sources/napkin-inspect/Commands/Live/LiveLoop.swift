@@ -102,7 +102,7 @@ struct SummaryPrinter {
             defer { s.unprinted.removeAll() }
             return (s.unprinted, s.summaryPrinted || !(s.finished || final))
         }
-        let name = session.name
+        let name = session.messageName
         for diagnostic in diagnostics {
             Output.error("\(PrintableText.printable(name)): \(diagnostic.severity.rawValue): \(PrintableText.printable(diagnostic.description))")
         }

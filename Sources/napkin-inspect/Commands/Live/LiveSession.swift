@@ -85,6 +85,10 @@ final class LiveSession: Sendable {
         if let budget, held != 0 { budget.nodesHeld.subtract(held, ordering: .relaxed) }
     }
 
+    /// How messages about the session name it: a connection by its process
+    /// (once known), a file or standard input by its path.
+    var messageName: String { budget != nil ? name : sourceName }
+
     /// Whether the input ended.
     var isFinished: Bool { withState { $0.finished } }
 

@@ -369,12 +369,16 @@ enum SARIFRuleHelp {
                 events faster than the trace could be written, and napkin dropped some rather
                 than block the app. Reported once per session, at the end, with the total and
                 the first missing sequence ranges. The trace is incomplete, so other findings
-                may be missing, or (rarely) wrong.
+                may be missing, or (rarely) wrong. Over a socket (`NAPKIN_TRACE=tcp:…` or
+                `unix:…`), a part of the trace that starts after a gap (no inspector was
+                connected for a while; its session record has `part` and `lost`) is reported
+                the same way when events were lost in that gap.
                 """#,
             cause: #"""
                 A slow destination (a pipe whose reader is busy, a slow
                 disk) combined with a burst of lifecycle events (thousands of napkins created
-                at once, a stress test).
+                at once, a stress test); over a socket, an inspector started after the app,
+                or restarted.
                 """#,
             fix: #"""
                 Write to a file rather than a slow pipe, or bootstrap a larger
