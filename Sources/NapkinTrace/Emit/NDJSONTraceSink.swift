@@ -26,6 +26,10 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
     /// The longest record, newline included, one `write(2)` may carry:
     /// `PIPE_BUF` for anything but a regular file, unbounded for a regular file.
     private let recordLimit: Int
+    /// The most bytes one `write(2)` carries to anything but a regular file:
+    /// `PIPE_BUF` where writes must be atomic (a pipe others may share), more
+    /// for a connection only this process writes to.
+    private let chunkLimit: Int
     private let closeWhenDone: Bool
     private let label: String
     /// The encode buffer, reused for every batch; the mutex guards it and
@@ -59,8 +63,23 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
         self.fd = fileDescriptor
         self.isRegularFile = Platform.fileFacts(of: fileDescriptor)?.kind == .regular
         self.recordLimit = isRegularFile ? Int.max : Platform.atomicPipeWriteSize
+        self.chunkLimit = recordLimit
         self.closeWhenDone = closeWhenDone
         self.label = "fd \(fileDescriptor)"
+    }
+
+    /// A sink writing to a connected socket that only this process writes
+    /// to (a ``SocketTraceSink``'s connection, which it closes): records are
+    /// still kept within `PIPE_BUF` (an inspector reads lines of bounded
+    /// length), but one `write(2)` carries up to 64 KiB of whole lines, since
+    /// nothing else shares the connection and atomicity is not needed.
+    package init(connectedSocket fd: Int32) {
+        self.fd = fd
+        self.isRegularFile = false
+        self.recordLimit = Platform.atomicPipeWriteSize
+        self.chunkLimit = 64 << 10
+        self.closeWhenDone = true
+        self.label = "fd \(fd)"
     }
 
     /// A sink writing to the file at `path`.
@@ -90,6 +109,7 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
         self.fd = opened.fd
         self.isRegularFile = opened.isRegularFile
         self.recordLimit = isRegularFile ? Int.max : Platform.atomicPipeWriteSize
+        self.chunkLimit = recordLimit
         self.closeWhenDone = true
         self.label = path
     }
@@ -162,7 +182,7 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
                             break   // room, or a failed poll: the write below says which
                         }
                         end = NDJSONTraceSink.chunkEnd(from: offset, lineEnds: batch.lineEnds, line: &line,
-                                                       limit: recordLimit)
+                                                       limit: chunkLimit)
                     }
                     switch Platform.writeSome(fd, from: raw.baseAddress! + offset, count: end - offset) {
                     case .bytes(let n):

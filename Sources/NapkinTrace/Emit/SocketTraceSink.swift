@@ -269,7 +269,7 @@ package final class SocketTraceSink: TracerAwareSink {
             }
             return reason.description
         }
-        let connection = NDJSONTraceSink(fileDescriptor: fd, closeWhenDone: true)
+        let connection = NDJSONTraceSink(connectedSocket: fd)
         let closing = s.closed
         exit.withLock { e in
             e.connection = connection

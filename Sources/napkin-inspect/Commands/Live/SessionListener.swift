@@ -16,7 +16,7 @@ import Synchronization
 ///   is closed;
 /// - lines are at most ``maxLineLength`` bytes (the app writes records of at
 ///   most `PIPE_BUF` to a socket); a longer line is skipped, whatever its length;
-/// - each connection's read buffer is ``readChunk`` + ``maxLineLength`` bytes;
+/// - each connection's read buffer is ``readChunk`` + ``maxLineLength`` bytes (128 KiB);
 /// - all sessions share one budget of live nodes (``LiveSessions/nodeBudget``).
 ///
 /// Nothing is ever written to a connection: the stream is one-way.
@@ -28,7 +28,7 @@ final class SessionListener: Sendable {
     /// The longest line read from a connection.
     static let maxLineLength = 64 << 10
     /// How many bytes one read of a connection asks for.
-    static let readChunk = 16 << 10
+    static let readChunk = 64 << 10
 
     /// Where apps connect.
     let socket: TraceSocketListener
