@@ -230,16 +230,19 @@ struct InspectorState {
         let from: Int
         if case .paused(let index) = moment { from = index } else { from = newest }
         let target: Int
+        let back: Bool
         switch travel {
         case .pause:
             moment = .paused(newest)
             return
         case .step(let delta):
             target = from + delta
+            back = delta < 0
         case .jump(let seconds):
             target = history.moment(from, movedBy: Int64(seconds) * 1_000_000_000)
+            back = seconds < 0
         }
         let within = min(max(target, lowest), newest)
-        moment = .paused(target < from ? min(within, from) : max(within, from))
+        moment = .paused(back ? min(within, from) : max(within, from))
     }
 }

@@ -3,7 +3,7 @@ import NapkinTrace
 /// The last line of the inspector: what the keys do now, or the filter
 /// prompt while it is open. It starts with `q quit` when live, with why the
 /// input ended when it did, and says `paused` when paused; the filter in
-/// force and the reader's last diagnostic follow.
+/// force, the keys of the moment and the reader's last diagnostic follow.
 extension LiveView {
     /// The status line for `facts`, as `inspector` shows them.
     func statusLine(_ facts: LiveFrame, inspector: InspectorState, columns: Int) -> String {
@@ -23,19 +23,21 @@ extension LiveView {
         } else {
             status = "q quit"
         }
-        if inspector.details != nil {
-            status += "  \u{2191} \u{2193} PgUp PgDn scroll  Esc close"
-        } else {
-            status += "  ? help"
-            if !inspector.isPaused { status += "  space pause  \u{2190} back" }
-            status += "  \u{2191} \u{2193} select  Enter details  / filter"
-        }
-        if facts.sessions.count > 1 { status += "  Tab next process" }
         var line = style.dim(status)
         if !inspector.filter.isEmpty {
             let matched = facts.matches.map { ", \(CheckTextReport.plural($0.matched, "match", plural: "matches"))" } ?? ""
             line += "  " + style.yellow("filter '\(PrintableText.printable(inspector.filter, limit: 40))'\(matched); Esc clears")
         }
+        var hints = ""
+        if inspector.details != nil {
+            hints += "  \u{2191} \u{2193} PgUp PgDn scroll  Esc close"
+        } else {
+            hints += "  ? help"
+            if !inspector.isPaused { hints += "  space pause  \u{2190} back" }
+            hints += "  \u{2191} \u{2193} select  Enter details  / filter"
+        }
+        if facts.sessions.count > 1 { hints += "  Tab next process" }
+        line += style.dim(hints)
         if let diagnostic = facts.diagnostic {
             line += "  " + style.yellow("(\(PrintableText.printable(diagnostic.description, limit: columns)))")
         }
