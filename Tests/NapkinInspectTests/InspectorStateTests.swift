@@ -309,6 +309,17 @@ struct InspectorStateTests {
         #expect(lines.contains { $0.hasPrefix("OrderRouter#18  router") })
     }
 
+    @Test("every key of the help is in the key table of docs/live.md")
+    func documented() throws {
+        let page = try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent("docs/live.md"), encoding: .utf8)
+        let table = page.split(separator: "\n").filter { $0.hasPrefix("| `") }
+        for binding in InspectorKeys.all {
+            for key in binding.keys.split(whereSeparator: { $0 == " " || $0 == "," }) {
+                #expect(table.contains { $0.contains("`\(key)`") }, "docs/live.md does not list `\(key)` (\(binding.action))")
+            }
+        }
+    }
+
     @Test("a frame is exactly the screen with the details or the help open, however small")
     func bounded() {
         let analyzer = Self.analyzer(children: 30)
