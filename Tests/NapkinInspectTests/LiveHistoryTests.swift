@@ -174,3 +174,34 @@ extension LiveHistory.Replay: Equatable {
         a.index == b.index && a.events == b.events
     }
 }
+
+/// ``EventRing``: growing a chunk at a time, then wrapping.
+@Suite("event ring")
+struct EventRingTests {
+    static func event(_ n: Int) -> TraceEvent {
+        TraceEvent(seq: UInt64(n + 1), time: UInt64(n), kind: .mark(text: "\(n)"))
+    }
+
+    @Test("grows while it has not wrapped, then keeps the newest events, each at its index")
+    func growAndWrap() {
+        var ring = EventRing()
+        #expect(ring.capacity == 0 && ring.isFull && ring.canGrow)
+        ring.append(Self.event(0))
+        #expect(ring.count == 0 && ring.endIndex == 1, "no storage: counted, not kept")
+        #expect(!ring.canGrow, "an event was dropped: the ring never grows after it")
+        var ring2 = EventRing()
+        var n = 0
+        for _ in 0..<2 {
+            ring2.grow()
+            while !ring2.isFull { ring2.append(Self.event(n)); n += 1 }
+        }
+        #expect(ring2.count == 2 * EventRing.chunkSize && ring2.startIndex == 0)
+        for k in [0, 1, EventRing.chunkSize - 1, EventRing.chunkSize, n - 1] { #expect(ring2[k] == Self.event(k)) }
+        for _ in 0..<(3 * EventRing.chunkSize + 17) { ring2.append(Self.event(n)); n += 1 }
+        #expect(!ring2.canGrow && ring2.count == ring2.capacity && ring2.endIndex == n)
+        #expect(ring2.startIndex == n - ring2.capacity)
+        for k in [ring2.startIndex, ring2.startIndex + 1, n - EventRing.chunkSize, n - 1] { #expect(ring2[k] == Self.event(k), "\(k)") }
+        #expect(ring2.events((n - 3)..<n) == [Self.event(n - 3), Self.event(n - 2), Self.event(n - 1)])
+        #expect(!ring2.contains(ring2.startIndex - 1) && !ring2.contains(n))
+    }
+}

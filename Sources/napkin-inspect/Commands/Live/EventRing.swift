@@ -16,6 +16,8 @@ struct EventRing {
     private(set) var endIndex = 0
     /// How many events are kept.
     private(set) var count = 0
+    /// Where the next event goes in the storage.
+    private var writeSlot = 0
 
     /// An empty ring with no storage yet.
     init() {}
@@ -38,21 +40,23 @@ struct EventRing {
         var chunk: [TraceEvent] = []
         chunk.reserveCapacity(Self.chunkSize)
         chunks.append(chunk)
+        writeSlot = count  // never wrapped: the next event goes after the last
     }
 
     /// Appends `event`, overwriting the oldest when full (dropping it when the ring has no storage).
     mutating func append(_ event: TraceEvent) {
         defer { endIndex += 1 }
-        let capacity = self.capacity
-        guard capacity > 0 else { return }
-        let slot = endIndex % capacity
-        let (chunk, offset) = slot.quotientAndRemainder(dividingBy: Self.chunkSize)
+        guard !chunks.isEmpty else { return }
+        // `writeSlot` is `endIndex % capacity`, kept without a division.
+        let (chunk, offset) = (writeSlot / Self.chunkSize, writeSlot % Self.chunkSize)
         if count < capacity {
             chunks[chunk].append(event)
             count += 1
         } else {
             chunks[chunk][offset] = event
         }
+        writeSlot += 1
+        if writeSlot == capacity { writeSlot = 0 }
     }
 
     /// The event with index `index`; it must be kept (`startIndex..<endIndex`).

@@ -83,6 +83,8 @@ struct LiveHistory {
     private var ring = EventRing()
     private var checkpoints: [Checkpoint] = []
     private var lastCheckpoint: (index: Int, wall: UInt64)?
+    /// The first event index at which a checkpoint may be due (no need to look before).
+    private var nextLook = 0
     private let lease: HistoryLease
 
     /// A history keeping at most `maxEvents` events, drawn from `budget`,
@@ -98,24 +100,32 @@ struct LiveHistory {
         if ring.isFull && ring.canGrow && ring.capacity < capacityLimit && lease.take(EventRing.chunkSize) { ring.grow() }
         ring.append(event)
         guard ring.capacity > 0 else { return }
-        while let first = checkpoints.first, first.index < ring.startIndex { checkpoints.removeFirst() }
+        while !checkpoints.isEmpty && checkpoints[0].index < ring.startIndex { checkpoints.removeFirst() }
         let index = ring.endIndex
-        var now: UInt64 = 0
+        // Most events stop at this comparison: the analysis is looked at only when one may be due.
+        guard index >= nextLook else { return }
+        let now = Platform.monotonicNanoseconds()
         if let last = lastCheckpoint {
-            guard index - last.index >= checkpointInterval(analyzer.state) else { return }
-            now = Platform.monotonicNanoseconds()
-            guard now &- last.wall >= spacing else { return }
-        } else {
-            now = Platform.monotonicNanoseconds()
+            let state = analyzer.state
+            let due = last.index + max(baseInterval, Self.eventsPerNode * (state.nodeCount + state.taskCount))
+            guard index >= due else {
+                nextLook = due
+                return
+            }
+            guard now &- last.wall >= spacing else {
+                // Too soon after the last one: look again a little later.
+                nextLook = index + max(1, baseInterval / 16)
+                return
+            }
         }
         lastCheckpoint = (index, now)
+        nextLook = index + baseInterval
         checkpoints.append(Checkpoint(index: index, analyzer: analyzer))
     }
 
-    /// Events between two checkpoints, at least, for a state with these live nodes.
-    private func checkpointInterval(_ state: TraceState) -> Int {
-        let ringSize = ring.canGrow ? capacityLimit : ring.capacity
-        return max(max(ringSize, EventRing.chunkSize) / 10, Self.eventsPerNode * (state.nodeCount + state.taskCount))
+    /// Events between two checkpoints at least, whatever the tree: a tenth of the ring.
+    private var baseInterval: Int {
+        max(ring.canGrow ? capacityLimit : ring.capacity, EventRing.chunkSize) / 10
     }
 
     /// Events recorded in all.
