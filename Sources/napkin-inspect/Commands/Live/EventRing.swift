@@ -11,6 +11,7 @@ struct EventRing {
     /// Events per chunk of storage.
     static let chunkSize = 1_024
 
+    /// The storage: chunks of ``chunkSize`` events, slot `i` in chunk `i / chunkSize`.
     private var chunks: [[TraceEvent]] = []
     /// The index one past the newest event: how many events were appended in all.
     private(set) var endIndex = 0

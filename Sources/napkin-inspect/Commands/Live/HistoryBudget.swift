@@ -16,6 +16,7 @@ final class HistoryBudget: Sendable {
 
     /// The size of the pool, in events.
     let total: Int
+    /// Events not taken.
     private let available: Atomic<Int>
 
     /// A pool of `total` events.

@@ -80,11 +80,15 @@ struct LiveHistory {
     let capacityLimit: Int
     /// The least wall-clock time between checkpoints (ns).
     let spacing: UInt64
+    /// The last events.
     private var ring = EventRing()
+    /// The checkpoints inside the ring, oldest first.
     private var checkpoints: [Checkpoint] = []
+    /// The last checkpoint taken: its moment, and when (monotonic ns).
     private var lastCheckpoint: (index: Int, wall: UInt64)?
     /// The first event index at which a checkpoint may be due (no need to look before).
     private var nextLook = 0
+    /// The events this history holds of its budget.
     private let lease: HistoryLease
 
     /// A history keeping at most `maxEvents` events, drawn from `budget`,

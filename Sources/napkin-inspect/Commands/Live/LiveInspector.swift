@@ -21,13 +21,21 @@ struct LiveInspector {
 
     /// What the loop keeps from one turn to the next.
     private struct Loop {
+        /// What the user sees and where they are.
         var inspector = InspectorState()
+        /// The keyboard's bytes to keys.
         var decoder = KeyDecoder()
+        /// The paused moments in hand.
         var moments = MomentCache()
+        /// The events about the node whose details are open.
         var log: NodeLog?
+        /// The events per second of the session shown.
         var rate = RateMeter()
+        /// The session shown.
         var shown: LiveSession?
+        /// The command's exit status, once it exited.
         var childStatus: Int32?
+        /// When the last frame was drawn (monotonic ns).
         var lastFrame: UInt64 = 0
         /// Draw at the next turn even if nothing changed (a frame opened the details: the next one shows their history).
         var redraw = false

@@ -45,6 +45,7 @@ extension LiveView {
     }
 }
 
+/// Text helpers of the header.
 private extension String {
     /// The string with its first letter in upper case (`Paused at…` stands out without colours).
     func uppercasedFirst() -> String { prefix(1).uppercased() + dropFirst() }

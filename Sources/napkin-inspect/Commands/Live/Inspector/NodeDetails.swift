@@ -202,6 +202,7 @@ struct NodeDetails {
     }
 }
 
+/// Text helpers of the details panel.
 private extension String {
     /// The string without leading spaces.
     func trimmingLeadingSpaces() -> String { String(drop { $0 == " " }) }

@@ -34,6 +34,7 @@ struct NodeLog {
     private(set) var sawCreation = false
     /// Events about the node that were read but not kept (beyond ``maxEntries``).
     private(set) var dropped = 0
+    /// The interactor the state named when the log was made (a history read again starts from it).
     private let knownInteractor: NodeID?
 
     /// An empty log of `node` (whose interactor, if known, is `interactor`) in `session`.

@@ -25,17 +25,37 @@ struct TreeRowWalk {
         }
     }
 
-    private enum Section { case roots, outside, lone, done }
+    /// The part of the rows being walked.
+    private enum Section {
+        /// The live tree, root by root.
+        case roots
+        /// The routers outside the tree that are still alive.
+        case outside
+        /// The interactors without a router.
+        case lone
+        /// Nothing more.
+        case done
+    }
 
+    /// The state walked.
     private let state: TraceState
+    /// The filter's test, if one is on.
     private let keep: ((NodeID) -> Bool)?
+    /// Words the notes of routers outside the tree.
     private let renderer: TreeRenderer
+    /// Rows to walk at most.
     private let wanted: Int
+    /// Rows walked so far.
     private var produced = 0
+    /// The section being walked.
     private var section = Section.roots
+    /// The heads of the section: roots, routers heading a subtree outside the tree, lone interactors.
     private var heads: [TraceNode] = []
+    /// The next head to walk.
     private var headIndex = 0
+    /// The walk of the current head's subtree.
     private var layout: TreeLayout?
+    /// The note for the next row (the first of a subtree outside the tree).
     private var noteNext: String?
 
     /// A walk of `state`'s rows, at most `wanted` of them; with `keep`, only
@@ -57,6 +77,7 @@ struct TreeRowWalk {
         return item
     }
 
+    /// The next row, whatever the count.
     private mutating func step(drawing: Bool) -> Item? {
         while true {
             if layout != nil {
