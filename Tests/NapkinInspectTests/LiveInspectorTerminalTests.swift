@@ -61,6 +61,7 @@ struct LiveInspectorTerminalTests {
             try await tmux.send("Enter")
             let details = try await tmux.waitFor("the details of OrderRouter#18") { screen in
                 screen.dropFirst(2).first?.hasPrefix("OrderRouter#18  router") == true && screen.contains { $0.contains("Fix.") }
+                    && screen.contains { $0.hasPrefix("History") }
             }
             #expect(details.contains { $0.contains("state") && $0.contains("attached to LoggedInRouter#6") }, "\(details)")
             #expect(details.contains { $0.contains("attached to LoggedInRouter#6  at RibHouse/LoggedInRouter.swift:58") }, "its history")

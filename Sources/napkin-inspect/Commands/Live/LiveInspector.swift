@@ -37,8 +37,6 @@ struct LiveInspector {
         var childStatus: Int32?
         /// When the last frame was drawn (monotonic ns).
         var lastFrame: UInt64 = 0
-        /// Draw at the next turn even if nothing changed (a frame opened the details: the next one shows their history).
-        var redraw = false
     }
 
     /// Runs until the user quits (q, Ctrl-C) or, for a single input that is
@@ -83,13 +81,16 @@ struct LiveInspector {
                 return s.changed
             } ?? false
             let resized = LiveSignals.resized.exchange(false, ordering: .relaxed)
-            if (dirty && !loop.inspector.isPaused) || resized || !keys.isEmpty || loop.redraw || now &- loop.lastFrame >= 1_000_000_000 {
+            if (dirty && !loop.inspector.isPaused) || resized || !keys.isEmpty || now &- loop.lastFrame >= 1_000_000_000 {
                 let size = TerminalInfo.size(1)
-                let lines = session.map { frame(of: $0, sessions: sessions, pane: feed.pane, size: size, now: now, &loop) }
+                var lines = session.map { frame(of: $0, sessions: sessions, pane: feed.pane, size: size, now: now, &loop) }
                     ?? view.waitingFrame(feed.name, childStatus: loop.childStatus, pane: feed.pane, size: size)
+                if let session, loop.inspector.details != nil, loop.log == nil {
+                    // Enter opened the details in this frame (once it settled the selection): draw them with their history.
+                    lines = frame(of: session, sessions: sessions, pane: feed.pane, size: size, now: now, &loop)
+                }
                 terminal.draw(lines)
                 loop.lastFrame = now
-                loop.redraw = loop.inspector.details != nil && loop.log == nil
             }
             let elapsed = Platform.monotonicNanoseconds() &- now
             if elapsed < Self.frameInterval { Platform.sleep(nanoseconds: Self.frameInterval - elapsed) }
