@@ -1,15 +1,22 @@
 import NapkinTrace
 
-/// Which routers a timeline or Gantt chart shows: `--node NAME` (a type name
-/// containing NAME, ignoring case, or the router or interactor with id NAME).
+/// Which routers a timeline or Gantt chart shows (`--node NAME`), and which
+/// the live inspector's filter keeps (`/NAME`): a type name containing NAME,
+/// ignoring case, or the router or interactor with id NAME.
 struct NodeFilter: Sendable, Equatable {
     /// The text given to `--node`.
     var name: String
 
     /// Whether the filter keeps `life`.
     func matches(_ life: TraceHistory.NodeLife) -> Bool {
-        if let id = NodeID(name) { return life.id == id || life.interactor == id }
-        return life.type.lowercased().contains(name.lowercased())
+        matches(type: life.type, id: life.id, interactor: life.interactor)
+    }
+
+    /// Whether the filter keeps the router (or lone interactor) `id` of type
+    /// `type`, whose interactor is `interactor`.
+    func matches(type: String, id: NodeID, interactor: NodeID?) -> Bool {
+        if let wanted = NodeID(name) { return id == wanted || interactor == wanted }
+        return type.lowercased().contains(name.lowercased())
     }
 
     /// The filter for `--node NAME`, checked against the trace: a name nothing

@@ -30,6 +30,8 @@ struct TreeLayout {
     let state: TraceState
     /// Drawn before every prefix (an indent for a section).
     let indent: String
+    /// When set, only the children it keeps are walked (the live inspector's filter).
+    let keep: ((NodeID) -> Bool)?
 
     /// Children still to visit, per level of the current path.
     private var frames: [(children: [NodeID], next: Int)] = []
@@ -38,15 +40,24 @@ struct TreeLayout {
     /// The root, until it is visited.
     private var pendingRoot: NodeID?
 
-    /// A walk of `root` and its attached descendants, each prefix after `indent`.
-    init(state: TraceState, root: NodeID, indent: String = "") {
+    /// A walk of `root` and its attached descendants, each prefix after
+    /// `indent`; with `keep`, only the descendants it keeps (and theirs).
+    init(state: TraceState, root: NodeID, indent: String = "", keep: ((NodeID) -> Bool)? = nil) {
         self.state = state
         self.indent = indent
+        self.keep = keep
         pendingRoot = root
     }
 
     /// The next row, or nil when the subtree is done.
-    mutating func next() -> Entry? {
+    mutating func next() -> Entry? { next(drawing: true) }
+
+    /// The next row's node, without building its prefix (for rows scrolled
+    /// past: the walk costs what it visits, not what a prefix would draw).
+    mutating func skip() -> TraceNode? { next(drawing: false)?.node }
+
+    /// The next row; its prefix only when `drawing`.
+    private mutating func next(drawing: Bool) -> Entry? {
         if let root = pendingRoot {
             pendingRoot = nil
             guard let node = state[root] else { return nil }
@@ -65,14 +76,16 @@ struct TreeLayout {
             if isLast.count >= depth { isLast.removeSubrange((depth - 1)...) }
             isLast.append(top.next + 1 == top.children.count)
             push(node)
-            return Entry(node: node, prefix: indent + prefix(), folded: depth > Self.maxDrawnLevels)
+            return Entry(node: node, prefix: drawing ? indent + prefix() : "", folded: depth > Self.maxDrawnLevels)
         }
         return nil
     }
 
     /// Makes `node`'s children the next level to visit.
     private mutating func push(_ node: TraceNode) {
-        if node.childCount > 0 { frames.append((node.children, 0)) }
+        guard node.childCount > 0 else { return }
+        let children = keep.map { node.children.filter($0) } ?? node.children
+        if !children.isEmpty { frames.append((children, 0)) }
     }
 
     /// The prefix of the row just visited: a guide per level, the last one a connector.

@@ -72,12 +72,9 @@ struct TreeRenderer {
     /// index, and the notes on what was left out and folded.
     private func render(_ entries: [(entry: TreeLayout.Entry, note: String?)], headings: [Int: String],
                         state: TraceState, hint: String) -> [Row] {
-        var marks: [NodeID: [Finding]] = [:]
-        for finding in findings where finding.subject != .trace { marks[finding.id, default: []].append(finding) }
-        let names = entries.map { PrintableText.printable($0.entry.node.name, limit: Self.maxName) }
-        var widest = 24
-        for (item, name) in zip(entries, names) { widest = max(widest, item.entry.prefix.count + name.count) }
-        let width = min(Self.maxName + 40, widest) + 2
+        let marks = Self.marks(findings)
+        let names = entries.map { Self.name($0.entry.node) }
+        let width = Self.nameColumn(zip(entries, names).map { $0.0.entry.prefix.count + $0.1.count })
         var rows: [Row] = []
         rows.reserveCapacity(entries.count + headings.count + 2)
         for (index, (entry, note)) in entries.enumerated() {
@@ -99,8 +96,27 @@ struct TreeRenderer {
         return rows
     }
 
-    /// One node's row: name, state, age, tasks, view, note, and a mark per rule found about it.
-    private func row(_ entry: TreeLayout.Entry, name: String, width: Int, note: String?,
+    /// `findings` by the node they are about (none for the trace as a whole).
+    static func marks(_ findings: [Finding]) -> [NodeID: [Finding]] {
+        var marks: [NodeID: [Finding]] = [:]
+        for finding in findings where finding.subject != .trace { marks[finding.id, default: []].append(finding) }
+        return marks
+    }
+
+    /// A node's name as a row shows it: printable, cut to ``maxName``.
+    static func name(_ node: TraceNode) -> String {
+        PrintableText.printable(node.name, limit: maxName)
+    }
+
+    /// Where the state column starts, for rows whose prefix and name take these widths.
+    static func nameColumn(_ widths: some Sequence<Int>) -> Int {
+        min(maxName + 40, widths.reduce(24, max)) + 2
+    }
+
+    /// One node's row: name (from ``name(_:)``), state starting at column
+    /// `width`, age, tasks, view, note, and a mark per rule found about it
+    /// (`marks` from ``marks(_:)``).
+    func row(_ entry: TreeLayout.Entry, name: String, width: Int, note: String?,
                      marks: [NodeID: [Finding]], state: TraceState) -> Row {
         let node = entry.node
         let status = NodeStatus(of: node, in: state)
@@ -134,7 +150,7 @@ struct TreeRenderer {
     }
 
     /// Why a router outside the tree is there: orphaned, detached, or never attached.
-    private func outsideNote(_ node: TraceNode, _ state: TraceState) -> String {
+    func outsideNote(_ node: TraceNode, _ state: TraceState) -> String {
         if let orphan = node.orphanedFrom {
             return "parent \(PrintableText.printable(orphan.parentType, limit: Self.maxName))#\(orphan.parent) deallocated"
         }

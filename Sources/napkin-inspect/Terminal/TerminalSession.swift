@@ -25,11 +25,24 @@ final class TerminalSession {
         Output.write("\u{1B}[?1049h\u{1B}[?25l\u{1B}[H\u{1B}[2J")
     }
 
-    /// The next key pressed, if any (never blocks).
-    func readKey() -> UInt8? {
-        guard keyboard >= 0 else { return nil }
-        var byte: UInt8 = 0
-        return read(keyboard, &byte, 1) == 1 ? byte : nil
+    /// The most bytes ``readBytes()`` returns at once: a paste longer than
+    /// this is read over the next frames.
+    static let maxBatch = 4_096
+
+    /// Every byte waiting on the keyboard (at most ``maxBatch``), in one
+    /// batch for ``KeyDecoder``; empty when no key was pressed (never blocks).
+    func readBytes() -> [UInt8] {
+        guard keyboard >= 0 else { return [] }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while bytes.count < Self.maxBatch {
+            let wanted = min(buffer.count, Self.maxBatch - bytes.count)
+            let n = buffer.withUnsafeMutableBytes { read(keyboard, $0.baseAddress!, wanted) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += buffer[0..<n]
+        }
+        return bytes
     }
 
     /// Draws a whole frame in one write: each line cleared to its end, then the rest of the screen.

@@ -32,7 +32,8 @@ struct LiveCommand: Command {
         runs COMMAND with tracing switched on (NAPKIN_TRACE=unix:SOCKET, a private socket: every process the
         command starts is shown on its own), or listens for apps that connect (an iOS app in the simulator or on
         a device, a server): each connection is a session with its own tree and findings.
-        On a terminal the tree is redrawn at most 20 times a second; press q or Ctrl-C to quit, Tab for the next process.
+        On a terminal the tree is redrawn at most 20 times a second. Keys: q or Ctrl-C quit, ? help, space pause,
+        left/right and [/] step back and forth in time, up/down select, Enter details, / filter, Tab or 1-9 switch process.
         Elsewhere (a pipe, a file, CI) it prints each session's final tree and findings when its input ends.
         With COMMAND, the exit status is the command's; otherwise 0 (2 for unusable input).
         $ napkin-inspect live -- .build/debug/rib-house --loop 3

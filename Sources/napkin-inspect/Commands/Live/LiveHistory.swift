@@ -1,9 +1,202 @@
 import NapkinTrace
 
 /// What a live session keeps so that the inspector can travel back in time
-/// while paused. (Filled in by the interactive inspector; for now it keeps
-/// nothing.)
+/// while paused: the last events, and now and then a copy of the analysis
+/// (a checkpoint) to replay them from.
+///
+/// A moment is known by how many events had been folded: moment `n` is the
+/// analysis after the session's first `n` events (what `tree --at SEQ`
+/// shows for the seq of the `n`th event). It is rebuilt from the nearest
+/// checkpoint at or before it by replaying the events in between.
+///
+/// Costs and bounds:
+///
+/// - ``record(_:analyzer:)`` runs on the reader thread for every event,
+///   under the session's lock: it stores the event in an ``EventRing`` (O(1))
+///   and, rarely, keeps a copy of the analyzer. A copy is O(1) at once, but
+///   the analyzer's next change then copies its tables (copy-on-write), which
+///   costs O(live nodes). So a checkpoint is taken only after
+///   max(``maxEvents``/10, ``eventsPerNode`` × live nodes) events since the
+///   last one, and at most once per ``minSpacing`` of wall-clock time: the
+///   copies cost at most 1/``eventsPerNode`` of a node copy per event,
+///   amortised, and at most 10 a second.
+/// - Each session keeps at most ``maxEvents`` events (100,000); all sessions
+///   together at most what their ``HistoryBudget`` holds (500,000 events for
+///   `live`), drawn a chunk at a time as a ring fills: later sessions get
+///   what is left, possibly nothing (then they cannot travel back).
+///   Checkpoints older than the oldest event kept are dropped, so a session
+///   keeps about 11 at most.
+/// - So one can go back from the newest event to the oldest checkpoint still
+///   inside the ring: at least the ring's capacity minus one checkpoint
+///   interval (90,000 events for a full ring at ordinary rates, 80,000 at
+///   200,000 events/s), or to the first event while the ring has not
+///   wrapped. A tree of more than capacity / ``eventsPerNode`` live nodes
+///   (12,500) spaces checkpoints wider than the ring, and may leave nothing
+///   to go back to.
+/// - Rebuilding a moment replays at most one checkpoint interval of events,
+///   off the lock (``Replay``).
+///
+/// The replay folds events only: checks decided while the app was quiet
+/// (trace time passing with the wall clock) and the verdict at the end of
+/// the input are part of the live analysis and of checkpoints taken after
+/// them, not of the events in between.
 struct LiveHistory {
-    /// Called for every event, after `analyzer` folded it.
-    mutating func record(_ event: TraceEvent, analyzer: TraceAnalyzer) {}
+    /// Events a session keeps, at most.
+    static let maxEvents = 100_000
+    /// Events between checkpoints per live node: the copy a checkpoint costs,
+    /// O(live nodes), spread over at least this many events per node.
+    static let eventsPerNode = 8
+    /// Wall-clock time between two checkpoints, at least (ns): 0.1 s.
+    static let minSpacing: UInt64 = 100_000_000
+
+    /// A copy of the analysis after `index` events.
+    private struct Checkpoint {
+        /// The moment: events folded.
+        var index: Int
+        /// The analysis then.
+        var analyzer: TraceAnalyzer
+    }
+
+    /// The events to fold into an analysis to rebuild a moment: made under
+    /// the session's lock (a copy of a checkpoint and of the events after
+    /// it), run after it is released.
+    struct Replay {
+        /// The analysis to start from.
+        var analyzer: TraceAnalyzer
+        /// The events to fold into it, in order.
+        var events: [TraceEvent]
+        /// The moment the replay rebuilds.
+        var index: Int
+
+        /// Folds the events: the analysis at ``index``.
+        func run() -> TraceAnalyzer {
+            var analyzer = self.analyzer
+            for event in events { analyzer.consume(event) }
+            return analyzer
+        }
+    }
+
+    /// The events this session may keep.
+    let capacityLimit: Int
+    /// The least wall-clock time between checkpoints (ns).
+    let spacing: UInt64
+    /// The last events.
+    private var ring = EventRing()
+    /// The checkpoints inside the ring, oldest first.
+    private var checkpoints: [Checkpoint] = []
+    /// The last checkpoint taken: its moment, and when (monotonic ns).
+    private var lastCheckpoint: (index: Int, wall: UInt64)?
+    /// The first event index at which a checkpoint may be due (no need to look before).
+    private var nextLook = 0
+    /// The events this history holds of its budget.
+    private let lease: HistoryLease
+
+    /// A history keeping at most `maxEvents` events, drawn from `budget`,
+    /// with checkpoints at least `spacing` ns apart.
+    init(budget: HistoryBudget = .shared, maxEvents: Int = Self.maxEvents, spacing: UInt64 = Self.minSpacing) {
+        capacityLimit = maxEvents
+        self.spacing = spacing
+        lease = HistoryLease(budget: budget)
+    }
+
+    /// Called for every event, after `analyzer` folded it (see the costs above).
+    mutating func record(_ event: TraceEvent, analyzer: TraceAnalyzer) {
+        if ring.isFull && ring.canGrow && ring.capacity < capacityLimit && lease.take(EventRing.chunkSize) { ring.grow() }
+        ring.append(event)
+        guard ring.capacity > 0 else { return }
+        while !checkpoints.isEmpty && checkpoints[0].index < ring.startIndex { checkpoints.removeFirst() }
+        let index = ring.endIndex
+        // Most events stop at this comparison: the analysis is looked at only when one may be due.
+        guard index >= nextLook else { return }
+        let now = Platform.monotonicNanoseconds()
+        if let last = lastCheckpoint {
+            let state = analyzer.state
+            let due = last.index + max(baseInterval, Self.eventsPerNode * (state.nodeCount + state.taskCount))
+            guard index >= due else {
+                nextLook = due
+                return
+            }
+            guard now &- last.wall >= spacing else {
+                // Too soon after the last one: look again a little later.
+                nextLook = index + max(1, baseInterval / 16)
+                return
+            }
+        }
+        lastCheckpoint = (index, now)
+        nextLook = index + baseInterval
+        checkpoints.append(Checkpoint(index: index, analyzer: analyzer))
+    }
+
+    /// Events between two checkpoints at least, whatever the tree: a tenth of the ring.
+    private var baseInterval: Int {
+        max(ring.canGrow ? capacityLimit : ring.capacity, EventRing.chunkSize) / 10
+    }
+
+    /// Events recorded in all.
+    var recorded: Int { ring.endIndex }
+
+    /// Events kept.
+    var kept: Int { ring.count }
+
+    /// Checkpoints kept.
+    var checkpointCount: Int { checkpoints.count }
+
+    /// The moments that can be rebuilt, from the oldest checkpoint still
+    /// inside the ring to the newest event; nil when there is none.
+    var reachable: ClosedRange<Int>? {
+        checkpoints.first.map { $0.index...ring.endIndex }
+    }
+
+    /// The event with index `index` (the `index + 1`th event), if it is kept.
+    func event(at index: Int) -> TraceEvent? {
+        ring.contains(index) ? ring[index] : nil
+    }
+
+    /// The last event folded at moment `index` (seq and time of that moment), if it is kept.
+    func lastEvent(atMoment index: Int) -> TraceEvent? {
+        event(at: index - 1)
+    }
+
+    /// What rebuilds moment `index`: from the nearest checkpoint at or before
+    /// it, or from `cached` (an analysis already rebuilt at an earlier moment)
+    /// when that is nearer; nil when the moment is not ``reachable``.
+    func replay(to index: Int, from cached: (index: Int, analyzer: TraceAnalyzer)? = nil) -> Replay? {
+        guard let reachable, reachable.contains(index),
+              let checkpoint = checkpoints.last(where: { $0.index <= index }) else { return nil }
+        if let cached, cached.index <= index, cached.index > checkpoint.index, cached.index >= ring.startIndex {
+            return Replay(analyzer: cached.analyzer, events: ring.events(cached.index..<index), index: index)
+        }
+        return Replay(analyzer: checkpoint.analyzer, events: ring.events(checkpoint.index..<index), index: index)
+    }
+
+    /// The moment `seconds` of trace time after (or, negative, before) moment
+    /// `index`, within ``reachable``: forward, the first moment whose last
+    /// event is at least that late; back, the last one at most that early.
+    /// Looks at no more events than the ring keeps.
+    func moment(_ index: Int, movedBy nanoseconds: Int64) -> Int {
+        guard let reachable else { return index }
+        let from = min(max(index, reachable.lowerBound), reachable.upperBound)
+        guard let base = lastEvent(atMoment: from)?.time else { return from }
+        if nanoseconds >= 0 {
+            let (target, overflow) = base.addingReportingOverflow(UInt64(nanoseconds))
+            if overflow { return reachable.upperBound }
+            var moment = from + 1
+            while moment < reachable.upperBound, ring[moment - 1].time < target { moment += 1 }
+            return min(moment, reachable.upperBound)
+        }
+        let target = base &- min(base, UInt64(-nanoseconds))
+        var moment = from - 1
+        while moment > reachable.lowerBound, ring[moment - 1].time > target { moment -= 1 }
+        return max(moment, reachable.lowerBound)
+    }
+
+    /// Calls `body` with each kept event whose index is in `range`, in order.
+    func forEachEvent(in range: Range<Int>, _ body: (Int, TraceEvent) -> Void) {
+        let from = max(range.lowerBound, ring.startIndex), to = min(range.upperBound, ring.endIndex)
+        guard from < to else { return }
+        for index in from..<to { body(index, ring[index]) }
+    }
+
+    /// The index of the oldest event kept.
+    var oldestKept: Int { ring.startIndex }
 }

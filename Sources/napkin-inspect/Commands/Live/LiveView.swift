@@ -3,10 +3,11 @@ import NapkinTrace
 /// What `live` draws: the full-screen frame on a terminal, and the final tree
 /// and findings when the view closes (or without a terminal).
 ///
-/// A frame costs what fits on the screen: the tree is walked only for the
-/// rows there is room for, and findings, output and status are cut to the
-/// screen too. Every text from the trace, the source's name and the
-/// command's output are made printable.
+/// A frame costs what fits on the screen: the tree is walked only down to
+/// the rows on screen (those above are skipped without being drawn), and
+/// findings, output, details and status are cut to the screen too. Every
+/// text from the trace, the source's name and the command's output are made
+/// printable.
 struct LiveView {
     /// Colours, or none.
     let style: Style
@@ -16,55 +17,93 @@ struct LiveView {
     /// How many findings and output lines a frame shows at most.
     static let maxPaneLines = 5
 
-    /// One screen of `rows` × `columns`: header, tree (cut to fit), findings,
-    /// the command's output, status line.
+    /// One screen of `rows` × `columns`, live, nothing selected by a key:
+    /// header, tree (cut to fit), findings, the command's output, status line.
     func frame(_ analyzer: TraceAnalyzer, events: Int, rate: Int, finished: Bool, childStatus: Int32?,
                pane: OutputPane?, diagnostic: TraceDiagnostic?, size: (rows: Int, columns: Int),
                sessions: (index: Int, count: Int) = (0, 1)) -> [String] {
-        let (rows, columns) = (max(4, size.rows), max(10, size.columns))
-        let state = analyzer.state
-        let findings = analyzer.findings
-        let found = findings.count + analyzer.findingsNotKept
-        var header = style.bold("napkin-inspect live") + "  "
-        if sessions.count > 1 { header += "[\(sessions.index + 1)/\(sessions.count)] " }
-        header += state.session.map { PrintableText.printable($0.heading, limit: columns) } ?? PrintableText.printable(sourceName, limit: columns)
-        header += "  t=" + TimeFormat.duration(state.time)
-        header += "  \(NumberFormat.grouped(events)) events (\(NumberFormat.grouped(rate))/s)"
-        header += "  routers \(NumberFormat.grouped(state.routerCount))  tasks \(NumberFormat.grouped(state.taskCount))"
-        header += "  " + (found == 0 ? style.green("no findings") : style.red(CheckTextReport.plural(found, "finding")))
-        var status: String
-        if let childStatus {
-            status = "command exited with status \(childStatus); press q to quit"
-        } else if finished {
-            status = "end of trace; press q to quit"
-        } else {
-            status = "q quit"
+        var facts = LiveFrame(analyzer: analyzer)
+        facts.events = events
+        facts.rate = rate
+        facts.finished = finished
+        facts.childStatus = childStatus
+        facts.pane = pane
+        facts.diagnostic = diagnostic
+        facts.size = size
+        facts.newestTime = analyzer.state.time
+        facts.sessionIndex = sessions.index
+        if sessions.count > 1 {
+            facts.sessions = (0..<sessions.count).map { _ in SessionBar.Item(name: sourceName, ended: finished, findings: 0) }
         }
-        if sessions.count > 1 { status += "  Tab next process" }
-        if let diagnostic { status += "  " + style.yellow("(\(PrintableText.printable(diagnostic.description, limit: columns)))") }
+        var inspector = InspectorState()
+        return frame(facts, inspector: &inspector)
+    }
 
+    /// One screen of the inspector: header, session bar (with two sessions
+    /// or more), a rule (saying where the tree window is when the tree does
+    /// not fit), then the help, the details of a node, or the tree with the
+    /// findings and the command's output, and the status line. Settles the
+    /// inspector's selection and scroll (``TreeWindow``).
+    func frame(_ facts: LiveFrame, inspector: inout InspectorState) -> [String] {
+        let (rows, columns) = (max(4, facts.size.rows), max(10, facts.size.columns))
+        var lines = [header(facts, inspector: inspector, columns: columns)]
+        if facts.sessions.count > 1 {
+            lines.append(SessionBar.line(facts.sessions, current: facts.sessionIndex, style: style, columns: columns))
+        }
+        let status = statusLine(facts, inspector: inspector, columns: columns)
+        let ruleRow = lines.count
+        lines.append(rule(nil, columns: columns))
+        let room = max(1, rows - lines.count - 1)
+
+        if inspector.detailsRequested && inspector.details == nil && !inspector.showingHelp {
+            // Settle the selection on this frame's tree first: keys of the same batch may have moved it.
+            _ = TreeWindow.make(facts.analyzer, style: style, matches: facts.matches, room: room, inspector: &inspector)
+            inspector.openRequestedDetails()
+        }
+        if inspector.showingHelp {
+            lines += InspectorKeys.helpLines(style: style)
+        } else if let pin = inspector.details {
+            let details = NodeDetails(style: style, width: columns).lines(pin, analyzer: facts.analyzer, log: facts.log)
+            let top = min(inspector.detailsScroll, max(0, details.count - room))
+            inspector.detailsScroll = top
+            lines += details.dropFirst(top).prefix(room)
+            if details.count > room {
+                let last = min(details.count, top + room)
+                lines[ruleRow] = rule("lines \(top + 1)\u{2013}\(last) of \(details.count)", columns: columns)
+            }
+        } else {
+            let (body, position) = self.body(facts, inspector: &inspector, room: room, columns: columns)
+            lines += body
+            if let position { lines[ruleRow] = rule(position, columns: columns) }
+        }
+        while lines.count < rows - 1 { lines.append("") }
+        lines = Array(lines.prefix(rows - 1))
+        lines.append(status)
+        return lines.map { $0.truncatedVisible(to: columns) }
+    }
+
+    /// The tree window, then the findings and the output panes; and where
+    /// the window is in the tree, when it does not fit.
+    private func body(_ facts: LiveFrame, inspector: inout InspectorState, room: Int, columns: Int) -> ([String], String?) {
+        let findings = facts.analyzer.findings
+        let found = findings.count + facts.analyzer.findingsNotKept
         let findingLines = FindingLine.lines(findings, style: style).suffix(Self.maxPaneLines).map { "  " + $0 }
-        let outputLines = pane.map { $0.last(Self.maxPaneLines).map { "  " + style.dim(PrintableText.printable($0, limit: columns)) } } ?? []
-        var fixed = 2 + 1 // header, rule, status
+        let outputLines = facts.pane.map { $0.last(Self.maxPaneLines).map { "  " + style.dim(PrintableText.printable($0, limit: columns)) } } ?? []
+        var fixed = 0
         if !findingLines.isEmpty { fixed += findingLines.count + 1 }
         if !outputLines.isEmpty { fixed += outputLines.count + 1 }
-        let room = max(3, rows - fixed)
-        let tree = TreeRenderer(style: style, findings: findings)
-            .rows(state, limit: room, hint: "enlarge the terminal to see them").map(\.text)
-        var lines = [header, style.dim(String(repeating: "\u{2500}", count: columns))]
-        lines += tree
+        let window = TreeWindow.make(facts.analyzer, style: style, matches: facts.matches, room: max(3, room - fixed), inspector: &inspector)
+        var lines = window.lines
         if !findingLines.isEmpty {
-            lines.append(style.bold("Findings") + (found > Self.maxPaneLines ? style.dim(" (the last lines, of \(NumberFormat.grouped(found)))") : ""))
+            let title = inspector.isPaused ? "Findings at this moment" : "Findings"
+            lines.append(style.bold(title) + (found > Self.maxPaneLines ? style.dim(" (the last lines, of \(NumberFormat.grouped(found)))") : ""))
             lines += findingLines
         }
         if !outputLines.isEmpty {
             lines.append(style.bold("Output"))
             lines += outputLines
         }
-        while lines.count < rows - 1 { lines.append("") }
-        lines = Array(lines.prefix(rows - 1))
-        lines.append(style.dim(status))
-        return lines.map { $0.truncatedVisible(to: columns) }
+        return (lines, window.position)
     }
 
     /// The frame before any traced process has connected.
