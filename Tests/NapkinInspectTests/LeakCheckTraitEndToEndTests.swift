@@ -1,9 +1,6 @@
 import Foundation
 import Testing
 
-/// Whether this test process runs under ThreadSanitizer (`swift test --sanitize=thread`).
-private let runsUnderThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
-
 /// The `NapkinTesting` trait on a real `swift test`: `Examples/LeakCheckedApp`
 /// (a package that depends on this one by path) has one clean test and one
 /// that leaks, both under `@Suite(.napkinLeakCheck)`. Exactly the leaking one

@@ -6,7 +6,8 @@ import Testing
 /// back in time, filtering, the help, switching sessions, and quitting.
 /// Skipped when tmux is not installed. No wall-clock assertions: each step
 /// waits (with a time limit) for the screen it expects.
-@Suite("napkin-inspect live: the interactive inspector (tmux)", .enabled(if: CLIHarness.tmuxPath != nil, "tmux is not installed"))
+@Suite("napkin-inspect live: the interactive inspector (tmux)", .enabled(if: CLIHarness.tmuxPath != nil, "tmux is not installed"),
+       .disabled(if: runsUnderThreadSanitizer, "drives a terminal key by key: once, in the plain run, is enough"))
 struct LiveInspectorTerminalTests {
     typealias Tmux = LiveTerminalTests.Tmux
 

@@ -188,13 +188,7 @@ struct RecordValidator {
             return checkAcrossGap(event, line: line, pending: &pending)
         }
         checkTime(event, line: line)
-        if event.seq <= lastSeq {
-            integrity.note(.sequenceOutOfOrder, line: line.number, seq: event.seq,
-                           "sequence numbers go backwards: records of one session are out of order (merged traces, or two processes writing to one destination)")
-            pending.append(.event(event))
-            return .diagnostic(TraceDiagnostic(.warning, line: line.number,
-                "seq \(event.seq) does not follow seq \(lastSeq): events out of order (a merged or edited trace?)"))
-        }
+        if event.seq <= lastSeq { return outOfOrder(event, line: line, pending: &pending) }
         if event.seq > lastSeq &+ 1 {
             var accounted = false
             if case .dropped(_, let first, let last) = event.kind, first == lastSeq &+ 1, last == event.seq &- 1 { accounted = true }
@@ -208,6 +202,16 @@ struct RecordValidator {
         return .event(event)
     }
 
+    /// An event whose sequence number is not above the previous one: noted
+    /// as damage, and still returned, after a warning.
+    private mutating func outOfOrder(_ event: TraceEvent, line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item {
+        integrity.note(.sequenceOutOfOrder, line: line.number, seq: event.seq,
+                       "sequence numbers go backwards: records of one session are out of order (merged traces, or two processes writing to one destination)")
+        pending.append(.event(event))
+        return .diagnostic(TraceDiagnostic(.warning, line: line.number,
+            "seq \(event.seq) does not follow seq \(lastSeq): events out of order (a merged or edited trace?)"))
+    }
+
     /// Checks a record of a resumed part's replay, or the first record after
     /// it: its sequence number above the previous one (with any gap), its
     /// time not before the previous one's (with any jump).
@@ -218,13 +222,7 @@ struct RecordValidator {
         } else {
             lastTime = event.time
         }
-        if event.seq <= lastSeq {
-            integrity.note(.sequenceOutOfOrder, line: line.number, seq: event.seq,
-                           "sequence numbers go backwards: records of one session are out of order (merged traces, or two processes writing to one destination)")
-            pending.append(.event(event))
-            return .diagnostic(TraceDiagnostic(.warning, line: line.number,
-                "seq \(event.seq) does not follow seq \(lastSeq): events out of order (a merged or edited trace?)"))
-        }
+        if event.seq <= lastSeq { return outOfOrder(event, line: line, pending: &pending) }
         lastSeq = event.seq
         return .event(event)
     }
