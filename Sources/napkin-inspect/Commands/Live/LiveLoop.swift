@@ -17,12 +17,6 @@ struct LiveLoop {
     /// `--sessions N`: with `--listen`, stop once N sessions have ended.
     let sessionLimit: Int?
 
-    /// What the run ended with.
-    struct Outcome {
-        /// The exit status.
-        var status: Int32
-    }
-
     /// Runs until the feed is done, printing as sessions end; returns the exit status.
     func run(_ feed: LiveFeed) -> Int32 {
         let listening = feed.listener != nil && feed.child == nil
