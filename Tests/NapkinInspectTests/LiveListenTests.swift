@@ -183,6 +183,14 @@ struct LiveListenTests {
         #expect(!result.stderr.contains("seq"), "no sequence warnings: the processes never mix: \(result)")
     }
 
+    @Test("off a terminal the verdict is check's however slowly the lines arrive (slower than the trace's own clock)")
+    func slowArrivalSameVerdict() async throws {
+        // 191 lines 40 ms apart: 7.6 s of wall time for 4.8 s of trace time.
+        let result = try await CLIHarness.inspect(["live", "--", CLIHarness.traceProbePath, "send", Self.swipeBack, "40"], timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdoutLines.filter { $0.hasPrefix("  error[view-gone-still-attached] OrderRouter#18") }.count == 1, "\(result)")
+    }
+
     @Test("--listen unix:PATH: an app connects through the socket file, which is removed at the end; a regular file there is refused")
     func unixSocket() async throws {
         let directory = try ScratchDirectory("listen-unix")
