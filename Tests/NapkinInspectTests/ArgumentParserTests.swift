@@ -63,7 +63,7 @@ struct ArgumentParserTests {
     @Test("--view-grace goes with --grace: the same commands take both, and read both into their analysis")
     func viewGrace() throws {
         let withGrace = CommandRegistry.all.filter { $0.configuration.option(named: "grace") != nil }.map { $0.configuration.name }
-        #expect(withGrace == ["live", "tree", "check", "mermaid"])
+        #expect(withGrace == ["live", "tree", "check", "mermaid", "report"])
         for command in CommandRegistry.all {
             let configuration = command.configuration
             #expect((configuration.option(named: "view-grace") != nil) == (configuration.option(named: "grace") != nil), "\(configuration.name)")
@@ -206,8 +206,8 @@ struct ArgumentParserTests {
     @Test("the registry: one command per name, the overview lists each once with its summary")
     func registry() {
         let names = CommandRegistry.all.map { $0.configuration.name }
-        #expect(names == ["live", "tree", "timeline", "check", "mermaid", "stats"])
-        #expect(CommandRegistry.names == "live, tree, timeline, check, mermaid, stats")
+        #expect(names == ["live", "tree", "timeline", "check", "mermaid", "stats", "report"])
+        #expect(CommandRegistry.names == "live, tree, timeline, check, mermaid, stats, report")
         for command in CommandRegistry.all {
             let configuration = command.configuration
             #expect(CommandRegistry.named(configuration.name) == command)

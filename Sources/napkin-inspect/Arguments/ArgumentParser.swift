@@ -27,8 +27,8 @@ enum ArgumentParser {
                 parsed.wantsHelp = true
                 continue
             }
-            if word.hasPrefix("--") {
-                var optionName = String(word.dropFirst(2))
+            if word.hasPrefix("--") || isShortOption(word, configuration) {
+                var optionName = word.hasPrefix("--") ? String(word.dropFirst(2)) : longName(of: word, configuration)
                 var inline: String?
                 if let eq = optionName.firstIndex(of: "=") {
                     inline = String(optionName[optionName.index(after: eq)...])
@@ -58,7 +58,7 @@ enum ArgumentParser {
                 parsed.texts[optionName] = value
                 continue
             }
-            // No command has short options besides -h: name the first letter.
+            // Besides -h and the declared one-letter aliases, no short options: name the first letter.
             if word.hasPrefix("-"), let letter = word.dropFirst().first {
                 throw UsageError("unknown option '-\(letter)' for '\(name)' (\(hint))")
             }
@@ -79,5 +79,18 @@ enum ArgumentParser {
             throw UsageError("missing trace file: " + usage.joined(separator: " (or: ") + String(repeating: ")", count: max(0, usage.count - 1)))
         }
         return parsed
+    }
+
+    /// Whether `word` is `-x` for an option declared with the alias `x` (or `-x=VALUE`).
+    private static func isShortOption(_ word: String, _ configuration: CommandConfiguration) -> Bool {
+        let letters = Array(word.split(separator: "=", maxSplits: 1).first ?? "")
+        return letters.count == 2 && letters[0] == "-" && configuration.options.contains { $0.short == letters[1] }
+    }
+
+    /// `-x` or `-x=VALUE` spelled with the option's long name (`output` or `output=VALUE`).
+    private static func longName(of word: String, _ configuration: CommandConfiguration) -> String {
+        let letter = word.dropFirst().first
+        let name = configuration.options.first { $0.short == letter }?.name ?? ""
+        return name + word.dropFirst(2)
     }
 }

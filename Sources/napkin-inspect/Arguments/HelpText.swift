@@ -7,7 +7,7 @@ extension CommandConfiguration {
         if !details.isEmpty { out += "\n\(details)\n" }
         out += "\nOptions:\n"
         var rows = options.map { option -> (label: String, help: String) in
-            ("    --\(option.name)" + (option.valueName.map { " \($0)" } ?? ""), option.help)
+            ((option.short.map { "    -\($0), --" } ?? "    --") + option.name + (option.valueName.map { " \($0)" } ?? ""), option.help)
         }
         rows.append(("-h, --help", "Show this help."))
         let width = min(34, (rows.map(\.label.count).max() ?? 0) + 2)

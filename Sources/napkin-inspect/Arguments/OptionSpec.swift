@@ -9,6 +9,8 @@ struct OptionSpec: Sendable {
     var help: String
     /// The accepted spellings, when the set is closed; the parser rejects any other.
     var choices: [String]?
+    /// A one-letter alias (`o` for `-o FILE`), if the option has one.
+    var short: Character?
     /// Whether the option only means something with `-- COMMAND` (`check --repeat`):
     /// given without one, it is a usage error.
     var needsCommand = false
@@ -41,6 +43,13 @@ struct ValueOption<Value: Sendable>: DeclaredOption {
     let spec: OptionSpec
     /// Turns the text given into the value; text it cannot take is a usage error.
     let convert: @Sendable (String) throws(UsageError) -> Value
+
+    /// The same option, also spelled `-letter` (``OptionSpec/short``).
+    func short(_ letter: Character) -> ValueOption {
+        var spec = spec
+        spec.short = letter
+        return ValueOption(spec: spec, convert: convert)
+    }
 
     /// The same option, a usage error without `-- COMMAND` (``OptionSpec/needsCommand``).
     func needingCommand() -> ValueOption {

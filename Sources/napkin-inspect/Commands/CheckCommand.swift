@@ -30,6 +30,10 @@ struct CheckCommand: Command {
             "repeat", range: 1...RepeatedRuns.maxRuns, noun: "runs",
             help: "With COMMAND: run it N times (up to 1000) and report each finding once, with how many runs had it.")
             .needingCommand()
+        /// `--report FILE`.
+        static let report = ValueOption.text(
+            "report", valueName: "FILE",
+            help: "Also write an HTML report of the traces checked (see 'napkin-inspect report'); replaces only an earlier report.")
         /// `--source-root DIR`.
         static let sourceRoot = ValueOption.text(
             "source-root", valueName: "DIR",
@@ -38,7 +42,7 @@ struct CheckCommand: Command {
 
     static let configuration = CommandConfiguration(
         options: CommonOptions.analysisOptions + [Options.expectTeardown, Options.allow, Options.baseline, Options.writeBaseline,
-                                                  Options.failOn, Options.repeatRuns, Options.traceDir, Options.sourceRoot]
+                                                  Options.failOn, Options.repeatRuns, Options.traceDir, Options.report, Options.sourceRoot]
             + Presentation<Format>.options, help: """
         check FILE|DIR... [options]
         check [options] -- COMMAND [ARGS...]
@@ -56,6 +60,7 @@ struct CheckCommand: Command {
         $ napkin-inspect check --write-baseline napkin-baseline.json -- swift test
         $ napkin-inspect check --baseline napkin-baseline.json -- swift test
         $ napkin-inspect check --repeat 10 -- swift test --filter CheckoutTests
+        $ napkin-inspect check --report napkin-report.html -- swift test
         """)
 
     /// The trace files and directories given.
@@ -80,6 +85,8 @@ struct CheckCommand: Command {
     var output: Presentation<Format>
     /// `--source-root`: where the code locations of findings are looked up.
     var sourceRoot: String
+    /// `--report`: where the HTML report goes.
+    var reportPath: String?
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
@@ -93,6 +100,8 @@ struct CheckCommand: Command {
         traceDirectory = try arguments.value(Options.traceDir)
         output = try Presentation(arguments)
         sourceRoot = try arguments.value(Options.sourceRoot) ?? "."
+        reportPath = try arguments.value(Options.report)
+        if reportPath == "-" { throw UsageError("'--report -': standard output carries the check's own report; give the HTML report a file") }
     }
 
     func run() throws -> Int32 {
@@ -100,6 +109,8 @@ struct CheckCommand: Command {
                                    baseline: try baselinePath.map(BaselineFile.read))
         // Refuse a path it must not write to before any work (a test run may take minutes).
         if let writeBaselinePath { try BaselineFile.ensureWritable(writeBaselinePath) }
+        if let reportPath { try ReportFile.ensureWritable(reportPath) }
+        let report = reportPath.map { _ in CheckReportCollector() }
 
         let checked: [CheckedTrace]
         var commandStatus: Int32 = 0
@@ -108,12 +119,12 @@ struct CheckCommand: Command {
             guard paths.isEmpty else { throw UsageError("give either trace files or '-- COMMAND', not both") }
             if let repeatCount {
                 let runs = try RepeatedRuns(command, count: repeatCount, traceDirectory: traceDirectory,
-                                            stdoutToStderr: output.format.isMachineReadable, checker: &checker)
+                                            stdoutToStderr: output.format.isMachineReadable, checker: &checker, report: report)
                 repeated = runs
                 checked = [runs.report]
                 commandStatus = runs.firstFailure?.status ?? 0
             } else {
-                let run = try runOnce(command, checker: &checker)
+                let run = try runOnce(command, checker: &checker, report: report)
                 if run.traces.isEmpty {
                     Output.error(CommandRun.noTraceMessage(command))
                     return run.status != 0 ? run.status : ExitStatus.unusable
@@ -122,7 +133,9 @@ struct CheckCommand: Command {
                 commandStatus = run.status
             }
         } else {
-            checked = checker.check(try TraceFiles.expand(paths), namingProcesses: false)
+            let files = try TraceFiles.expand(paths)
+            checked = checker.check(files, namingProcesses: false)
+            report?.take(files: files, checked: checked)
         }
 
         // A trace that cannot be read or trusted is unusable input, whatever its findings.
@@ -132,6 +145,7 @@ struct CheckCommand: Command {
         let baselineJSON = baselinePath.flatMap { path in checker.baseline.map { CheckJSONReport.BaselineJSON($0, path: path, traces: checked) } }
         output.format.write(checked, style: output.style, sources: sources, exitStatus: status,
                             baseline: baselineJSON, repetition: repeated?.json)
+        if let reportPath, let report { try writeReport(report, to: reportPath, sources: sources) }
         if let note = sources.unresolvedNote { Output.error(note) }
         for entry in checker.allowList.unused {
             Output.error("note: allow-list line \(entry.line) (\(entry.rule) \(entry.type)) matched nothing; remove it if the issue is fixed")
@@ -165,13 +179,24 @@ struct CheckCommand: Command {
     }
 
     /// Runs COMMAND once, its traces written to `--trace-dir` or to a temporary directory (removed).
-    private func runOnce(_ command: [String], checker: inout TraceChecker) throws(CommandFailure) -> CommandRun {
+    private func runOnce(_ command: [String], checker: inout TraceChecker, report: CheckReportCollector?) throws(CommandFailure) -> CommandRun {
         if let traceDirectory {
             return try CommandRun(command, tracingInto: try TraceFiles.prepareKeptDirectory(traceDirectory), temporary: false,
-                                  stdoutToStderr: output.format.isMachineReadable, checker: &checker)
+                                  stdoutToStderr: output.format.isMachineReadable, checker: &checker, report: report)
         }
         let directory = try TraceFiles.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        return try CommandRun(command, tracingInto: directory, temporary: true, stdoutToStderr: output.format.isMachineReadable, checker: &checker)
+        return try CommandRun(command, tracingInto: directory, temporary: true, stdoutToStderr: output.format.isMachineReadable,
+                              checker: &checker, report: report)
+    }
+
+    /// `--report`: writes the report of the traces `report` gathered (none: a note, no file).
+    private func writeReport(_ report: CheckReportCollector, to path: String, sources: SourceRoot) throws(CommandFailure) {
+        guard !report.traces.isEmpty else {
+            Output.error("note: no report written to \(path): no trace was read")
+            return
+        }
+        try ReportFile.write(ReportPage.html(report.traces, sources: sources), to: path)
+        Output.error("wrote the report \(path) (\(report.traces.count == 1 ? "1 trace" : "\(report.traces.count) traces"))")
     }
 }

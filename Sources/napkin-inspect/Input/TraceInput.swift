@@ -7,6 +7,9 @@ import NapkinTrace
 struct TraceInput {
     /// The file, or `-` for standard input.
     let path: String
+    /// Whether the diagnostics go unsaid: for a second reading of a trace
+    /// whose first reading already reported them (`check --report`).
+    var quiet = false
 
     /// What reading produced besides the events.
     struct Summary {
@@ -52,7 +55,7 @@ struct TraceInput {
                 if reader.rejection != nil { continue }
                 let count = shown[diagnostic.severity, default: 0]
                 shown[diagnostic.severity] = count + 1
-                if count < Self.shownPerSeverity {
+                if count < Self.shownPerSeverity && !quiet {
                     Output.error("\(reader.source): \(diagnostic.severity.rawValue): \(diagnostic)")
                 }
             }
@@ -69,11 +72,11 @@ struct TraceInput {
     /// Reports how many diagnostics were not shown and, once the whole trace
     /// is read, the damage the reader found; sums up the reading.
     private func finish(_ reader: TraceReader, _ shown: [TraceDiagnostic.Severity: Int], complete: Bool) -> Summary {
-        for (severity, count) in shown.sorted(by: { $0.key > $1.key }) where count > Self.shownPerSeverity {
+        for (severity, count) in shown.sorted(by: { $0.key > $1.key }) where count > Self.shownPerSeverity && !quiet {
             Output.error("\(reader.source): \(count - Self.shownPerSeverity) more \(severity.rawValue)s not shown")
         }
         let integrity = reader.integrity
-        if complete {
+        if complete && !quiet {
             for problem in integrity.problems {
                 Output.error("\(reader.source): warning: the trace is damaged (\(problem.kind.rawValue)): \(problem)")
             }

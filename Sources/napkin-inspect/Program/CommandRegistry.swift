@@ -8,6 +8,7 @@ enum CommandRegistry {
         CheckCommand.self,
         MermaidCommand.self,
         StatsCommand.self,
+        ReportCommand.self,
     ]
 
     /// The command called `name`, if there is one.

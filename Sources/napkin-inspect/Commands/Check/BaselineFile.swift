@@ -150,59 +150,14 @@ enum BaselineFile {
     /// existing directory, or a file that is a napkin baseline already
     /// (nothing else is ever overwritten). Called before any work is done.
     static func ensureWritable(_ path: String) throws(CommandFailure) {
-        var info = stat()
-        if stat(path, &info) == 0 {
-            if info.st_mode & S_IFMT == S_IFDIR {
-                throw CommandFailure("cannot write the baseline \(path): it is a directory (give a file path)")
-            }
+        try ReplaceableFile.ensureWritable(path, noun: "baseline") { _ in
             let isBaseline = (try? contents(of: path, fix: "")).flatMap { try? JSONDecoder().decode(Header.self, from: $0) }?.isBaseline
-            guard isBaseline == true else {
-                throw CommandFailure("refusing to overwrite \(path): it is not a napkin baseline (give another path, or delete the file first)")
-            }
-        } else {
-            let parent = directory(of: path)
-            guard stat(parent, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else {
-                throw CommandFailure("cannot write the baseline \(path): no directory \(parent) (create it first)")
-            }
+            return isBaseline == true
         }
     }
 
     /// Writes `baseline` to `path`, atomically.
     static func write(_ baseline: Baseline, to path: String) throws(CommandFailure) {
-        try writeAtomically(JSONOutput.text(Contents(findings: baseline.entries)), to: path)
-    }
-
-    /// The directory `path` is in (`.` for a bare name).
-    private static func directory(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
-    }
-
-    /// Writes `text` to a new temporary file next to `path`, flushes it to
-    /// disk, and renames it over `path`: a reader sees the old file or the
-    /// new one, never a part. The file keeps the mode of the one it replaces.
-    private static func writeAtomically(_ text: String, to path: String) throws(CommandFailure) {
-        var template = Array("\(directory(of: path))/.napkin-baseline-XXXXXX".utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else { throw CommandFailure("cannot write the baseline \(path): \(String(cString: strerror(errno)))") }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        var info = stat()
-        let mask = umask(0)
-        umask(mask)
-        fchmod(fd, stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o666 & ~mask)
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        do {
-            try handle.write(contentsOf: Data(text.utf8))
-            try handle.synchronize()
-            try handle.close()
-        } catch {
-            unlink(temporary)
-            throw CommandFailure("cannot write the baseline \(path): \(error.localizedDescription)")
-        }
-        guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw CommandFailure("cannot write the baseline \(path): \(reason)")
-        }
+        try ReplaceableFile.writeAtomically(JSONOutput.text(Contents(findings: baseline.entries)), to: path, noun: "baseline")
     }
 }

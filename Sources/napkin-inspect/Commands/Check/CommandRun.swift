@@ -12,10 +12,13 @@ struct CommandRun {
     /// after their processes (their files are about to be deleted). With
     /// `stdoutToStderr`, the command's standard output goes to standard
     /// error: ours carries a report in a format another program parses.
+    /// With `report`, the traces are handed to it too, before their directory can go.
     init(_ command: [String], tracingInto directory: String, temporary: Bool, stdoutToStderr: Bool,
-         checker: inout TraceChecker) throws(CommandFailure) {
+         checker: inout TraceChecker, report: CheckReportCollector?) throws(CommandFailure) {
         status = try ChildProcess.run(command, environment: ["NAPKIN_TRACE": directory + "/"], stdoutToStderr: stdoutToStderr)
-        traces = checker.check(TraceFiles.find(in: directory), namingProcesses: temporary)
+        let files = TraceFiles.find(in: directory)
+        traces = checker.check(files, namingProcesses: temporary)
+        if !traces.isEmpty { report?.take(files: files, checked: traces) }
     }
 
     /// Why a command that wrote no trace cannot be checked.

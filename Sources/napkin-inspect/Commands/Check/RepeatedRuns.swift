@@ -32,8 +32,9 @@ struct RepeatedRuns {
     /// ended by SIGINT (Ctrl-C) ends the repetition; a run that wrote no
     /// trace is named on standard error and is a trace problem of the report.
     /// With `stdoutToStderr`, the command's standard output goes to standard error.
+    /// Each run's traces go to `report` as well, when there is one.
     init(_ command: [String], count: Int, traceDirectory: String?, stdoutToStderr: Bool,
-         checker: inout TraceChecker) throws(CommandFailure) {
+         checker: inout TraceChecker, report: CheckReportCollector?) throws(CommandFailure) {
         self.command = command
         requested = count
         let base: String
@@ -54,7 +55,7 @@ struct RepeatedRuns {
         }
         for (index, directory) in directories.enumerated() {
             let run = try CommandRun(command, tracingInto: directory, temporary: temporary != nil, stdoutToStderr: stdoutToStderr,
-                                     checker: &checker)
+                                     checker: &checker, report: report)
             if run.traces.isEmpty { Output.error("run \(index + 1): " + CommandRun.noTraceMessage(command)) }
             runs.append(Run(number: index + 1, status: run.status, traces: run.traces))
             if run.status == 128 + SIGINT { break }

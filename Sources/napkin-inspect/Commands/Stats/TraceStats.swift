@@ -55,12 +55,28 @@ struct TraceStats: Encodable {
 extension TraceStats {
     /// Reads the trace at `path` and counts.
     init(reading path: String) throws(CommandFailure) {
-        var state = TraceState()
-        var depths = AttachDepths()
-        var cancelled = 0
-        var endReason: String?
-        var routersDeallocated = 0, interactorsDeallocated = 0
+        var tally = Tally()
         let summary = try TraceInput(path: path).read { event in
+            tally.apply(event)
+            return true
+        }
+        self = tally.stats(path: path, reading: summary)
+    }
+
+    /// The counts of `stats`, folded one event at a time, so that a command
+    /// reading a trace for other reasons (`report`) counts in the same pass.
+    struct Tally {
+        private var state = TraceState()
+        private var depths = AttachDepths()
+        private var cancelled = 0
+        private var endReason: String?
+        private var routersDeallocated = 0, interactorsDeallocated = 0
+
+        /// Nothing counted yet.
+        init() {}
+
+        /// Counts `event`.
+        mutating func apply(_ event: TraceEvent) {
             switch event.kind {
             case .deallocated(let id):
                 if let node = state[id] {
@@ -72,32 +88,35 @@ extension TraceStats {
             }
             state.apply(event)
             depths.apply(event, state)
-            return true
         }
-        var counts = Counts(
-            bytes: summary.bytes, formatVersion: state.session?.version, startedAt: state.session.map { Self.iso8601($0.wallClock) },
-            eventsPerSecond: state.time > 0 ? Double(summary.events) / (Double(state.time) / 1e9) : 0,
-            endReason: endReason, lastLineCutShort: summary.endedMidLine,
-            invalidLines: summary.invalidLines, unknownKinds: summary.unknownKinds, unknownFields: summary.unknownFields)
-        counts.traceProblems = summary.integrity.including(state).problems.map { "\($0.kind.rawValue): \($0)" }
-        counts.routersCreated = state.eventCount(.router)
-        counts.routersDeallocated = routersDeallocated
-        counts.routersAlive = state.routerCount
-        counts.interactorsCreated = state.eventCount(.interactor)
-        counts.interactorsDeallocated = interactorsDeallocated
-        counts.interactorsAlive = state.interactorCount
-        counts.tasksStarted = state.tasksStarted
-        counts.tasksEnded = state.tasksEnded
-        counts.tasksCancelled = cancelled
-        counts.tasksRunning = state.taskCount
-        counts.maxDepth = depths.deepest
-        counts.marks = state.eventCount(.mark)
-        for name in TraceEvent.Name.allCases where state.eventCount(name) > 0 { counts.eventsByKind[name.rawValue] = state.eventCount(name) }
-        self.init(overview: TraceOverview(path: path, reading: summary, state: state), counts: counts)
+
+        /// The stats of the trace at `path`, once its reading is `summary`.
+        func stats(path: String, reading summary: TraceInput.Summary) -> TraceStats {
+            var counts = Counts(
+                bytes: summary.bytes, formatVersion: state.session?.version, startedAt: state.session.map { TraceStats.iso8601($0.wallClock) },
+                eventsPerSecond: state.time > 0 ? Double(summary.events) / (Double(state.time) / 1e9) : 0,
+                endReason: endReason, lastLineCutShort: summary.endedMidLine,
+                invalidLines: summary.invalidLines, unknownKinds: summary.unknownKinds, unknownFields: summary.unknownFields)
+            counts.traceProblems = summary.integrity.including(state).problems.map { "\($0.kind.rawValue): \($0)" }
+            counts.routersCreated = state.eventCount(.router)
+            counts.routersDeallocated = routersDeallocated
+            counts.routersAlive = state.routerCount
+            counts.interactorsCreated = state.eventCount(.interactor)
+            counts.interactorsDeallocated = interactorsDeallocated
+            counts.interactorsAlive = state.interactorCount
+            counts.tasksStarted = state.tasksStarted
+            counts.tasksEnded = state.tasksEnded
+            counts.tasksCancelled = cancelled
+            counts.tasksRunning = state.taskCount
+            counts.maxDepth = depths.deepest
+            counts.marks = state.eventCount(.mark)
+            for name in TraceEvent.Name.allCases where state.eventCount(name) > 0 { counts.eventsByKind[name.rawValue] = state.eventCount(name) }
+            return TraceStats(overview: TraceOverview(path: path, reading: summary, state: state), counts: counts)
+        }
     }
 
     /// `2026-11-22T11:45:35.721Z`: Unix time in nanoseconds as ISO 8601.
-    private static func iso8601(_ unixNanoseconds: Int64) -> String {
+    static func iso8601(_ unixNanoseconds: Int64) -> String {
         let date = Date(timeIntervalSince1970: Double(unixNanoseconds) / 1e9)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -1,0 +1,23 @@
+/// `check --report FILE`: gathers the traces the HTML report shows while
+/// their files still exist (the traces of `check -- COMMAND` are in a
+/// temporary directory, removed when the command's run is checked).
+///
+/// With `--repeat`, a report of every run would repeat the same flow N times:
+/// it shows the first run that had a finding or a trace problem, or the last
+/// run when none had (docs/report.md).
+final class CheckReportCollector {
+    /// The traces the report shows.
+    private(set) var traces: [ReportTrace] = []
+    /// Whether ``traces`` come from a run with a finding or a trace problem.
+    private var keptRunFailed = false
+
+    /// Nothing gathered yet.
+    init() {}
+
+    /// Takes one run's traces: `files` as read, `checked` their results, in the same order.
+    func take(files: [String], checked: [CheckedTrace]) {
+        guard !keptRunFailed else { return }
+        traces = zip(files, checked).map { ReportTrace(checked: $1, file: $0) }
+        keptRunFailed = checked.contains { !$0.findings.isEmpty || !$0.traceProblems.isEmpty }
+    }
+}
