@@ -24,7 +24,7 @@ struct ReportCommandTests {
 
     /// A trace whose names try to break out of the page.
     static let hostileTrace = """
-        {"seq":1,"t":1000,"ev":"session","v":1,"app":"evil</script><b>app","pid":7,"wall":1795000000000000000}
+        {"seq":1,"t":1000,"ev":"session","v":1,"app":"evil</script><b>app\\u202e","pid":7,"wall":1795000000000000000}
         {"seq":2,"t":2000,"ev":"interactor","id":1,"type":"I"}
         {"seq":3,"t":3000,"ev":"router","id":2,"type":"</script><img src=x onerror=document.body.dataset.pwned=1>","interactor":1,"itype":"I"}
         {"seq":4,"t":4000,"ev":"launch","id":2}
@@ -81,7 +81,8 @@ struct ReportCommandTests {
         #expect(html.components(separatedBy: "</script>").count == html.components(separatedBy: "<script").count)
         let data = try Self.embedded("trace-0", in: html)
         #expect((data["types"] as? [String])?.contains("</script><img src=x onerror=document.body.dataset.pwned=1>") == true)
-        #expect(data["app"] as? String == "evil</script><b>app")
+        #expect(data["app"] as? String == "evil</script><b>app\u{202E}")
+        #expect(!html.contains("\u{202E}"), "the bidi control is escaped in the page's source too")
     }
 
     @Test("-o replaces an earlier report, never another file; - writes to standard output")
@@ -244,6 +245,7 @@ struct ReportCommandTests {
         #expect(!dom.contains("class=\"js-error\""))
         #expect(!dom.contains("data-pwned"), "the onerror handler in a type name ran")
         #expect(dom.contains("&lt;/script&gt;&lt;img src=x onerror=document.body.dataset.pwned=1&gt;#2"))
+        #expect(dom.contains("evil&lt;/script&gt;&lt;b&gt;app\\u{202e} (pid 7)"), "the bidi control is shown, not obeyed")
     }
 
     @Test("a large trace (12,000 routers, a 3,000-deep chain) opens, its tree bounded", .enabled(if: HeadlessChromium.path != nil))

@@ -34,6 +34,7 @@ enum HostileCorpus {
         Variant(name: "check-github", arguments: ["check", "--format", "github"]),
         Variant(name: "check-sarif", arguments: ["check", "--format", "sarif"]),
         Variant(name: "live", arguments: ["live"]),
+        Variant(name: "report", arguments: ["report", "-o", "-"]),
     ]
 
     /// One hostile input and what must happen to it.

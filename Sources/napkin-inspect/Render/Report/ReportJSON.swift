@@ -8,7 +8,9 @@
 /// marks) and may be hostile: besides what JSON requires (`"`, `\`, the C0
 /// controls), `<`, `>` and `&` are written as `\u003c`, `\u003e`, `\u0026`, so
 /// that no `</script>` or `<!--` can end the element early, and DEL, the C1
-/// controls and U+2028/U+2029 are escaped as well.
+/// controls, the bidi controls and U+2028/U+2029 are escaped as well
+/// (``PrintableText/needsEscape(_:)``), so that the page's source shows
+/// nothing a reader's editor or terminal would act on.
 struct ReportJSON {
     /// The text so far.
     private(set) var text = ""
@@ -145,10 +147,8 @@ struct ReportJSON {
         case "\n": return "\\n"
         case "\t": return "\\t"
         case "\r": return "\\r"
-        case "<", ">", "&", "\u{2028}", "\u{2029}": return hex(scalar)
-        default:
-            let v = scalar.value
-            return v < 0x20 || (0x7F...0x9F).contains(v) ? hex(scalar) : nil
+        case "<", ">", "&": return hex(scalar)
+        default: return PrintableText.needsEscape(scalar) ? hex(scalar) : nil
         }
     }
 

@@ -112,24 +112,19 @@ enum ReportPage {
         return page
     }
 
-    /// `text` with `&`, `<`, `>`, `"` and `'` written as entities, and
-    /// control characters as U+FFFD, for HTML text and attribute values.
+    /// `text` made printable (``PrintableText``: controls and bidi controls
+    /// shown as `\u{202e}`, cut to 300 characters), with `&`, `<`, `>`, `"`
+    /// and `'` written as entities, for HTML text and attribute values.
     static func escaped(_ text: String) -> String {
         var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        for scalar in PrintableText.printable(text, limit: 300).unicodeScalars {
             switch scalar {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
             case "\"": out += "&quot;"
             case "'": out += "&#39;"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                    out += "\u{FFFD}"
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
+            default: out.unicodeScalars.append(scalar)
             }
         }
         return out

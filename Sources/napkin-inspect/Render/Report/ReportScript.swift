@@ -49,6 +49,12 @@ enum ReportScript {
             for (const k in attrs) e.setAttribute(k, attrs[k]);
             return e;
           }
+          // Text from the trace, made visible as the command line shows it: control
+          // and bidi characters as \u{202e}, never acted on by the page.
+          const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/g;
+          function printable(text) {
+            return typeof text === "string" ? text.replace(HIDDEN, (c) => "\\u{" + c.charCodeAt(0).toString(16) + "}") : text;
+          }
           function clip(text, n) { return text.length > n ? text.slice(0, n - 1) + "…" : text; }
           // Minimal Markdown of docs/findings.md paragraphs: ``` blocks, `code`, **bold**, "- " lists.
           function prose(text, into) {
@@ -97,6 +103,16 @@ enum ReportScript {
 
           function load(index) {
             const data = JSON.parse($("trace-" + index).textContent);
+            data.title = printable(data.title);
+            data.app = printable(data.app);
+            data.types = (data.types || []).map(printable);
+            data.labels = (data.labels || []).map(printable);
+            for (const m of data.marks || []) m[2] = printable(m[2]);
+            for (const f of data.findings) {
+              f.name = printable(f.name); f.message = printable(f.message);
+              f.tests = f.tests.map(printable); f.locations = f.locations.map(([role, where]) => [role, printable(where)]);
+            }
+            data.problems = data.problems.map(printable);
             const nodes = data.nodes || [];
             const byId = new Map(), owner = new Map();
             nodes.forEach((n, i) => {
@@ -200,7 +216,8 @@ enum ReportScript {
             const facts = [];
             if (d.app !== undefined) facts.push(d.app + " (pid " + d.pid + (d.part > 1 ? ", part " + d.part : "") + ")");
             facts.push(fmtSpan(d.end) + " of trace");
-            facts.push(d.totalNodes === undefined ? "no nodes" : d.totalNodes + " routers and interactors");
+            const routers = T.nodes.filter((n) => n[2] === 0).length, lone = T.nodes.length - routers;
+            facts.push(routers.toLocaleString("en-US") + (routers === 1 ? " router" : " routers") + (lone ? ", " + lone.toLocaleString("en-US") + " lone interactor" + (lone === 1 ? "" : "s") : "") + (d.shownNodes < d.totalNodes ? " (sampled)" : ""));
             box.appendChild(el("span", "facts", facts.join(" · ")));
             const errors = d.findings.filter((f) => f.severity === "error").length;
             const verdict = d.problems.length ? ["bad", "trace damaged"] : d.findings.length ? [errors ? "bad" : "warn", d.findings.length + (d.findings.length === 1 ? " finding" : " findings")] : ["good", "no findings"];
@@ -536,7 +553,7 @@ enum ReportScript {
             });
             const picker = $("trace-picker");
             meta.traces.forEach((t, i) => {
-              const o = el("option", null, t.title + (t.findings ? " — " + t.findings + (t.findings === 1 ? " finding" : " findings") : t.problems ? " — damaged" : ""));
+              const o = el("option", null, printable(t.title) + (t.findings ? " — " + t.findings + (t.findings === 1 ? " finding" : " findings") : t.problems ? " — damaged" : ""));
               o.value = String(i);
               picker.appendChild(o);
             });
@@ -565,6 +582,7 @@ enum ReportScript {
           if (meta.traces.length) load(0);
           fromHash();
           document.body.dataset.ready = "yes";
+          document.body.dataset.loadMs = String(Math.round(performance.now()));
         })();
         """#
 }
