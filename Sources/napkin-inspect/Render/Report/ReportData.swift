@@ -122,9 +122,11 @@ enum ReportData {
         out.closeArray()
     }
 
-    /// The indices of the nodes to keep: all of them up to ``maxNodes``,
-    /// else those findings name and those alive at the end, then evenly spaced others.
-    static func keptNodes(_ history: TraceHistory, findings: [Finding]) -> [Int] {
+    /// The indices of the nodes to keep, in order: all of them up to `limit`
+    /// (``maxNodes``), else those findings name and those alive at the end,
+    /// then evenly spaced others, `limit` in all.
+    static func keptNodes(_ history: TraceHistory, findings: [Finding], limit: Int = maxNodes) -> [Int] {
+        let maxNodes = limit
         let count = history.nodes.count
         guard count > maxNodes else { return Array(0..<count) }
         let named = Set(findings.map(\.id))
@@ -139,15 +141,9 @@ enum ReportData {
         }
         let room = maxNodes - kept
         if room > 0 {
-            let stride = Double(count) / Double(room)
-            var position = 0.0
-            while kept < maxNodes, Int(position) < count {
-                let index = Int(position)
-                if !keep[index] {
-                    keep[index] = true
-                    kept += 1
-                }
-                position += stride
+            let others = keep.indices.filter { !keep[$0] }
+            for step in 0..<min(room, others.count) {
+                keep[others[step * others.count / room]] = true
             }
         }
         return keep.indices.filter { keep[$0] }
