@@ -33,7 +33,7 @@ struct DiffCommand: Command {
         options: [Options.threshold, Options.thresholdTime, Options.thresholdTasks] + CommonOptions.analysisOptions
             + [CheckCommand.Options.sourceRoot] + Presentation<Format>.options, help: """
         diff BEFORE AFTER [options]
-        Compare two traces of one flow: new and fixed findings, routers, lifetimes.
+        Compare two traces: new and fixed findings, routers, lifetimes.
         Routers are matched by their path of types in the tree (RootRouter/HomeRouter/OrderRouter[2]:
         the second OrderRouter attached under HomeRouter), never by id; findings by rule, path and task label.
         Reports the findings AFTER has that BEFORE had not (new) and the reverse (fixed), routers only one
