@@ -85,7 +85,9 @@ public struct TracePath: Sendable, Hashable, CustomStringConvertible {
         (isInTree ? "" : Self.outsidePrefix) + segments.map(\.description).joined(separator: "/")
     }
 
+    /// Whether `a` and `b` are the same entry of the same table.
     public static func == (a: TracePath, b: TracePath) -> Bool { a.index == b.index && a.table === b.table }
+    /// Hashes the entry's index.
     public func hash(into hasher: inout Hasher) { hasher.combine(index) }
 }
 

@@ -69,22 +69,35 @@ public struct TracePaths: Sendable {
     private struct Builder {
         /// Where a path starts: at a launched router, outside the tree, or under a parent entry.
         enum Start: Hashable {
-            case launched, outside, under(Int)
+            /// A launched router: the start of a path in the tree.
+            case launched
+            /// A router never attached (or under an unknown parent): the start of a path outside the tree.
+            case outside
+            /// Under the router of this entry.
+            case under(Int)
         }
         /// A type under a start: the routers numbered together.
         struct Group: Hashable {
+            /// Where the routers' paths start.
             var start: Start
+            /// Their type.
             var type: String
         }
         /// A type path (occurrences aside) under a start's type path.
         struct TypeKey: Hashable {
+            /// The parent's type path key, nil for a first segment.
             var parent: Int?
+            /// Whether the path starts in the tree.
             var inTree: Bool
+            /// The last type.
             var type: String
         }
 
+        /// The table's entries so far.
         var entries: [TracePathTable.Entry] = []
+        /// Each group's entries, by occurrence (the first at index 0).
         var entryOf: [Group: [Int]] = [:]
+        /// Each type path's key.
         var typePaths: [TypeKey: Int] = [:]
 
         /// The entry of occurrence `occurrence` of `group`, created if new.

@@ -22,11 +22,14 @@ struct DiffJSON: Encodable {
 
     /// One trace: its overview's fields, then its counts and problems.
     private struct SideJSON: Encodable {
+        /// The trace.
         let side: DiffSide
+        /// How many routers it created.
         let routers: Int
 
         private enum CodingKeys: String, CodingKey { case routers, findings, traceProblems }
 
+        /// The overview's fields, then `routers`, `findings` and `trace_problems`.
         func encode(to encoder: any Encoder) throws {
             try side.overview.encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -38,18 +41,24 @@ struct DiffJSON: Encodable {
 
     /// The thresholds, in the units the options take apart from the share (a fraction).
     private struct ThresholdsJSON: Encodable {
+        /// The share, as a fraction.
         let relative: Double
+        /// The smallest change of a lifetime (ns).
         let timeNs: UInt64
+        /// The smallest change of a task count.
         let tasks: UInt64
     }
 
     /// A finding as `check` writes it, with the path of what it is about.
     private struct LocatedFindingJSON: Encodable {
+        /// The finding and its path.
         let located: LocatedFinding
+        /// Where the files of its code locations are looked up.
         let sources: SourceRoot
 
         private enum CodingKeys: String, CodingKey { case path }
 
+        /// The finding's fields as `check` writes them, then `path`.
         func encode(to encoder: any Encoder) throws {
             try FindingJSON(finding: located.finding, sources: sources).encode(to: encoder)
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -59,32 +68,46 @@ struct DiffJSON: Encodable {
 
     /// A router only one run has.
     private struct CountJSON: Encodable {
+        /// The router's path.
         let path: String
+        /// Its type.
         let type: String
+        /// Its parent's path, nil for a first segment.
         let parent: String?
+        /// Whether its path starts in the tree.
         let inTree: Bool
+        /// Routers of its type under its parent path in BEFORE.
         let before: Int
+        /// The same in AFTER.
         let after: Int
     }
 
     /// A measure that changed.
     private struct ChangeJSON: Encodable {
+        /// The router's path.
         let path: String
+        /// `time_attached`, `time_alive` or `tasks`.
         let measure: String
+        /// BEFORE's value (ns, or a count).
         let before: UInt64
+        /// AFTER's value.
         let after: UInt64
     }
 
     /// A router alive at the end.
     private struct EndJSON: Encodable {
+        /// The router's path.
         let path: String
+        /// Whether it is in the tree at the end.
         let inTree: Bool
+        /// `both`, `before` or `after`.
         let presence: String
     }
 
     /// The path as text, unescaped (JSON escapes it).
     private static func text(_ path: TracePath) -> String { DiffPathText.text(path, escape: { $0 }) }
 
+    /// Writes the report's fields (see the type's documentation).
     func encode(to encoder: any Encoder) throws {
         let c = report.comparison
         var container = encoder.container(keyedBy: CodingKeys.self)
