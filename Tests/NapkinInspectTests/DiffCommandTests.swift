@@ -65,18 +65,32 @@ struct DiffCommandTests {
         #expect(result.stdout.contains("0 new findings, "))
     }
 
+    /// The records of an NDJSON trace, as objects.
+    static func records(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    /// `records` as an NDJSON trace, keys sorted.
+    static func ndjson(_ records: [[String: Any]]) throws -> String {
+        try records.map { record in
+            String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self)
+        }.joined(separator: "\n") + "\n"
+    }
+
     /// `clean.ndjson` with every node and task id moved (`id * 7 + 1000`: all
     /// different, none the same as before) and every time multiplied by `scale`.
     static func rewritten(_ text: String, scale: Double) throws -> String {
         let idFields = ["id", "parent", "child", "interactor", "owner", "task"]
-        return try text.split(separator: "\n").map { line -> String in
-            var record = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        return try ndjson(try records(text).map { record in
+            var record = record
             for field in idFields where record["ev"] as? String != "session" {
                 if let id = record[field] as? Int { record[field] = id * 7 + 1000 }
             }
             if let time = record["t"] as? Int { record["t"] = Int(Double(time) * scale) }
-            return String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self)
-        }.joined(separator: "\n") + "\n"
+            return record
+        })
     }
 
     @Test("the clean run against itself with other ids and 30% slower: no changes, exit 0", arguments: [1.0, 1.3, 0.8])
@@ -129,24 +143,18 @@ struct DiffCommandTests {
     /// the first `LoggedInRouter` after seq `after`, detached and deallocated
     /// 100 events later; sequence numbers renumbered.
     static func withExtraScreen(_ text: String, after: Int) throws -> String {
-        var records = try text.split(separator: "\n").map { line in
-            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
+        var lines = try Self.records(text)
         func insert(_ extra: [[String: Any]], afterSeq seq: Int) throws {
-            let index = try #require(records.firstIndex { $0["seq"] as? Int == seq })
-            let time = try #require(records[index]["t"] as? Int)
-            records.insert(contentsOf: extra.map { $0.merging(["t": time]) { $1 } }, at: index + 1)
+            let index = try #require(lines.firstIndex { $0["seq"] as? Int == seq })
+            let time = try #require(lines[index]["t"] as? Int)
+            lines.insert(contentsOf: extra.map { $0.merging(["t": time]) { $1 } }, at: index + 1)
         }
         try insert([["ev": "detach", "parent": 6, "child": 901], ["ev": "deactivate", "id": 900],
                     ["ev": "deinit", "id": 901], ["ev": "deinit", "id": 900]], afterSeq: after + 40)
         try insert([["ev": "interactor", "id": 900, "type": "GiftCardInteractor"],
                     ["ev": "router", "id": 901, "type": "GiftCardRouter", "interactor": 900, "itype": "GiftCardInteractor"],
                     ["ev": "attach", "parent": 6, "child": 901], ["ev": "activate", "id": 900]], afterSeq: after)
-        return try records.enumerated().map { index, record in
-            var record = record
-            record["seq"] = index + 1
-            return String(decoding: try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys]), as: UTF8.self)
-        }.joined(separator: "\n") + "\n"
+        return try ndjson(lines.enumerated().map { index, record in record.merging(["seq": index + 1]) { $1 } })
     }
 
     @Test("a run with one more screen: its path appears (with the count under its parent), exit 0")
