@@ -63,7 +63,7 @@ struct ArgumentParserTests {
     @Test("--view-grace goes with --grace: the same commands take both, and read both into their analysis")
     func viewGrace() throws {
         let withGrace = CommandRegistry.all.filter { $0.configuration.option(named: "grace") != nil }.map { $0.configuration.name }
-        #expect(withGrace == ["live", "tree", "check", "mermaid", "report"])
+        #expect(withGrace == ["live", "tree", "check", "diff", "mermaid", "report"])
         for command in CommandRegistry.all {
             let configuration = command.configuration
             #expect((configuration.option(named: "view-grace") != nil) == (configuration.option(named: "grace") != nil), "\(configuration.name)")
@@ -85,6 +85,8 @@ struct ArgumentParserTests {
             return
         }
         #expect(request.analysis.grace == 250_000_000 && request.analysis.viewGrace == 2_000_000_000)
+        let diff = try DiffCommand(parsing: Self.parse(["g"] + words, DiffCommand.self)).analysis
+        #expect(diff.grace == 250_000_000 && diff.viewGrace == 2_000_000_000)
         #expect(try Self.parse(["f"], LiveCommand.self).analysisOptions().viewGrace == TraceAnalyzer.Options.defaultViewGrace)
         #expect(Self.usageError(["f", "--view-grace", "2s"], TimelineCommand.self)?.contains("unknown option '--view-grace'") == true)
     }
@@ -140,6 +142,10 @@ struct ArgumentParserTests {
         #expect(Self.usageError(["--"], CheckCommand.self) == "'--' must be followed by a command to run, e.g. '-- swift test'")
         #expect(Self.usageError([], TreeCommand.self) == "missing trace file: napkin-inspect tree FILE [--at SEQ|TIME] [options]")
         #expect(Self.usageError(["a", "b"], TreeCommand.self) == "unexpected argument 'b' (see 'napkin-inspect tree --help')")
+        #expect(Self.usageError(["a"], DiffCommand.self) == "missing trace file: napkin-inspect diff BEFORE AFTER [options]")
+        #expect(Self.usageError(["a", "b", "c"], DiffCommand.self) == "unexpected argument 'c' (see 'napkin-inspect diff --help')")
+        #expect((try? Self.parse(["a", "--threshold", "80%", "b"], DiffCommand.self))?.positionals == ["a", "b"])
+        #expect(Self.usageError(["a", "b", "--threshold", "lots"], DiffCommand.self) == nil, "values are converted when the command reads them")
         #expect(Self.usageError([], LiveCommand.self) == nil, "live reads stdin without a FILE")
         #expect(Self.usageError(["--", "cmd"], CheckCommand.self) == nil)
         #expect(Self.usageError(["--repeat", "3"], CheckCommand.self)
@@ -155,7 +161,8 @@ struct ArgumentParserTests {
                 let value = option.choices?.last ?? "1s"
                 let words = (option.isFlag ? ["--\(option.name)"] : ["--\(option.name)", value])
                     + (option.needsCommand ? ["--", "swift", "test"] : [])
-                let parsed = try Self.parse((option.needsCommand ? [] : ["trace.ndjson"]) + words, command)
+                let traces = Array(repeating: "trace.ndjson", count: max(1, configuration.positionals.lowerBound))
+                let parsed = try Self.parse((option.needsCommand ? [] : traces) + words, command)
                 if option.isFlag {
                     #expect(parsed.flags.contains(option.name), "\(configuration.name) --\(option.name)")
                 } else {
@@ -206,8 +213,8 @@ struct ArgumentParserTests {
     @Test("the registry: one command per name, the overview lists each once with its summary")
     func registry() {
         let names = CommandRegistry.all.map { $0.configuration.name }
-        #expect(names == ["live", "tree", "timeline", "check", "mermaid", "stats", "report"])
-        #expect(CommandRegistry.names == "live, tree, timeline, check, mermaid, stats, report")
+        #expect(names == ["live", "tree", "timeline", "check", "diff", "mermaid", "stats", "report"])
+        #expect(CommandRegistry.names == "live, tree, timeline, check, diff, mermaid, stats, report")
         for command in CommandRegistry.all {
             let configuration = command.configuration
             #expect(CommandRegistry.named(configuration.name) == command)
@@ -218,6 +225,22 @@ struct ArgumentParserTests {
     }
 
     // MARK: - ValueParsing
+
+    @Test("percentages, with or without %, as fractions; anything else is a usage error naming the option")
+    func percentages() throws {
+        #expect(try ValueParsing.percent("50%", option: "threshold") == 0.5)
+        #expect(try ValueParsing.percent("12.5", option: "threshold") == 0.125)
+        #expect(try ValueParsing.percent("0", option: "threshold") == 0)
+        for bad in ["", "%", "-5%", "lots", "nan", "inf", "2000000%"] {
+            #expect(throws: UsageError.self, "'\(bad)'") { try ValueParsing.percent(bad, option: "threshold") }
+        }
+        do {
+            _ = try ValueParsing.percent("x", option: "threshold")
+            Issue.record("'x' was taken as a percentage")
+        } catch {
+            #expect(error.message == "'--threshold' needs a percentage like 50% or 200%; got 'x'")
+        }
+    }
 
     @Test("durations", arguments: [
         ("1s", 1_000_000_000), ("250ms", 250_000_000), ("1.5s", 1_500_000_000), ("2m", 120_000_000_000),

@@ -28,6 +28,7 @@ struct CommandConfigurationTests {
 
     @Test("positionals follow from the word after the name", arguments: [
         ("x FILE [options]", 1...1), ("x [FILE|-] [options]", 0...1), ("x FILE|DIR... [options]", 1...64), ("x [options]", 0...0), ("x", 0...0),
+        ("x BEFORE AFTER [options]", 2...2), ("x BEFORE AFTER", 2...2), ("x A B C [--at SEQ|TIME]", 3...3), ("x FILE [--at SEQ|TIME]", 1...1),
     ])
     func positionals(_ usage: String, _ expected: ClosedRange<Int>) {
         #expect(CommandConfiguration(options: [], help: usage + "\nSummary.").positionals == expected)
@@ -46,5 +47,6 @@ struct CommandConfigurationTests {
         #expect(CheckCommand.configuration.positionals == 1...64)
         #expect(LiveCommand.configuration.positionals == 0...1)
         #expect(TreeCommand.configuration.positionals == 1...1)
+        #expect(DiffCommand.configuration.positionals == 2...2)
     }
 }

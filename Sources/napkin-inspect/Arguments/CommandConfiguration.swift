@@ -15,9 +15,10 @@
 /// (the first word of the first one is the name; a usage line with
 /// `-- COMMAND` means the command runs a program); the next line is the
 /// summary; lines that start with `$ ` are examples; the rest are details.
-/// The positionals follow from the word after the name in the first usage
+/// The positionals follow from the words after the name in the first usage
 /// line: `FILE` (exactly one), `[FILE|-]` (at most one), `FILE|DIR...` (one or
-/// more; none with `-- COMMAND`), or none.
+/// more; none with `-- COMMAND`), several plain placeholders such as
+/// `BEFORE AFTER` (exactly that many), or none.
 struct CommandConfiguration: Sendable {
     /// The word that selects the command (`tree`).
     let name: String
@@ -51,15 +52,24 @@ struct CommandConfiguration: Sendable {
         self.details = rest.dropFirst().filter { !$0.hasPrefix("$ ") }.joined(separator: "\n")
         self.options = options.map(\.spec)
         self.acceptsCommand = usage.contains { $0.contains("-- COMMAND") }
-        self.positionals = Self.positionals(usage.first?.split(separator: " ").dropFirst().first.map(String.init))
+        self.positionals = Self.positionals(usage.first?.split(separator: " ").dropFirst().map(String.init) ?? [])
     }
 
-    /// The positionals a usage word allows: `FILE`, `[FILE|-]`, `FILE|DIR...`, or none.
-    private static func positionals(_ word: String?) -> ClosedRange<Int> {
-        guard let word, !word.hasPrefix("[options"), !word.hasPrefix("--"), !word.hasPrefix("[--") else { return 0...0 }
+    /// The positionals the words after the name of a usage line allow:
+    /// `FILE`, `[FILE|-]`, `FILE|DIR...`, leading placeholders in capitals
+    /// (`BEFORE AFTER`: exactly two), or none.
+    static func positionals(_ words: [String]) -> ClosedRange<Int> {
+        guard let word = words.first, !word.hasPrefix("[options"), !word.hasPrefix("--"), !word.hasPrefix("[--") else { return 0...0 }
         let optional = word.hasPrefix("[")
         let variadic = word.hasSuffix("...") || word.hasSuffix("...]")
-        return (optional ? 0 : 1)...(variadic ? 64 : 1)
+        if optional || variadic { return (optional ? 0 : 1)...(variadic ? 64 : 1) }
+        let required = words.prefix(while: isPlaceholder).count
+        return max(1, required)...max(1, required)
+    }
+
+    /// Whether `word` names a positional: capitals, with `|` or `-` between alternatives (`FILE`, `BEFORE`, `FILE|DIR`).
+    private static func isPlaceholder(_ word: String) -> Bool {
+        word.first?.isUppercase == true && word.allSatisfy { $0.isUppercase || $0 == "|" || $0 == "-" }
     }
 
     /// The option called `--name`, if the command has one.

@@ -15,6 +15,15 @@ extension ValueOption where Value == UInt64 {
     }
 }
 
+extension ValueOption where Value == Double {
+    /// A share (`PERCENT`: `50%`, `12.5`), as a fraction (0.5, 0.125).
+    static func percent(_ name: String, help: String) -> ValueOption {
+        ValueOption(spec: OptionSpec(name: name, valueName: "PERCENT", help: help)) { text throws(UsageError) in
+            try ValueParsing.percent(text, option: name)
+        }
+    }
+}
+
 extension ValueOption where Value == Moment {
     /// A moment of the trace (`SEQ|TIME`: `120`, `1.5s`).
     static func moment(_ name: String, help: String) -> ValueOption {

@@ -35,6 +35,15 @@ enum ValueParsing {
         return value
     }
 
+    /// A percentage, `50%` or `50` (from 0 to 1,000,000), as a fraction: 0.5.
+    static func percent(_ text: String, option: String) throws(UsageError) -> Double {
+        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let value = Double(number), value.isFinite, value >= 0, value <= 1_000_000 else {
+            throw UsageError("'--\(option)' needs a percentage like 50% or 200%; got '\(text)'")
+        }
+        return value / 100
+    }
+
     /// A number of columns, from 40 to 10,000.
     static func columns(_ text: String, option: String) throws(UsageError) -> Int {
         guard let value = Int(text), value >= 40, value <= 10_000 else {

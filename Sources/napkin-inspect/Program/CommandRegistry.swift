@@ -6,6 +6,7 @@ enum CommandRegistry {
         TreeCommand.self,
         TimelineCommand.self,
         CheckCommand.self,
+        DiffCommand.self,
         MermaidCommand.self,
         StatsCommand.self,
         ReportCommand.self,
