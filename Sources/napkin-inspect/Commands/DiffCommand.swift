@@ -20,7 +20,7 @@ struct DiffCommand: Command {
     enum Options {
         /// `--threshold PERCENT`.
         static let threshold = ValueOption.percent(
-            "threshold", help: "Smallest change of a lifetime or task count reported, as a share of BEFORE's value (default 50%).")
+            "threshold", help: "Smallest change of a lifetime or task count reported, as a share of the smaller value (default 50%).")
         /// `--threshold-time DURATION`.
         static let thresholdTime = ValueOption.duration(
             "threshold-time", help: "Smallest change of a lifetime reported, besides the share (default 250ms).")
