@@ -114,19 +114,9 @@ enum ReportPage {
 
     /// `text` made printable (``PrintableText``: controls and bidi controls
     /// shown as `\u{202e}`, cut to 300 characters), with `&`, `<`, `>`, `"`
-    /// and `'` written as entities, for HTML text and attribute values.
+    /// and `'` written as entities (as XML writes them, which HTML reads too),
+    /// for HTML text and attribute values.
     static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in PrintableText.printable(text, limit: 300).unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        CheckJUnitReport.xml(PrintableText.printable(text, limit: 300))
     }
 }
