@@ -55,18 +55,22 @@ struct TraceStats: Encodable {
 extension TraceStats {
     /// Reads the trace at `path` and counts.
     init(reading path: String) throws(CommandFailure) {
+        var state = TraceState()
         var tally = Tally()
         let summary = try TraceInput(path: path).read { event in
-            tally.apply(event)
+            tally.count(event, before: state)
+            state.apply(event)
+            tally.counted(event, after: state)
             return true
         }
-        self = tally.stats(path: path, reading: summary)
+        self = tally.stats(path: path, reading: summary, state: state)
     }
 
-    /// The counts of `stats`, folded one event at a time, so that a command
-    /// reading a trace for other reasons (`report`) counts in the same pass.
+    /// What `stats` counts beyond the model's own counts, folded one event
+    /// at a time next to a ``TraceState`` the caller keeps, so that a command
+    /// that folds the trace for other reasons (`report`, whose analysis has
+    /// the state) counts in the same pass and with the same state.
     struct Tally {
-        private var state = TraceState()
         private var depths = AttachDepths()
         private var cancelled = 0
         private var endReason: String?
@@ -75,8 +79,8 @@ extension TraceStats {
         /// Nothing counted yet.
         init() {}
 
-        /// Counts `event`.
-        mutating func apply(_ event: TraceEvent) {
+        /// Counts what `event` ends; `state` is the model before it.
+        mutating func count(_ event: TraceEvent, before state: TraceState) {
             switch event.kind {
             case .deallocated(let id):
                 if let node = state[id] {
@@ -86,12 +90,15 @@ extension TraceStats {
             case .sessionEnd(let reason): endReason = reason
             default: break
             }
-            state.apply(event)
+        }
+
+        /// Counts what `event` made; `state` is the model after it.
+        mutating func counted(_ event: TraceEvent, after state: TraceState) {
             depths.apply(event, state)
         }
 
-        /// The stats of the trace at `path`, once its reading is `summary`.
-        func stats(path: String, reading summary: TraceInput.Summary) -> TraceStats {
+        /// The stats of the trace at `path`, once its reading is `summary` and the model `state`.
+        func stats(path: String, reading summary: TraceInput.Summary, state: TraceState) -> TraceStats {
             var counts = Counts(
                 bytes: summary.bytes, formatVersion: state.session?.version, startedAt: state.session.map { TraceStats.iso8601($0.wallClock) },
                 eventsPerSecond: state.time > 0 ? Double(summary.events) / (Double(state.time) / 1e9) : 0,

@@ -23,19 +23,22 @@ struct ReportTrace {
     init(reading path: String, options: TraceAnalyzer.Options) throws(CommandFailure) {
         var analyzer = TraceAnalyzer(options: options)
         var history = TraceHistory()
+        // The stats share the analysis's model: one state, not two (a deep
+        // chain's model is hundreds of megabytes).
         var tally = TraceStats.Tally()
         let summary = try TraceInput(path: path).read { event in
+            tally.count(event, before: analyzer.state)
             analyzer.consume(event)
+            tally.counted(event, after: analyzer.state)
             history.apply(event)
-            tally.apply(event)
             return true
         }
+        stats = tally.stats(path: path, reading: summary, state: analyzer.state)
         analyzer.finish()
         title = path
         self.history = history
         findings = analyzer.findings
         findingsNotKept = analyzer.findingsNotKept
-        stats = tally.stats(path: path, reading: summary)
         problems = summary.integrity.including(analyzer.state).problems.map { "\($0.kind.rawValue): \($0)" }
     }
 
@@ -49,15 +52,18 @@ struct ReportTrace {
         problems = checked.traceProblems
         guard !checked.traceProblems.contains(where: { $0.hasPrefix("unusable:") }) else { return }
         var history = TraceHistory()
+        var state = TraceState()
         var tally = TraceStats.Tally()
         // Errors were reported when `check` read it; reading it again must not repeat them.
         if let summary = try? TraceInput(path: file, quiet: true).read({ event in
+            tally.count(event, before: state)
+            state.apply(event)
+            tally.counted(event, after: state)
             history.apply(event)
-            tally.apply(event)
             return true
         }) {
             self.history = history
-            stats = tally.stats(path: checked.path, reading: summary)
+            stats = tally.stats(path: checked.path, reading: summary, state: state)
         }
     }
 }
