@@ -358,6 +358,7 @@ enum ReportScript {
               }
             };
             if (!roots.length && !outside.length) box.appendChild(el("p", "empty", cur === 0 ? "Nothing yet at t=0: press play or move the slider." : "No router or interactor alive at this moment."));
+            else if (!roots.length) box.appendChild(el("p", "empty", "No router is in the tree at this moment (no root is launched)."));
             roots.forEach(walk);
             if (outside.length) {
               box.appendChild(el("h3", "outside", "Outside the tree, still alive (" + outside.length + ")"));
