@@ -20,7 +20,7 @@ struct ExportCommand: Command {
         /// `-o FILE`, `--output FILE`.
         static let output = ValueOption.text(
             "output", valueName: "FILE",
-            help: "Write to FILE instead of standard output; an existing FILE is replaced only if it is empty or an earlier export.")
+            help: "Write to FILE (- for standard output, the default); an existing FILE is replaced only if it is empty or an earlier export.")
             .short("o")
     }
 
@@ -39,7 +39,7 @@ struct ExportCommand: Command {
     var paths: [String]
     /// `--format`.
     var format: Format
-    /// `-o`: the file to write, or nil for standard output.
+    /// `-o`: the file to write, or nil for standard output (also `-o -`).
     var outputPath: String?
     /// `--grace` and `--view-grace`, for the findings.
     var analysis: TraceAnalyzer.Options
@@ -47,7 +47,8 @@ struct ExportCommand: Command {
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
         format = try arguments.choice(Options.format)
-        outputPath = try arguments.value(Options.output)
+        let output = try arguments.value(Options.output)
+        outputPath = output == "-" ? nil : output
         analysis = try arguments.analysisOptions()
     }
 
@@ -56,7 +57,7 @@ struct ExportCommand: Command {
         if let outputPath { try ExportOutput.ensureReplaceable(outputPath) }
         var processes: [ChromeProcess] = []
         for file in try TraceFiles.expand(paths) {
-            processes.append(try Self.read(file, analysis: analysis))
+            processes += try Self.read(file, analysis: analysis)
         }
         let (named, notes) = ChromeProcess.assigningPIDs(processes)
         for note in notes { Output.error(note) }
@@ -75,19 +76,36 @@ struct ExportCommand: Command {
         return ExitStatus.success
     }
 
-    /// Reads `file` once: its history, and what the analysis finds in it.
-    private static func read(_ file: String, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> ChromeProcess {
+    /// Reads `file` once: a process per session in it (the later parts of a
+    /// session resumed after a gap belong to it), each with its history and
+    /// what the analysis finds in it.
+    private static func read(_ file: String, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> [ChromeProcess] {
+        var processes: [ChromeProcess] = []
         var history = TraceHistory()
         var analyzer = TraceAnalyzer(options: analysis)
+        var session: SessionInfo?
+        func finishSession() {
+            let findings = analyzer.finish()
+            if analyzer.findingsNotKept > 0 {
+                Output.error("note: \(file): \(NumberFormat.grouped(analyzer.findingsNotKept)) more findings were not kept "
+                             + "(at most \(TraceAnalyzer.maxKeptFindings)); the export has the first ones")
+            }
+            processes.append(ChromeProcess(file: file, session: processes.count + 1, history: history, findings: findings))
+        }
         _ = try TraceInput(path: file).read { event in
+            if case .sessionStart(let info) = event.kind {
+                if let current = session, !info.resumes(current) {
+                    finishSession()
+                    history = TraceHistory()
+                    analyzer = TraceAnalyzer(options: analysis)
+                }
+                session = info
+            }
             history.apply(event)
             analyzer.consume(event)
             return true
         }
-        let findings = analyzer.finish()
-        if analyzer.findingsNotKept > 0 {
-            Output.error("note: \(file): \(NumberFormat.grouped(analyzer.findingsNotKept)) more findings were not kept (at most \(TraceAnalyzer.maxKeptFindings)); the export has the first ones")
-        }
-        return ChromeProcess(file: file, history: history, findings: findings)
+        finishSession()
+        return processes
     }
 }

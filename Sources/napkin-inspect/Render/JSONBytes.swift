@@ -99,9 +99,8 @@ struct JSONBytes {
         number(UInt64(value.magnitude))
     }
 
-    /// `value` in hexadecimal, as a string: `"0x1f"` (an id).
-    mutating func hexString(_ value: UInt64) {
-        raw(#""0x"#)
+    /// `value` in lowercase hexadecimal digits (no prefix).
+    mutating func hex(_ value: UInt64) {
         let start = bytes.count
         var rest = value
         repeat {
@@ -109,7 +108,6 @@ struct JSONBytes {
             rest >>= 4
         } while rest > 0
         bytes[start...].reverse()
-        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Nanoseconds as microseconds, exactly: `3703837` is `3703.837`,

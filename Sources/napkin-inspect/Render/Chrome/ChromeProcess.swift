@@ -5,13 +5,17 @@ import NapkinTrace
 struct ChromeProcess {
     /// The trace file it was read from.
     var file: String
+    /// Which session of the file it is: 1, or 2 and up for the next ones
+    /// (a file can hold several, e.g. standard input saved from several runs).
+    var session: Int
     /// Every lifecycle of the trace.
     var history: TraceHistory
     /// What the analysis found, in the order it found it.
     var findings: [Finding]
     /// The pid in the export: the session's, unless another trace has it (see ``assigningPIDs(_:)``).
     var pid: Int = 0
-    /// The process name in the export: the app's, with the file when there are several.
+    /// The process name in the export: the app's, with the file when there are
+    /// several processes (and the session, for the second one of a file and up).
     var name: String = ""
 
     /// The first pid given to a trace whose own pid is taken or unusable:
@@ -19,9 +23,10 @@ struct ChromeProcess {
     /// reads as made up.
     static let firstMadeUpPID = 10_000_001
 
-    /// A trace read from `file`.
-    init(file: String, history: TraceHistory, findings: [Finding]) {
+    /// Session `session` of the trace read from `file`.
+    init(file: String, session: Int = 1, history: TraceHistory, findings: [Finding]) {
         self.file = file
+        self.session = session
         self.history = history
         self.findings = findings
     }
@@ -46,28 +51,35 @@ struct ChromeProcess {
     /// each name also gives its file.
     static func assigningPIDs(_ processes: [ChromeProcess]) -> (processes: [ChromeProcess], notes: [String]) {
         let usable = 1...Int(Int32.max)
-        var taken: [Int: String] = [:]
+        /// For each pid given so far, the process that has it.
+        var taken: [Int: ChromeProcess] = [:]
         let every = Set(processes.compactMap { $0.history.session?.pid }.filter { usable.contains($0) })
         var madeUp = firstMadeUpPID
         var notes: [String] = []
         var result = processes
         for index in result.indices {
             var process = result[index]
-            let file = fileName(process.file)
             let own = process.history.session?.pid
-            var details = processes.count > 1 ? [file] : []
+            var details = processes.count > 1 ? [fileName(process.file)] : []
+            if process.session > 1 { details.append("session \(process.session)") }
             if let own, usable.contains(own), taken[own] == nil {
                 process.pid = own
             } else {
                 while every.contains(madeUp) || taken[madeUp] != nil { madeUp += 1 }
                 process.pid = madeUp
-                let why = own.map { pid in taken[pid].map { "pid \(pid) is also the pid of \($0)" } ?? "pid \(pid) is not a usable pid" }
-                    ?? "it has no session record"
-                notes.append("note: \(process.file): \(why); exported as pid \(madeUp)")
+                let why: String
+                if let own, let holder = taken[own] {
+                    let whose = holder.file == process.file && holder.session != process.session ? "session \(holder.session) of the same file" : fileName(holder.file)
+                    why = "pid \(own) is also the pid of \(whose)"
+                } else {
+                    why = own.map { "pid \($0) is not a usable pid" } ?? "it has no session record"
+                }
+                let which = process.session > 1 ? " (session \(process.session))" : ""
+                notes.append("note: \(process.file)\(which): \(why); exported as pid \(madeUp)")
                 if let own { details.append("pid \(own)") }
             }
-            taken[process.pid] = file
             process.name = process.app + (details.isEmpty ? "" : " (" + details.joined(separator: ", ") + ")")
+            taken[process.pid] = process
             result[index] = process
         }
         return (result, notes)

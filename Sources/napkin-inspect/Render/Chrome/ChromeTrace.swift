@@ -72,12 +72,16 @@ enum ChromeTrace {
         let pid = process.pid
         let history = process.history
         try writer.processName(process.name, pid: pid)
+        var taskIDs: [NodeID: Int] = [:]
         for (index, life) in history.nodes.enumerated() {
             let tid = Thread.firstNode + index
             try writer.threadName(life.name, pid: pid, tid: tid)
             try writeLife(life, in: history, pid: pid, tid: tid, to: &writer)
             for task in life.tasks {
-                try write(task, owner: life, end: history.endTime, pid: pid, tid: tid, to: &writer)
+                let occurrence = taskIDs[task.id, default: 0] + 1
+                taskIDs[task.id] = occurrence
+                try write(task, track: ChromeTrackID(node: task.id, occurrence: occurrence), owner: life, end: history.endTime,
+                          pid: pid, tid: tid, to: &writer)
             }
         }
         if !history.marks.isEmpty {
@@ -92,7 +96,7 @@ enum ChromeTrace {
             try writer.threadName("findings", pid: pid, tid: Thread.findings)
             let subjects = subjectIndex(history)
             for finding in process.findings {
-                try write(finding, subject: subjects[finding.id].map { (history.nodes[$0], Thread.firstNode + $0) },
+                try write(finding, subject: (finding.subject == .trace ? nil : subjects[finding.id]).map { (history.nodes[$0], Thread.firstNode + $0) },
                           pid: pid, to: &writer)
             }
         }
@@ -106,7 +110,8 @@ enum ChromeTrace {
         let category = isRouter ? Category.router : Category.interactor
         let lifetime = life.created...max(life.deallocated ?? history.endTime, life.created)
         let unfinished = life.deallocated == nil
-        try writer.begin(life.name, category: category, id: life.id, at: lifetime.lowerBound, pid: pid, tid: tid) { args in
+        let track = ChromeTrackID(node: life.id)
+        try writer.begin(life.name, category: category, id: track, at: lifetime.lowerBound, pid: pid, tid: tid) { args in
             args.arg("type", life.type)
             args.arg("id", life.id)
             if let interactor = life.interactor { args.arg("interactor", interactor) }
@@ -114,43 +119,44 @@ enum ChromeTrace {
         }
         for stretch in LifeStates.stretches(of: life, lifetime: lifetime) {
             let name = stretch.name(isRouter: isRouter)
-            try writer.begin(name, category: category, id: life.id, at: stretch.start, pid: pid, tid: tid) { args in
+            try writer.begin(name, category: category, id: track, at: stretch.start, pid: pid, tid: tid) { args in
                 switch stretch.attachment {
                 case .attached(let parent): args.arg("attached_to", history.life(of: parent)?.name ?? "#\(parent)")
                 case .launched: args.arg("launched", true)
                 case .created, .detached: break
                 }
             }
-            try writer.end(name, category: category, id: life.id, at: stretch.end, pid: pid, tid: tid,
+            try writer.end(name, category: category, id: track, at: stretch.end, pid: pid, tid: tid,
                            unfinished: unfinished && stretch.end == lifetime.upperBound)
         }
         for removal in life.viewRemoved {
-            try writer.asyncInstant("view gone", category: category, id: life.id, at: removal.time, pid: pid, tid: tid) {
+            try writer.asyncInstant("view gone", category: category, id: track, at: removal.time, pid: pid, tid: tid) {
                 $0.arg("seq", removal.seq)
             }
         }
-        try writer.end(life.name, category: category, id: life.id, at: lifetime.upperBound, pid: pid, tid: tid,
+        try writer.end(life.name, category: category, id: track, at: lifetime.upperBound, pid: pid, tid: tid,
                        unfinished: unfinished)
     }
 
-    /// A task's track: its slice, and `cancel requested` nested in it.
-    private static func write(_ task: TraceHistory.TaskLife, owner: TraceHistory.NodeLife, end: UInt64, pid: Int, tid: Int,
+    /// A task's track (`track`): its slice, and `cancel requested` nested in it.
+    private static func write(_ task: TraceHistory.TaskLife, track: ChromeTrackID, owner: TraceHistory.NodeLife, end: UInt64,
+                              pid: Int, tid: Int,
                               to writer: inout ChromeTraceWriter) throws(CommandFailure) {
         let name = "\(owner.name) task " + (task.label.map { "'\($0)'" } ?? "#\(task.id)")
         let span = task.start...max(task.end ?? end, task.start)
         let unfinished = task.end == nil
-        try writer.begin(name, category: Category.task, id: task.id, at: span.lowerBound, pid: pid, tid: tid) { args in
+        try writer.begin(name, category: Category.task, id: track, at: span.lowerBound, pid: pid, tid: tid) { args in
             args.arg("task", task.id)
             if let label = task.label { args.arg("label", label) }
             args.arg("owner", owner.name)
         }
         if let cancel = task.cancel {
-            try writer.begin("cancel requested", category: Category.task, id: task.id, at: cancel.clamped(to: span),
+            try writer.begin("cancel requested", category: Category.task, id: track, at: cancel.clamped(to: span),
                              pid: pid, tid: tid)
-            try writer.end("cancel requested", category: Category.task, id: task.id, at: span.upperBound, pid: pid, tid: tid,
+            try writer.end("cancel requested", category: Category.task, id: track, at: span.upperBound, pid: pid, tid: tid,
                            unfinished: unfinished)
         }
-        try writer.end(name, category: Category.task, id: task.id, at: span.upperBound, pid: pid, tid: tid,
+        try writer.end(name, category: Category.task, id: track, at: span.upperBound, pid: pid, tid: tid,
                        unfinished: unfinished) { args in
             if let outcome = task.outcome { args.arg("outcome", outcome.rawValue) }
         }
@@ -175,7 +181,7 @@ enum ChromeTrace {
         }
         guard let subject else { return }
         let category = subject.life.kind == .router ? Category.router : Category.interactor
-        try writer.asyncInstant(rule, category: category, id: subject.life.id, at: finding.time, pid: pid, tid: subject.tid) {
+        try writer.asyncInstant(rule, category: category, id: ChromeTrackID(node: subject.life.id), at: finding.time, pid: pid, tid: subject.tid) {
             $0.arg("message", finding.message)
         }
     }

@@ -61,7 +61,7 @@ struct ChromeTraceWriter {
     }
 
     /// The start (`b`) of an async slice on the track `category` + `id` of process `pid`.
-    mutating func begin(_ name: String, category: StaticString, id: UInt64, at time: UInt64, pid: Int, tid: Int,
+    mutating func begin(_ name: String, category: StaticString, id: ChromeTrackID, at time: UInt64, pid: Int, tid: Int,
                         args: (inout ChromeTraceWriter) -> Void = { _ in }) throws(CommandFailure) {
         try event("b", name: name, category: category, id: id, time: time, pid: pid, tid: tid, args: args)
     }
@@ -69,7 +69,7 @@ struct ChromeTraceWriter {
     /// The end (`e`) of the async slice `name` on the track `category` + `id`.
     /// An `unfinished` slice is ended at the end of the trace and says so in
     /// its arguments (`"unfinished":true`), after any `args` writes.
-    mutating func end(_ name: String, category: StaticString, id: UInt64, at time: UInt64, pid: Int, tid: Int,
+    mutating func end(_ name: String, category: StaticString, id: ChromeTrackID, at time: UInt64, pid: Int, tid: Int,
                       unfinished: Bool, args: (inout ChromeTraceWriter) -> Void = { _ in }) throws(CommandFailure) {
         try event("e", name: name, category: category, id: id, time: time, pid: pid, tid: tid) { writer in
             args(&writer)
@@ -78,7 +78,7 @@ struct ChromeTraceWriter {
     }
 
     /// An instant (`n`) on the async track `category` + `id`.
-    mutating func asyncInstant(_ name: String, category: StaticString, id: UInt64, at time: UInt64, pid: Int, tid: Int,
+    mutating func asyncInstant(_ name: String, category: StaticString, id: ChromeTrackID, at time: UInt64, pid: Int, tid: Int,
                                args: (inout ChromeTraceWriter) -> Void = { _ in }) throws(CommandFailure) {
         try event("n", name: name, category: category, id: id, time: time, pid: pid, tid: tid, args: args)
     }
@@ -102,7 +102,7 @@ struct ChromeTraceWriter {
 
     /// Any event but metadata: phase, category, name, id, time, process,
     /// thread (and the scope `"s":"t"` for an instant), then the arguments.
-    private mutating func event(_ phase: StaticString, name: String, category: StaticString, id: UInt64?, time: UInt64,
+    private mutating func event(_ phase: StaticString, name: String, category: StaticString, id: ChromeTrackID?, time: UInt64,
                                 pid: Int, tid: Int, threadScope: Bool = false,
                                 args: (inout ChromeTraceWriter) -> Void) throws(CommandFailure) {
         startEvent(phase)
@@ -111,9 +111,13 @@ struct ChromeTraceWriter {
         json.raw("\",\"name\":")
         json.string(name)
         if let id {
-            json.raw(",\"id2\":{\"local\":")
-            json.hexString(id)
-            json.raw("}")
+            json.raw(",\"id2\":{\"local\":\"0x")
+            json.hex(id.node)
+            if id.occurrence > 1 {
+                json.raw(".")
+                json.number(id.occurrence)
+            }
+            json.raw("\"}")
         }
         json.raw(",\"ts\":")
         json.microseconds(time)
@@ -227,4 +231,15 @@ struct ChromeTraceWriter {
         json.raw("]")
         firstArg = false
     }
+}
+
+/// The id of an async track within its process (`id2.local`): the node's
+/// id, `"0x1f"`, and for a node whose id an earlier node of the process
+/// already had (a task id a resumed session replays), which one it is:
+/// `"0x1f.2"`.
+struct ChromeTrackID: Hashable {
+    /// The router's, interactor's or task's id.
+    var node: NodeID
+    /// 1 for the first node with that id, 2 for the second...
+    var occurrence = 1
 }
