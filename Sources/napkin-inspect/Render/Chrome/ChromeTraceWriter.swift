@@ -188,22 +188,21 @@ struct ChromeTraceWriter {
 
     /// A list of strings.
     mutating func arg(_ name: StaticString, _ values: [String]) {
-        key(name)
-        json.raw("[")
-        for (index, value) in values.enumerated() {
-            if index > 0 { json.raw(",") }
-            json.string(value)
-        }
-        json.raw("]")
+        list(name, values) { $0.string($1) }
     }
 
     /// A list of numbers (sequence numbers).
     mutating func arg(_ name: StaticString, _ values: [UInt64]) {
+        list(name, values) { $0.number($1) }
+    }
+
+    /// `"name":[...]`, each of `values` written by `write`.
+    private mutating func list<Value>(_ name: StaticString, _ values: [Value], _ write: (inout JSONBytes, Value) -> Void) {
         key(name)
         json.raw("[")
         for (index, value) in values.enumerated() {
             if index > 0 { json.raw(",") }
-            json.number(value)
+            write(&json, value)
         }
         json.raw("]")
     }
