@@ -12,7 +12,7 @@ import Foundation
 enum HostileBenchmark {
     /// The commands measured, as arguments before the trace path.
     static let commands: [[String]] = [
-        ["check"], ["stats"], ["tree"], ["timeline"], ["mermaid"], ["live"], ["report", "-o", "-"],
+        ["check"], ["stats"], ["tree"], ["timeline"], ["mermaid"], ["live"], ["report", "-o", "-"], ["export"],
     ]
 
     /// Returns false when a run ended otherwise than with 0, 1 or 2 (a crash,

@@ -63,7 +63,7 @@ struct ArgumentParserTests {
     @Test("--view-grace goes with --grace: the same commands take both, and read both into their analysis")
     func viewGrace() throws {
         let withGrace = CommandRegistry.all.filter { $0.configuration.option(named: "grace") != nil }.map { $0.configuration.name }
-        #expect(withGrace == ["live", "tree", "check", "diff", "mermaid", "report"])
+        #expect(withGrace == ["live", "tree", "check", "diff", "mermaid", "report", "export"])
         for command in CommandRegistry.all {
             let configuration = command.configuration
             #expect((configuration.option(named: "view-grace") != nil) == (configuration.option(named: "grace") != nil), "\(configuration.name)")
@@ -80,6 +80,8 @@ struct ArgumentParserTests {
         #expect(live.grace == 250_000_000 && live.viewGrace == 2_000_000_000)
         let tree = try TreeCommand(parsing: Self.parse(words, TreeCommand.self)).fold.analysis
         #expect(tree.grace == 250_000_000 && tree.viewGrace == 2_000_000_000)
+        let export = try ExportCommand(parsing: Self.parse(words, ExportCommand.self)).analysis
+        #expect(export.grace == 250_000_000 && export.viewGrace == 2_000_000_000 && !export.expectTeardown)
         guard case .flowchart(let request) = try MermaidCommand(parsing: Self.parse(words, MermaidCommand.self)).diagram else {
             Issue.record("mermaid draws the tree by default")
             return
@@ -130,6 +132,18 @@ struct ArgumentParserTests {
         #expect(Self.usageError(["f", "-hv"], TreeCommand.self) == "unknown option '-h' for 'tree' (see 'napkin-inspect tree --help')")
         // A lone "-" is a positional (stdin).
         #expect((try? Self.parse(["-"], LiveCommand.self))?.positionals == ["-"])
+    }
+
+    @Test("one-letter aliases: -o FILE is --output FILE where the command has it, unknown elsewhere")
+    func shortAliases() throws {
+        #expect(try Self.parse(["f", "-o", "out.json"], ExportCommand.self).texts["output"] == "out.json")
+        #expect(try Self.parse(["f", "--output=out.json"], ExportCommand.self).texts["output"] == "out.json")
+        #expect(try Self.parse(["f", "-o", "-"], ExportCommand.self).texts["output"] == "-", "a value may start with '-'")
+        #expect(Self.usageError(["f", "-o"], ExportCommand.self) == "'--output' needs a value: --output FILE")
+        #expect(Self.usageError(["f", "-o", "--"], ExportCommand.self) == "'--output' needs a value: --output FILE")
+        #expect(Self.usageError(["f", "-o", "x"], TreeCommand.self) == "unknown option '-o' for 'tree' (see 'napkin-inspect tree --help')")
+        #expect(ExportCommand.configuration.helpText.contains("  -o, --output FILE  "))
+        #expect(TreeCommand.configuration.helpText.contains("\n      --at SEQ|TIME  "))
     }
 
     @Test("usage errors name the problem and the fix")
@@ -213,8 +227,8 @@ struct ArgumentParserTests {
     @Test("the registry: one command per name, the overview lists each once with its summary")
     func registry() {
         let names = CommandRegistry.all.map { $0.configuration.name }
-        #expect(names == ["live", "tree", "timeline", "check", "diff", "mermaid", "stats", "report"])
-        #expect(CommandRegistry.names == "live, tree, timeline, check, diff, mermaid, stats, report")
+        #expect(names == ["live", "tree", "timeline", "check", "diff", "mermaid", "stats", "report", "export"])
+        #expect(CommandRegistry.names == "live, tree, timeline, check, diff, mermaid, stats, report, export")
         for command in CommandRegistry.all {
             let configuration = command.configuration
             #expect(CommandRegistry.named(configuration.name) == command)

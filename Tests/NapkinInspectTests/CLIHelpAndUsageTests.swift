@@ -6,7 +6,7 @@ import Testing
 /// usage errors: exit status 2 and one line on stderr naming the problem and the fix.
 @Suite("napkin-inspect: help, version and usage errors")
 struct CLIHelpAndUsageTests {
-    static let commands = ["live", "tree", "timeline", "check", "diff", "mermaid", "stats", "report"]
+    static let commands = ["live", "tree", "timeline", "check", "diff", "mermaid", "stats", "report", "export"]
     static let trace = CLIHarness.fixture("not-deallocated")
 
     @Test("--version prints the version and the trace format")
@@ -87,7 +87,7 @@ struct CLIHelpAndUsageTests {
     }
 
     static let usageCases: [UsageCase] = [
-        UsageCase(arguments: ["frobnicate"], mentions: ["unknown command 'frobnicate'", "live, tree, timeline, check, diff, mermaid, stats, report", "napkin-inspect --help"]),
+        UsageCase(arguments: ["frobnicate"], mentions: ["unknown command 'frobnicate'", "live, tree, timeline, check, diff, mermaid, stats, report, export", "napkin-inspect --help"]),
         UsageCase(arguments: ["help", "frobnicate"], mentions: ["'frobnicate'", "not a command", "napkin-inspect --help"]),
         UsageCase(arguments: ["tree", trace, "--depth", "3"], mentions: ["unknown option '--depth'", "'tree'", "napkin-inspect tree --help"]),
         UsageCase(arguments: ["check", trace, "-x"], mentions: ["unknown option '-x'", "napkin-inspect check --help"]),

@@ -17,9 +17,11 @@
 /// Small wrappers over the C library that several files need.
 enum Platform {
     /// Writes all of `bytes` to `fd`, retrying after a signal interrupts the
-    /// write; gives up at the first error (a closed pipe, a full disk).
-    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) {
-        guard let base = bytes.baseAddress else { return }
+    /// write; gives up at the first error (a closed pipe, a full disk) and
+    /// returns false (`errno` says why).
+    @discardableResult
+    static func writeAll(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
         var offset = 0
         while offset < bytes.count {
             let written = write(fd, base + offset, bytes.count - offset)
@@ -28,9 +30,11 @@ enum Platform {
             } else if written < 0 && errno == EINTR {
                 continue
             } else {
-                return
+                if written == 0 { errno = EIO }
+                return false
             }
         }
+        return true
     }
 
     /// The monotonic clock, in nanoseconds (unaffected by changes to the wall clock).

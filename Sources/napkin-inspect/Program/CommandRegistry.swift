@@ -10,6 +10,7 @@ enum CommandRegistry {
         MermaidCommand.self,
         StatsCommand.self,
         ReportCommand.self,
+        ExportCommand.self,
     ]
 
     /// The command called `name`, if there is one.

@@ -32,10 +32,11 @@ enum ReplaceableFile {
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 
-    /// Writes `text` to a new temporary file next to `path`, flushes it to
-    /// disk, and renames it over `path`: a reader sees the old file or the
-    /// new one, never a part. The file keeps the mode of the one it replaces.
-    static func writeAtomically(_ text: String, to path: String, noun: String) throws(CommandFailure) {
+    /// A new empty file next to `path` (`.napkin-NOUN-XXXXXX`), with the
+    /// permissions of the file at `path` (or those the umask gives a new
+    /// file): its descriptor and its path, for a writer that renames it over
+    /// `path` once complete (``writeAtomically(_:to:noun:)``, `export -o`).
+    static func makeTemporary(next path: String, noun: String) throws(CommandFailure) -> (fd: Int32, path: String) {
         var template = Array("\(directory(of: path))/.napkin-\(noun)-XXXXXX".utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard fd >= 0 else { throw CommandFailure("cannot write the \(noun) \(path): \(String(cString: strerror(errno)))") }
@@ -44,6 +45,14 @@ enum ReplaceableFile {
         let mask = umask(0)
         umask(mask)
         fchmod(fd, stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o666 & ~mask)
+        return (fd, temporary)
+    }
+
+    /// Writes `text` to a new temporary file next to `path`, flushes it to
+    /// disk, and renames it over `path`: a reader sees the old file or the
+    /// new one, never a part. The file keeps the mode of the one it replaces.
+    static func writeAtomically(_ text: String, to path: String, noun: String) throws(CommandFailure) {
+        let (fd, temporary) = try makeTemporary(next: path, noun: noun)
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
         do {
             try handle.write(contentsOf: Data(text.utf8))

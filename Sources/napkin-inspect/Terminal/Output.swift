@@ -7,7 +7,7 @@ enum Output {
     /// Writes `text` to `fd` (standard output by default).
     static func write(_ text: String, to fd: Int32 = 1) {
         var text = text
-        text.withUTF8 { Platform.writeAll(UnsafeRawBufferPointer($0), to: fd) }
+        text.withUTF8 { _ = Platform.writeAll(UnsafeRawBufferPointer($0), to: fd) }
     }
 
     /// Prints `text` and a newline on standard output.

@@ -52,7 +52,7 @@ final class SessionRecorder: @unchecked Sendable {
             if opened >= 0 {
                 fd = opened
                 path = candidate
-                waiting.withUnsafeBytes { Platform.writeAll($0, to: fd) }
+                waiting.withUnsafeBytes { _ = Platform.writeAll($0, to: fd) }
                 waiting = []
                 return nil
             }
