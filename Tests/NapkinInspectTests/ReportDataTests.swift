@@ -23,7 +23,10 @@ struct ReportDataTests {
         out.closeObject()
         out.string(orNull: nil)
         out.bool(true)
-        out.raw("[2,3]")
+        out.openArray()
+        out.number(2)
+        out.number(-3)
+        out.closeArray()
         out.closeArray()
         out.member("n", UInt64.max)
         out.closeObject()
@@ -37,7 +40,7 @@ struct ReportDataTests {
         #expect(array.count == 7)
         #expect(array[0] as? Int == 1 && array[1] as? Int == -1)
         #expect(array[4] is NSNull && array[5] as? Bool == true)
-        #expect(array[6] as? [Int] == [2, 3])
+        #expect(array[6] as? [Int] == [2, -3])
         #expect(text.hasSuffix(#""n":18446744073709551615}"#))
     }
 

@@ -18,8 +18,7 @@ enum ReportData {
 
     /// `trace` as the report's JSON, its code locations looked up in `sources`.
     static func json(_ trace: ReportTrace, sources: SourceRoot) -> String {
-        let nodeCount = trace.history?.nodes.count ?? 0
-        var out = ReportJSON(capacity: 4096 + nodeCount * 120)
+        var out = ReportJSON()
         out.openObject()
         out.member("title", trace.title)
         if let session = trace.history?.session {
@@ -47,45 +46,46 @@ enum ReportData {
         let kept = keptNodes(history, findings: findings)
         var types = Interned()
         var labels = Interned()
-        var rows = ReportJSON(capacity: kept.count * 120)
-        rows.openArray()
+        // The rows first: they number the type names and labels, listed after them.
+        out.key("nodes")
+        out.openArray()
         for index in kept {
             let life = history.nodes[index]
-            rows.openArray()
-            rows.number(life.id)
-            rows.number(types.index(life.type))
-            rows.number(life.kind == .router ? 0 : 1)
-            rows.number(life.created)
-            rows.number(life.createdSeq)
-            rows.number(orMinusOne: life.deallocated)
-            rows.number(life.interactor ?? 0)
-            rows.openArray()
+            out.openArray()
+            out.number(life.id)
+            out.number(types.index(life.type))
+            out.number(life.kind == .router ? 0 : 1)
+            out.number(life.created)
+            out.number(life.createdSeq)
+            out.number(orMinusOne: life.deallocated)
+            out.number(life.interactor ?? 0)
+            out.openArray()
             for attachment in life.attached {
-                rows.number(attachment.parent ?? 0)
-                rows.number(attachment.span.start)
-                rows.number(orMinusOne: attachment.span.end)
-                rows.number(attachment.span.startSeq)
-                rows.number(orMinusOne: attachment.span.endSeq)
+                out.number(attachment.parent ?? 0)
+                out.number(attachment.span.start)
+                out.number(orMinusOne: attachment.span.end)
+                out.number(attachment.span.startSeq)
+                out.number(orMinusOne: attachment.span.endSeq)
             }
-            rows.closeArray()
-            writeIntervals(life.active, into: &rows)
-            writeIntervals(life.shown, into: &rows)
-            rows.openArray()
-            for removal in life.viewRemoved { rows.number(removal.time) }
-            rows.closeArray()
-            rows.openArray()
+            out.closeArray()
+            writeIntervals(life.active, into: &out)
+            writeIntervals(life.shown, into: &out)
+            out.openArray()
+            for removal in life.viewRemoved { out.number(removal.time) }
+            out.closeArray()
+            out.openArray()
             for task in life.tasks {
-                rows.number(task.id)
-                if let label = task.label { rows.number(labels.index(label)) } else { rows.number(-1) }
-                rows.number(task.start)
-                rows.number(orMinusOne: task.cancel)
-                rows.number(orMinusOne: task.end)
-                rows.number(task.outcome == nil ? 0 : task.outcome == .completed ? 1 : 2)
+                out.number(task.id)
+                if let label = task.label { out.number(labels.index(label)) } else { out.number(-1) }
+                out.number(task.start)
+                out.number(orMinusOne: task.cancel)
+                out.number(orMinusOne: task.end)
+                out.number(task.outcome == nil ? 0 : task.outcome == .completed ? 1 : 2)
             }
-            rows.closeArray()
-            rows.closeArray()
+            out.closeArray()
+            out.closeArray()
         }
-        rows.closeArray()
+        out.closeArray()
         out.key("types")
         out.openArray()
         for name in types.names { out.string(name) }
@@ -94,8 +94,6 @@ enum ReportData {
         out.openArray()
         for name in labels.names { out.string(name) }
         out.closeArray()
-        out.key("nodes")
-        out.raw(rows.text)
         out.member("shownNodes", kept.count)
         out.member("totalNodes", history.nodes.count)
         out.key("marks")
