@@ -179,6 +179,22 @@ struct ReportCommandTests {
         #expect(((data["nodes"] as? [Any])?.count ?? 0) > 10)
     }
 
+    @Test("check --repeat N --report: the report shows one run (the first with a finding), not N copies of the flow")
+    func checkReportOfRepeatedRuns() async throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/repeat.html"
+        let result = try await CLIHarness.inspect(["check", "--repeat", "2", "--report", out, "--",
+                                                   CLIHarness.ribHousePath, "--bug", "ignore-cancel", "--quiet"], timeout: 180)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("wrote the report \(out) (1 trace)"), "\(result)")
+        let html = try String(contentsOfFile: out, encoding: .utf8)
+        let meta = try Self.embedded("report-meta", in: html)
+        #expect((meta["traces"] as? [Any])?.count == 1)
+        let data = try Self.embedded("trace-0", in: html)
+        #expect((data["findings"] as? [[String: Any]])?.contains { $0["rule"] as? String == "orphaned-task" } == true)
+    }
+
     // MARK: - In a browser
 
     /// `report` of `trace` into a scratch file; returns (directory, report path).
