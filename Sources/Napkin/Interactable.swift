@@ -39,6 +39,14 @@ public protocol Interactable: Actor, InteractorScope {
 
     /// Runs ``willResignActive()``, makes the interactor inactive and cancels
     /// the tasks bound with ``task(priority:_:)``.
+    ///
+    /// It reaches this interactor only, not the interactors of its router's
+    /// children (unlike Uber RIBs, where a loaded router follows its
+    /// interactor's state with its whole subtree). The subtree follows router
+    /// operations: to deactivate a napkin with everything under it, detach
+    /// its router (`detachChild`), which deactivates its interactor, then its
+    /// subtree's, root first; attaching it again re-activates them. See
+    /// `docs/lifecycle.md`, "A direct request".
     func deactivate() async
 
     /// Called when the interactor becomes active. Start observation here.

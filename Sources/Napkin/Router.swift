@@ -54,6 +54,11 @@ open class Router<InteractorType>: Routing {
     private enum LoadState { case idle, loading, loaded }
     private var loadState = LoadState.idle
     private var loadWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The task running ``didLoad()`` while `loadState` is `.loading`, nil
+    /// otherwise: ``loaded()`` called from it returns at once. Only compared
+    /// with the current task, and only while that load is under way, so the
+    /// task it names is alive (it is suspended inside ``load()``).
+    private var loadingTask: UnsafeCurrentTask?
 
     /// Where this router's transitions are traced; `nil` while untraced
     /// (tracing was off at creation and no traced parent has adopted it).
@@ -122,7 +127,10 @@ open class Router<InteractorType>: Routing {
     public final func load() async {
         guard loadState == .idle else { return }
         loadState = .loading
+        // One read of the current task: no allocation, no lock.
+        loadingTask = withUnsafeCurrentTask { $0 }
         await didLoad()
+        loadingTask = nil
         loadState = .loaded
         tracer?.emit(.load(router: traceID))
         let waiters = loadWaiters
@@ -130,10 +138,29 @@ open class Router<InteractorType>: Routing {
         for waiter in waiters { waiter.resume() }
     }
 
-    /// Returns once ``didLoad()`` has finished (at once if it has). Do not
-    /// call it from inside `didLoad`: it would wait for itself.
+    /// Returns once ``didLoad()`` has returned (at once if it has), except
+    /// when the caller is part of that load: then it returns at once.
+    ///
+    /// "Part of the load" means running in the task that runs this router's
+    /// `didLoad`, while it runs: `didLoad` itself and everything it awaits,
+    /// at any depth, such as the children it attaches, their interactors'
+    /// `didBecomeActive` and their own `didLoad`, and the grandchildren those
+    /// attach. Waiting there would wait for itself (the ancestor's `didLoad`
+    /// cannot return before the attach it awaits), so it returns instead, and
+    /// the caller sees the router still loading: its `didLoad` has started and
+    /// everything before it (the first activation) is done, and what its
+    /// `didLoad` does after the awaited call has not happened yet.
+    ///
+    /// Every other caller waits for `didLoad` to return, including tasks
+    /// started from inside the load (`Task {}`, bound tasks, `async let`,
+    /// task groups): they run in tasks of their own. So a `didLoad` must not
+    /// await such a task that awaits `loaded()` of a router whose load
+    /// encloses it, nor may the code a router's first attach runs before its
+    /// load (its interactor's `didBecomeActive`) await that router's
+    /// `loaded()`: those still wait for themselves. See `docs/lifecycle.md`.
     public final func loaded() async {
         if loadState == .loaded { return }
+        if let loadingTask, withUnsafeCurrentTask(body: { $0 == loadingTask }) { return }
         await withCheckedContinuation { loadWaiters.append($0) }
     }
 

@@ -15,6 +15,9 @@ public protocol Routing: AnyObject, Sendable {
     func load() async
 
     /// Returns once the router has finished loading (at once if it has).
+    /// ``Router``'s returns at once when called from inside its own load (its
+    /// `didLoad`, or a child's `didLoad` that load awaits), which could
+    /// otherwise never finish.
     func loaded() async
 
     /// Appends `child`, activates its interactor (and, on re-attach, its whole

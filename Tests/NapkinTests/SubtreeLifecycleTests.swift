@@ -1,4 +1,5 @@
 import Napkin
+import NapkinTrace
 import Testing
 
 /// An interactor that runs an app-supplied action inside `didBecomeActive`,
@@ -238,5 +239,96 @@ struct SubtreeLifecycleTests {
         #expect(Array(log.all.drop { $0 != "c+" }.prefix(3)) == ["c+", "c+ returned", "c-"])
         #expect(log.count("c+") == 1)
         #expect(log.count("c-") == 1)
+    }
+
+    @Test("A child's didLoad awaiting its parent's loaded() while the parent attaches it from its didLoad returns",
+          .timeLimit(.minutes(1)))
+    func loadedFromChildInsideParentLoad() async {
+        let log = HookLog()
+        let root = TestRootRouter("root", log: log)
+        let p = TestRouter("p", log: log)
+        let c = TestRouter("c", log: log)
+        p.onLoad = { router in
+            await router.attachChild(c)
+            log.add("p.load.end")
+        }
+        c.onLoad = { [weak p] _ in
+            await p?.loaded()
+            log.add("c.saw-p")
+        }
+        await root.launch()
+        #expect(await completes { await root.attachChild(p) }, "the nested loaded() hung")
+        // The child sees the parent still loading: its didLoad started, the rest of it has not run.
+        #expect(log.all == ["root+", "p+", "p.load", "c+", "c.load", "c.saw-p", "p.load.end"])
+        #expect(await completes { await p.loaded() })
+    }
+
+    @Test("A grandchild's didLoad awaiting the root's, its parent's and its own loaded() during launch returns",
+          .timeLimit(.minutes(1)))
+    func loadedFromGrandchildInsideRootLaunch() async {
+        let log = HookLog()
+        let root = TestRootRouter("root", log: log)
+        let c = TestRouter("c", log: log)
+        let g = TestRouter("g", log: log)
+        root.onLoad = { router in
+            await router.attachChild(c)
+            log.add("root.load.end")
+        }
+        c.onLoad = { router in
+            await router.attachChild(g)
+            log.add("c.load.end")
+        }
+        g.onLoad = { [weak root, weak c] router in
+            await root?.loaded()
+            log.add("g.saw-root")
+            await c?.loaded()
+            log.add("g.saw-c")
+            await router.loaded()
+            log.add("g.saw-self")
+        }
+        #expect(await completes { await root.launch() }, "the nested loaded() hung")
+        #expect(log.all == ["root+", "c+", "c.load", "g+", "g.load", "g.saw-root", "g.saw-c", "g.saw-self",
+                            "c.load.end", "root.load.end"])
+        #expect(await completes { await root.loaded() })
+    }
+
+    @Test("loaded() from a task started inside the load still waits for didLoad to return",
+          .timeLimit(.minutes(1)))
+    func loadedFromOtherTaskWaits() async {
+        let log = HookLog()
+        let root = TestRootRouter("root", log: log)
+        let p = TestRouter("p", log: log)
+        let c = TestRouter("c", log: log)
+        let waiter = Locked<Task<Void, Never>?>(nil)
+        c.onLoad = { [weak p] _ in
+            waiter.withLock { $0 = Task { @MainActor in
+                await p?.loaded()
+                log.add("waiter.saw-p")
+            } }
+            for _ in 0..<20 { await Task.yield() }
+        }
+        p.onLoad = { router in
+            await router.attachChild(c)
+            for _ in 0..<20 { await Task.yield() }
+            log.add("p.load.end")
+        }
+        await root.launch()
+        #expect(await completes { await root.attachChild(p) })
+        #expect(await completes { await waiter.withLock { $0 }?.value })
+        #expect(Array(log.all.suffix(2)) == ["p.load.end", "waiter.saw-p"])
+    }
+
+    @Test("A direct deactivate() reaches only that interactor; detaching its router deactivates the subtree")
+    func directDeactivateIsNotSubtree() async {
+        let tree = await Tree()
+        let mark = tree.log.all.count
+        await tree.p.interactor.deactivate()
+        #expect(tree.entries(after: mark) == ["p-"])
+        #expect(await tree.p.interactor.isActive == false)
+        for router in [tree.c1, tree.g1, tree.c2] { #expect(await router.interactor.isActive) }
+        // What to call instead: detach the router (its already inactive interactor is left alone).
+        await tree.root.detachChild(tree.p)
+        #expect(tree.entries(after: mark) == ["p-", "c1-", "g1-", "c2-"])
+        for router in tree.subtree { #expect(await router.interactor.isActive == false) }
     }
 }

@@ -129,3 +129,17 @@ func waitForCancellation() async {
         try? await Task.sleep(for: .milliseconds(1))
     }
 }
+
+/// Runs `work` in a new main-actor task and returns whether it finished
+/// within `timeout`, so that a regression that hangs fails instead of
+/// stopping the suite (a hung `work` stays suspended). A bound against
+/// hanging, never a timing assertion.
+@MainActor
+func completes(within timeout: Duration = .seconds(10), _ work: @escaping @MainActor () async -> Void) async -> Bool {
+    let done = Gate()
+    Task { @MainActor in
+        await work()
+        done.open()
+    }
+    return await eventually(timeout: timeout) { done.isOpen }
+}
