@@ -134,8 +134,10 @@ struct RecordValidator {
                     "the last line is cut short (the app stopped mid-write, e.g. it crashed); ignored"))
             }
             if !sawRecord {
+                // After lines that were not records (a Markdown file with a JSON example), the first of them says more.
+                let earlier = firstForeignReason.map { "line \($0.line): \($0.reason), and " } ?? ""
                 rejection = TraceReadError(source: source, message:
-                    "not a napkin trace: line \(line.number): \(reason) (expected NDJSON written with NAPKIN_TRACE)")
+                    "not a napkin trace: \(earlier)line \(line.number): \(reason) (expected NDJSON written with NAPKIN_TRACE)")
                 return nil
             }
             integrity.note(.damagedRecords, line: line.number, seq: nil,
