@@ -108,7 +108,8 @@ struct CodeLocationRecordedTests {
         await root.detachChild(screen!)
     }
 
-    @Test("a task started while inactive points at its start; a double attach at the second attach call")
+    @Test("a task started while inactive points at its start; a double attach at the second attach call",
+          .routerMisuseWarns)
     func taskAndMisusePointAtTheCall() async throws {
         let recorder = TraceRecorder(app: "calls")
         var lines: [String: UInt] = [:]

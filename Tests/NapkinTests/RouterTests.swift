@@ -125,7 +125,7 @@ struct RouterTests {
         await detach
     }
 
-    @Test("Children keep attach order; attaching a router that is already a child changes nothing")
+    @Test("Children keep attach order; attaching a router that is already a child changes nothing", .routerMisuseWarns)
     func attachOrderAndDuplicates() async {
         let log = HookLog()
         let parent = TestRouter("p", log: log)
@@ -139,7 +139,7 @@ struct RouterTests {
         #expect(a.didLoadCount == 1)
     }
 
-    @Test("detachChild deactivates the child and removes it; detaching a non-child changes nothing")
+    @Test("detachChild deactivates the child and removes it; detaching a non-child changes nothing", .routerMisuseWarns)
     func detach() async {
         let log = HookLog()
         let parent = TestRouter("p", log: log)

@@ -1,6 +1,7 @@
 import Napkin
 import NapkinTrace
 import Synchronization
+import Testing
 
 /// Counts hook calls; shared by the tests' interactors.
 final class HookLog: Sendable {
@@ -142,4 +143,27 @@ func completes(within timeout: Duration = .seconds(10), _ work: @escaping @MainA
         done.open()
     }
     return await eventually(timeout: timeout) { done.isOpen }
+}
+
+/// A test (or suite) that misuses the router tree on purpose: misuses are
+/// warnings, not assertion failures, for its task and the tasks it creates
+/// (`RouterMisuse.withReporting`), and the warning lines are dropped (the
+/// test checks the outcome; `RouterMisuseTests` checks the lines). Without
+/// it a debug build would stop at the misuse (`docs/lifecycle.md`, 3.7).
+struct RouterMisuseWarns: TestTrait, SuiteTrait, TestScoping {
+    /// Applies to every test of a suite it marks.
+    var isRecursive: Bool { true }
+
+    /// Runs the test with misuse reported as dropped warnings.
+    func provideScope(for test: Test, testCase: Test.Case?,
+                      performing function: @Sendable () async throws -> Void) async throws {
+        try await RouterMisuse.withReporting(.warning) {
+            try await RouterMisuse.$warningSink.withValue({ _ in }) { try await function() }
+        }
+    }
+}
+
+extension Trait where Self == RouterMisuseWarns {
+    /// The test misuses the router tree on purpose (see ``RouterMisuseWarns``).
+    static var routerMisuseWarns: Self { Self() }
 }
