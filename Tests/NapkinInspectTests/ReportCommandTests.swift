@@ -195,6 +195,33 @@ struct ReportCommandTests {
         #expect((data["findings"] as? [[String: Any]])?.contains { $0["rule"] as? String == "orphaned-task" } == true)
     }
 
+    @Test("a file of two sessions: one report trace each, a session's findings never on the other's nodes")
+    func sessionsApart() async throws {
+        let dir = try Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let trace = dir + "/two.ndjson", out = dir + "/two.html"
+        let clean = try String(contentsOfFile: CLIHarness.repoRoot.appendingPathComponent(CLIHarness.exampleTrace("clean")).path, encoding: .utf8)
+        let bug = try String(contentsOfFile: CLIHarness.repoRoot.appendingPathComponent(CLIHarness.exampleTrace("bug-retain-cycle")).path, encoding: .utf8)
+        try (clean + bug).write(toFile: trace, atomically: true, encoding: .utf8)
+        let result = try await CLIHarness.inspect(["report", trace, "-o", out])
+        #expect(result.status == 0, "\(result)")
+        let html = try String(contentsOfFile: out, encoding: .utf8)
+        let first = try Self.embedded("trace-0", in: html), second = try Self.embedded("trace-1", in: html)
+        #expect((first["title"] as? String)?.hasSuffix("two.ndjson — session 1 of 2: rib-house (pid 3447)") == true)
+        #expect((first["findings"] as? [Any])?.isEmpty == true, "the clean session has no finding")
+        #expect((second["findings"] as? [[String: Any]])?.map { $0["name"] as? String } == ["LoggedInRouter#6", "LoggedInRouter#22"])
+        #expect(second["app"] as? String == "rib-house" && second["pid"] as? Int == 3510)
+
+        // check --report shows check's findings: those the allow-list allows are counted, not shown.
+        let allowed = dir + "/allowed.html"
+        let check = try await CLIHarness.inspect(["check", CLIHarness.exampleTrace("bug-forgotten-detach"), "--allow", "Examples/napkin-allow",
+                                                  "--report", allowed])
+        #expect(check.status == 0, "\(check)")
+        let data = try Self.embedded("trace-0", in: try String(contentsOfFile: allowed, encoding: .utf8))
+        #expect((data["findings"] as? [Any])?.isEmpty == true)
+        #expect(data["setApart"] as? Int == 2)
+    }
+
     // MARK: - In a browser
 
     /// `report` of `trace` into a scratch file; returns (directory, report path).

@@ -110,7 +110,7 @@ struct CheckCommand: Command {
         // Refuse a path it must not write to before any work (a test run may take minutes).
         if let writeBaselinePath { try BaselineFile.ensureWritable(writeBaselinePath) }
         if let reportPath { try ReportFile.ensureWritable(reportPath) }
-        let report = reportPath.map { _ in CheckReportCollector() }
+        let report = reportPath.map { _ in CheckReportCollector(options: analysis) }
 
         let checked: [CheckedTrace]
         var commandStatus: Int32 = 0

@@ -52,7 +52,7 @@ struct ReportCommand: Command {
         try ReportFile.ensureWritable(output)
         var traces: [ReportTrace] = []
         for file in try TraceFiles.expand(paths) {
-            traces.append(try ReportTrace(reading: file, options: analysis))
+            traces += try ReportTrace.traces(reading: file, options: analysis)
         }
         let sources = SourceRoot(directory: sourceRoot)
         try ReportFile.write(ReportPage.html(traces, sources: sources), to: output)

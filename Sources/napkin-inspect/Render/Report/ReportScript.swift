@@ -296,6 +296,7 @@ enum ReportScript {
           function renderStats() {
             const table = $("stats"), kinds = $("kinds");
             table.textContent = ""; kinds.textContent = "";
+            if (!T.data.stats.length) table.appendChild(el("tr")).appendChild(el("td", "none", T.nodes.length ? "This file holds several sessions: napkin-inspect stats counts the file as a whole." : "No stats: the trace could not be read."));
             for (const [label, value] of T.data.stats) {
               const tr = el("tr"); tr.appendChild(el("th", null, label)); tr.appendChild(el("td", null, value)); table.appendChild(tr);
             }
