@@ -3,21 +3,17 @@ import NapkinTrace
 /// `napkin-inspect report FILE|DIR... -o report.html`: one self-contained
 /// HTML file to look at (docs/report.md).
 struct ReportCommand: Command {
-    /// The options only `report` (and `check --report`) have.
+    /// The options only `report` has (it shares `--expect-teardown` and `--source-root` with `check`).
     enum Options {
         /// `-o, --output FILE`.
         static let output = ValueOption.text(
             "output", valueName: "FILE",
             help: "Where to write the report (default napkin-report.html; - for standard output); replaces only an earlier report.")
             .short("o")
-        /// `--source-root DIR`.
-        static let sourceRoot = ValueOption.text(
-            "source-root", valueName: "DIR",
-            help: "Where to find the source files findings point at (default: the current directory); paths are shown relative to it.")
     }
 
     static let configuration = CommandConfiguration(
-        options: [Options.output] + CommonOptions.analysisOptions + [CheckCommand.Options.expectTeardown, Options.sourceRoot], help: """
+        options: [Options.output] + CommonOptions.analysisOptions + [CheckCommand.Options.expectTeardown, CheckCommand.Options.sourceRoot], help: """
         report FILE|DIR... [-o FILE] [options]
         Write one HTML file to look at: tree over time, timeline, findings.
         The report shows the tree at any moment (a time slider), the timeline, the findings and the stats.
@@ -45,7 +41,7 @@ struct ReportCommand: Command {
         paths = arguments.positionals
         output = try arguments.value(Options.output) ?? Self.defaultOutput
         analysis = try arguments.analysisOptions(expectTeardown: arguments.isSet(CheckCommand.Options.expectTeardown))
-        sourceRoot = try arguments.value(Options.sourceRoot) ?? "."
+        sourceRoot = try arguments.value(CheckCommand.Options.sourceRoot) ?? "."
     }
 
     func run() throws -> Int32 {
