@@ -27,10 +27,13 @@ let package = Package(
         .executableTarget(name: "napkin-inspect", dependencies: ["NapkinTrace"], swiftSettings: strict),
         .executableTarget(name: "RibHouse", dependencies: ["Napkin", "NapkinTrace"], path: "Examples/RibHouse", exclude: ["README.md"], swiftSettings: strict),
         // Benchmarks (release build): `swift run -c release napkin-bench`.
-        .executableTarget(name: "NapkinBench", dependencies: ["Napkin", "NapkinTrace"], path: "Benchmarks/NapkinBench", swiftSettings: strict),
+        .executableTarget(name: "NapkinBench", dependencies: ["Napkin", "NapkinTrace", "RuntimeCounters"], path: "Benchmarks/NapkinBench", swiftSettings: strict),
+        // Counts heap allocations and thread hand-offs in the executables that link it
+        // (the benchmarks and the test probe): it replaces malloc and dispatch_async_f.
+        .target(name: "RuntimeCounters", path: "Benchmarks/RuntimeCounters"),
         .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace"], swiftSettings: strict),
         // A small traced program the tests run as a child process (exit, crash, closed pipe).
-        .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinTrace"], path: "Tests/TraceProbe", swiftSettings: strict),
+        .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinTrace", "RuntimeCounters"], path: "Tests/TraceProbe", swiftSettings: strict),
         .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "TraceProbe"], swiftSettings: strict),
         .testTarget(name: "NapkinTestingTests", dependencies: ["NapkinTesting", "Napkin", "NapkinTrace"], swiftSettings: strict),
         .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "RibHouse", "TraceProbe"], swiftSettings: strict),

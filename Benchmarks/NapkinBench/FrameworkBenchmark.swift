@@ -1,6 +1,7 @@
 import Foundation
 import Napkin
 import NapkinTrace
+import RuntimeCounters
 
 /// The framework's hot path: attach (activate, load) and detach (deactivate)
 /// of a child under a launched root, with tracing off and with the NDJSON
@@ -40,6 +41,39 @@ enum FrameworkBenchmark {
         return Sample(wall: Double(now() - wallStart) / Double(count), cpu: Double(cpuTime() - cpuStart) / Double(count))
     }
 
+    /// What one cycle costs besides time, averaged over a counted run.
+    struct Counts {
+        /// Jobs handed to another thread: hops onto an actor, back to the main actor, new tasks.
+        var hops: Double { mainHops + otherHops }
+        var mainHops: Double
+        var otherHops: Double
+        /// Heap allocations of the whole process (the trace writer's included).
+        var allocations: Double
+        /// Trace events emitted (0 with tracing off).
+        var events: Double
+    }
+
+    /// Runs `count` cycles with tracing off (`tracer` nil) or recording to
+    /// `tracer`, counting hops, allocations and events (RuntimeCounters).
+    @MainActor
+    static func counted(_ count: Int, root: BenchRoot, tracer: Tracer?) async -> Counts {
+        if let tracer { TraceContext.beginRecording(); tracer.flush() }
+        defer { if tracer != nil { TraceContext.endRecording() } }
+        let seq0 = tracer?.sequenceNumber ?? 0
+        let main0 = runtime_counters_main_enqueues(), other0 = runtime_counters_other_enqueues()
+        let allocations0 = runtime_counters_allocations()
+        if let tracer {
+            _ = await TraceContext.$recording.withValue(tracer) { await cycles(count, root: root) }
+        } else {
+            _ = await cycles(count, root: root)
+        }
+        let n = Double(count)
+        return Counts(mainHops: Double(runtime_counters_main_enqueues() - main0) / n,
+                      otherHops: Double(runtime_counters_other_enqueues() - other0) / n,
+                      allocations: Double(runtime_counters_allocations() - allocations0) / n,
+                      events: Double((tracer?.sequenceNumber ?? 0) - seq0) / n)
+    }
+
     @MainActor
     static func run(cycles count: Int, rounds: Int, offOnly: Bool = false) async {
         #if NAPKIN_NO_TRACE_HOOKS
@@ -67,6 +101,12 @@ enum FrameworkBenchmark {
             on.append(traced)
             #endif
         }
+        let countedOff = await counted(count, root: root, tracer: nil)
+        #if NAPKIN_NO_TRACE_HOOKS
+        let countedOn: Counts? = nil
+        #else
+        let countedOn: Counts? = offOnly ? nil : await counted(count, root: root, tracer: tracer)
+        #endif
         tracer.shutdown(reason: "benchmark")
         let offWall = median(off.map(\.wall)), offCPU = median(off.map(\.cpu))
         print("framework cycle (\(variant)): create child, attach (activate, load), detach (deactivate), release")
@@ -76,6 +116,21 @@ enum FrameworkBenchmark {
             print(String(format: "  NDJSON sink on:  %8.0f ns/cycle wall, %8.0f ns/cycle CPU (the background writer included)", onWall, onCPU))
             print(String(format: "  ratio on/off:    %8.2fx wall, %.2fx CPU (target: at most 1.5x)", onWall / offWall, onCPU / offCPU))
             print("  events dropped while on: \(tracer.droppedCount)")
+        }
+        if runtime_counters_available() != 0 {
+            print(String(format: "  per cycle, off:  %5.2f hops (%.2f to the main actor, %.2f to other threads), %5.2f heap allocations",
+                         countedOff.hops, countedOff.mainHops, countedOff.otherHops, countedOff.allocations))
+            print(String(format: "FRAMEWORK_HOPS_PER_CYCLE %.2f", countedOff.hops))
+            print(String(format: "FRAMEWORK_ALLOCS_PER_CYCLE %.2f", countedOff.allocations))
+            if let on = countedOn {
+                let perEvent = (on.allocations - countedOff.allocations) / on.events
+                print(String(format: "  per cycle, on:   %5.2f hops, %5.2f heap allocations, %.1f events: %.3f allocations per event (the writer's included)",
+                             on.hops, on.allocations, on.events, perEvent))
+                print(String(format: "FRAMEWORK_EVENTS_PER_CYCLE %.1f", on.events))
+                print(String(format: "FRAMEWORK_ALLOCS_PER_EVENT %.3f", perEvent))
+            }
+        } else {
+            print("  hops and allocations per cycle: not counted on this platform (Linux with glibc only)")
         }
         print("FRAMEWORK_OFF_WALL_NS \(Int(offWall))")
         print("FRAMEWORK_OFF_CPU_NS \(Int(offCPU))")

@@ -1,6 +1,7 @@
 // napkin-bench: the project's benchmarks. Run in release:
 //   swift run -c release napkin-bench reader      (reader + analysis vs jq)
 //   swift run -c release napkin-bench framework   (tracing off vs on; Benchmarks/framework.sh adds hooks removed)
+//   swift run -c release napkin-bench emit        (the emit path alone: ns, CPU and allocations per event)
 //   napkin-bench feed --rate 200000 | napkin-inspect live   (does the live view keep pace?)
 //   swift build -c release && .build/release/napkin-bench hostile   (every command on hostile shapes: time, memory)
 // Numbers are ratios of contenders measured in the same run.
@@ -25,6 +26,8 @@ case "profile-analysis":
 case "framework":
     await FrameworkBenchmark.run(cycles: option("--cycles", 20_000), rounds: option("--rounds", 5),
                                  offOnly: arguments.contains("--off-only"))
+case "emit":
+    EmitBenchmark.run(events: option("--events", 1_200_000), rounds: option("--rounds", 5))
 case "hostile":
     if !HostileBenchmark.run(events: option("--events", 1_000_000)) { exit(1) }
 case "feed":
@@ -32,5 +35,5 @@ case "feed":
 case "all":
     ReaderBenchmark.run(cycles: option("--cycles", 80_000), keep: false)
 default:
-    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] | feed [--rate N] [--seconds N] | hostile [--events N]")
+    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] | hostile [--events N]")
 }

@@ -70,7 +70,10 @@ public final class InteractorLifecycle: Sendable {
     private let announced = Atomic<Bool>(false)
     /// Where this interactor reports: set at creation when tracing is on, or by
     /// an adoption (with `state`'s lock held), at most once; read without a lock.
-    private let binding = AtomicLazyReference<TraceBinding>()
+    /// ``boundID`` is stored first, so whoever loads the tracer sees the id.
+    private let boundTracer = AtomicLazyReference<Tracer>()
+    /// This interactor's id in ``boundTracer``'s trace (written once, before the tracer).
+    private let boundID = Atomic<NodeID>(0)
 
     /// The binding, or nil (one atomic load); constant nil when hooks are compiled out.
     @inline(__always)
@@ -78,8 +81,19 @@ public final class InteractorLifecycle: Sendable {
         #if NAPKIN_NO_TRACE_HOOKS
         return nil
         #else
-        return binding.load()
+        guard let tracer = boundTracer.load() else { return nil }
+        return TraceBinding(tracer: tracer, id: boundID.load(ordering: .relaxed))
         #endif
+    }
+
+    /// Binds this lifecycle to `tracer` with a new id, unless it is bound
+    /// already; returns the binding in force. Called at creation, or by an
+    /// adoption with `state`'s lock held: never by two callers at once.
+    private func bind(to tracer: Tracer) -> TraceBinding {
+        if let existing = trace { return existing }
+        boundID.store(tracer.nextID(), ordering: .relaxed)
+        let stored = boundTracer.storeIfNil(tracer)
+        return TraceBinding(tracer: stored, id: boundID.load(ordering: .relaxed))
     }
 
     /// Where this interactor's transitions are traced; `nil` while untraced
@@ -91,7 +105,7 @@ public final class InteractorLifecycle: Sendable {
     /// Creates an inactive lifecycle.
     public init() {
         if let tracer = tracerForNewObject() {
-            _ = binding.storeIfNil(TraceBinding(tracer: tracer, id: tracer.nextID()))
+            _ = bind(to: tracer)
         }
     }
 
@@ -278,9 +292,9 @@ public final class InteractorLifecycle: Sendable {
         state.withLock { s in
             // Before the binding is published: whoever sees the binding sees the flag.
             announced.store(true, ordering: .releasing)
-            let candidate = TraceBinding(tracer: tracer, id: tracer.nextID())
-            let trace = binding.storeIfNil(candidate)
-            guard trace === candidate else {
+            let wasBound = boundTracer.load() != nil
+            let trace = bind(to: tracer)
+            guard !wasBound else {
                 // Adopted by another router first (a shared interactor); it did the writing.
                 announceRouter(trace.tracer === tracer ? trace.id : 0)
                 return

@@ -219,7 +219,7 @@ open class Router<InteractorType>: Routing {
             reportAttach(of: child, at: location, "is still a child of \(name); both now list it",
                          fix: "detach it from \(name) first")
         }
-        await RouterTree.settle(child, path: [RouterTree.Link(parent: self, child: child)])
+        await RouterTree.settle(child, path: RouterTree.Path(RouterTree.Link(parent: self, child: child)))
         await child.load()
     }
 
@@ -261,7 +261,7 @@ open class Router<InteractorType>: Routing {
             tracked.attachedParent = nil
         }
         if childID != 0 { tracer?.emit(.detach(parent: traceID, child: childID), at: location) }
-        await RouterTree.settle(child, path: [RouterTree.Link(parent: self, child: child)])
+        await RouterTree.settle(child, path: RouterTree.Path(RouterTree.Link(parent: self, child: child)))
     }
 
     /// The trace hook of ``attachChild(_:)``, run once `child` is in
@@ -288,7 +288,7 @@ open class Router<InteractorType>: Routing {
     /// Activates this router as the root of a tree, then loads it.
     func launchAsRoot() async {
         tracer?.emit(.launch(router: traceID))
-        await RouterTree.settle(self, path: [])
+        await RouterTree.settle(self, path: RouterTree.Path())
         await load()
     }
 

@@ -16,27 +16,62 @@ enum RouterTree {
         var isInPlace: Bool { parent.children.contains { $0 === child } }
     }
 
+    /// The links from the operation's router down to a node. The last link is
+    /// kept apart from the ones above it, so that the path of an attached or
+    /// detached child (one link, the common case) needs no array.
+    @MainActor
+    struct Path {
+        /// The links above ``last``, from the operation's router down.
+        private var outer: [Link] = []
+        /// The link to the node; nil for the operation's router itself (a launch).
+        private var last: Link?
+
+        /// The path of the operation's router itself: no links.
+        init() {}
+
+        /// The path of a child of the operation's router.
+        init(_ link: Link) {
+            last = link
+        }
+
+        /// Whether every link is in place.
+        var isInPlace: Bool {
+            (last?.isInPlace ?? true) && outer.allSatisfy(\.isInPlace)
+        }
+
+        /// This path, then `link`.
+        func appending(_ link: Link) -> Path {
+            var path = Path(link)
+            if let last { path.outer = outer + [last] }
+            return path
+        }
+    }
+
     /// Brings `node` and, root first, its descendants to the state the links
     /// of `path` (from the operation's router down to `node`) call for.
-    static func settle(_ node: Routing, path: [Link]) async {
-        var wanted = path.allSatisfy(\.isInPlace)
+    static func settle(_ node: Routing, path: Path) async {
+        var wanted = path.isInPlace
         while true {
             if wanted {
                 await node.interactable.activate()
             } else {
                 await node.interactable.deactivate()
             }
-            let now = path.allSatisfy(\.isInPlace)
+            let now = path.isInPlace
             if now == wanted { break }
             wanted = now
         }
         for child in node.children {
-            await settle(child, path: path + [Link(parent: node, child: child)])
+            await settle(child, path: path.appending(Link(parent: node, child: child)))
         }
     }
 
     /// The interactors of `root` and its descendants that are active now, root first.
     static func activeInteractors(of root: Routing) -> [Interactable] {
+        // A leaf (most routers at their deinit) needs no walk and no allocation.
+        if root.children.isEmpty {
+            return root.interactable.lifecycle.isActiveNow ? [root.interactable] : []
+        }
         var result: [Interactable] = []
         var stack: [Routing] = [root]
         while let node = stack.popLast() {

@@ -29,18 +29,14 @@ func traced(_ stored: Tracer?) -> Tracer? {
 
 /// Where a traced interactor reports: the tracer and its id there.
 ///
-/// Set once per lifecycle, when it is created traced or when it is adopted,
-/// and never changed (see `InteractorLifecycle`); allocated only while tracing is on.
-final class TraceBinding: Sendable {
+/// A value read from an `InteractorLifecycle`'s binding (its tracer
+/// reference and id, set once when it is created traced or adopted, never
+/// changed); building one allocates nothing.
+struct TraceBinding: Sendable {
     /// The session the interactor reports to.
     let tracer: Tracer
     /// The interactor's id in that session.
     let id: NodeID
-
-    init(tracer: Tracer, id: NodeID) {
-        self.tracer = tracer
-        self.id = id
-    }
 }
 
 /// The name the trace gives `type`, computed once per type: a router and its

@@ -18,6 +18,12 @@
 //                     an untraced parent ("attach-hook-bytes B", "adopted K"),
 //                     N appearance reports of an untraced view
 //                     ("view-report-bytes B"), plus a control that allocates
+//   emit-alloc N      heap allocations of N create/attach/detach/release
+//                     cycles with tracing off ("off-allocations A"), then of N
+//                     cycles recorded to an NDJSON file, the writer's work
+//                     included ("on-allocations A", "events E"), after a
+//                     warm-up that names every type; "unsupported" where
+//                     allocations cannot be counted (RuntimeCounters)
 //   flood N SIZE TAG [HUGE]
 //                     N marks "TAG i xxx...", each SIZE bytes long, then HUGE
 //                     marks of about 20 kB (hugeMarkText(TAG, k)), as fast as
@@ -344,6 +350,9 @@ case "alloc":
     print("adopted \(adopted)")
     print("view-report-bytes \(viewReports)")
     print("control-bytes \(control) \(boxes.count)")
+
+case "emit-alloc":
+    kept = await emitAllocations(cycles: count(2, default: 10_000))
 
 case "flood":
     let marks = count(2, default: 1000)

@@ -37,7 +37,7 @@ struct EventBacklog {
 
     /// The memory `event` takes in the backlog, roughly: a fixed cost plus its strings' UTF-8 bytes.
     static func size(of event: TraceEvent) -> Int {
-        event.kind.strings.reduce(eventCost) { $0 + $1.utf8.count }
+        eventCost + event.kind.stringByteCount
     }
 
     /// Appends `event`; the oldest events that no longer fit are removed and

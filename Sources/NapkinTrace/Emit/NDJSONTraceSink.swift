@@ -119,14 +119,18 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
         try batch.withLock { batch in
             batch.bytes.removeAll(keepingCapacity: true)
             batch.lineEnds.removeAll(keepingCapacity: true)
-            for event in events {
-                let start = batch.bytes.count
-                TraceEncoder.append(event, to: &batch.bytes)
-                if batch.bytes.count - start > recordLimit {
-                    batch.bytes.removeSubrange(start...)
-                    TraceEncoder.append(RecordFitting.fitted(event, limit: recordLimit), to: &batch.bytes)
+            // Through a buffer pointer: an unoptimised (debug) build's array
+            // iterator allocates for an element this large; this loop does not.
+            events.withUnsafeBufferPointer { events in
+                for event in events {
+                    let start = batch.bytes.count
+                    TraceEncoder.append(event, to: &batch.bytes)
+                    if batch.bytes.count - start > recordLimit {
+                        batch.bytes.removeSubrange(start...)
+                        TraceEncoder.append(RecordFitting.fitted(event, limit: recordLimit), to: &batch.bytes)
+                    }
+                    batch.lineEnds.append(batch.bytes.count)
                 }
-                batch.lineEnds.append(batch.bytes.count)
             }
             if let failure = writeAll(batch) {
                 throw TraceSinkError("cannot write the trace to \(label): \(failure)")

@@ -91,9 +91,27 @@ enum RecordFitting {
 }
 
 extension TraceEvent.Kind {
+    /// The UTF-8 bytes of this kind's text values (its ``strings`` and the
+    /// enum values written as text), counted without allocating: what the
+    /// encoder sizes a line by and a socket sink's backlog counts its memory by.
+    var stringByteCount: Int {
+        switch self {
+        case .sessionStart(let info): info.app.utf8.count
+        case .interactorCreated(_, let type): type.utf8.count
+        case .routerCreated(_, let type, _, let interactorType): type.utf8.count + interactorType.utf8.count
+        case .taskStart(_, _, let label?): label.utf8.count
+        case .mark(let text): text.utf8.count
+        case .sessionEnd(let reason): reason.utf8.count
+        case .view(_, let appearance): appearance.rawValue.utf8.count
+        case .taskEnd(_, let outcome): outcome.rawValue.utf8.count
+        case .taskStart, .attach, .detach, .activate, .deactivate, .load, .launch, .taskCancel,
+             .deallocated, .dropped:
+            0
+        }
+    }
+
     /// The string fields of this kind of record, in wire order (an absent
-    /// optional label is not one). Also what a socket sink's backlog counts
-    /// its memory by.
+    /// optional label is not one).
     var strings: [String] {
         switch self {
         case .sessionStart(let info): [info.app]

@@ -100,6 +100,11 @@ package final class Tracer: Sendable {
         queue.withLock { $0.events }
     }
 
+    /// The sequence number of the last event queued (or dropped) so far.
+    package var sequenceNumber: UInt64 {
+        queue.withLock { $0.seq }
+    }
+
     /// The number of events dropped so far because the queue was full.
     package var droppedCount: UInt64 {
         queue.withLock { $0.totalDropped + $0.dropped }

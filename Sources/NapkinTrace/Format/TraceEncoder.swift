@@ -5,11 +5,36 @@
 /// event is spelled on the wire; ``TraceLineParser`` is its inverse.
 public enum TraceEncoder {
     /// Appends `event` and a trailing newline to `out`.
+    ///
+    /// The line is written into a stack buffer sized by ``upperBound(of:)``,
+    /// then copied to `out` in one piece: no heap allocation beyond the growth
+    /// of `out` (none once `out` has its working size), whatever the event.
     public static func append(_ event: TraceEvent, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "{"))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: upperBound(of: event)) { buffer in
+            let start = buffer.baseAddress!
+            var cursor = EncodingCursor(start)
+            write(event, to: &cursor)
+            out.append(contentsOf: UnsafeBufferPointer(start: start, count: cursor.position - start))
+        }
+    }
+
+    /// The most bytes the line of `event` can take: room for every key and
+    /// the largest number each field can hold, plus six bytes (`\u00XX`) per
+    /// byte of text.
+    static func upperBound(of event: TraceEvent) -> Int {
+        var text = event.kind.stringByteCount
+        if let location = event.location { text += location.withFileIDBytes { $0.count } }
+        return 512 + 6 * text
+    }
+
+    private static func write(_ event: TraceEvent, to out: inout EncodingCursor) {
+        out.byte(UInt8(ascii: "{"))
         field(.seq, event.seq, &out, first: true)
         field(.t, event.time, &out)
-        field(.ev, event.kind.name.rawValue, &out)
+        key(.ev, &out)
+        out.byte(UInt8(ascii: "\""))
+        event.kind.name.rawValue.utf8.withContiguousStorageIfAvailable { out.bytes($0) }
+        out.byte(UInt8(ascii: "\""))
         switch event.kind {
         case .sessionStart(let info):
             field(.v, Int64(info.version), &out)
@@ -57,15 +82,15 @@ public enum TraceEncoder {
             field(.reason, reason, &out)
         }
         if let location = event.location {
-            key(.src, &out, first: false)
-            out.append(UInt8(ascii: "\""))
-            location.withFileIDBytes { appendEscaped($0, to: &out) }
-            out.append(UInt8(ascii: ":"))
-            appendInt(UInt64(location.line), to: &out)
-            out.append(UInt8(ascii: "\""))
+            key(.src, &out)
+            out.byte(UInt8(ascii: "\""))
+            location.withFileIDBytes { out.escaped($0) }
+            out.byte(UInt8(ascii: ":"))
+            out.decimal(UInt64(location.line))
+            out.byte(UInt8(ascii: "\""))
         }
-        out.append(UInt8(ascii: "}"))
-        out.append(UInt8(ascii: "\n"))
+        out.byte(UInt8(ascii: "}"))
+        out.byte(UInt8(ascii: "\n"))
     }
 
     /// The NDJSON text of one event, without the trailing newline.
@@ -77,77 +102,31 @@ public enum TraceEncoder {
     }
 
     @inline(__always)
-    private static func key(_ field: TraceField, _ out: inout [UInt8], first: Bool) {
-        if !first { out.append(UInt8(ascii: ",")) }
-        out.append(UInt8(ascii: "\""))
-        field.name.withUTF8Buffer { out.append(contentsOf: $0) }
-        out.append(UInt8(ascii: "\""))
-        out.append(UInt8(ascii: ":"))
+    private static func key(_ field: TraceField, _ out: inout EncodingCursor, first: Bool = false) {
+        if !first { out.byte(UInt8(ascii: ",")) }
+        out.byte(UInt8(ascii: "\""))
+        out.bytes(field.name)
+        out.byte(UInt8(ascii: "\""))
+        out.byte(UInt8(ascii: ":"))
     }
 
-    private static func field(_ field: TraceField, _ value: UInt64, _ out: inout [UInt8], first: Bool = false) {
+    @inline(__always)
+    private static func field(_ field: TraceField, _ value: UInt64, _ out: inout EncodingCursor, first: Bool = false) {
         key(field, &out, first: first)
-        appendInt(value, to: &out)
+        out.decimal(value)
     }
 
-    private static func field(_ field: TraceField, _ value: Int64, _ out: inout [UInt8]) {
-        key(field, &out, first: false)
-        if value < 0 {
-            out.append(UInt8(ascii: "-"))
-            appendInt(value.magnitude, to: &out)
-        } else {
-            appendInt(UInt64(value), to: &out)
-        }
+    private static func field(_ field: TraceField, _ value: Int64, _ out: inout EncodingCursor) {
+        key(field, &out)
+        if value < 0 { out.byte(UInt8(ascii: "-")) }
+        out.decimal(value.magnitude)
     }
 
-    private static func field(_ field: TraceField, _ value: String, _ out: inout [UInt8]) {
-        key(field, &out, first: false)
-        appendString(value, to: &out)
-    }
-
-    /// Appends the decimal digits of `value`.
-    static func appendInt(_ value: UInt64, to out: inout [UInt8]) {
-        if value < 10 {
-            out.append(UInt8(truncatingIfNeeded: value) &+ 48)
-            return
-        }
-        // Twenty digits hold any UInt64; fill from the end, then copy once.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { raw in
-            var v = value
-            var i = 24
-            while v > 0 {
-                i -= 1
-                raw[i] = UInt8(truncatingIfNeeded: v % 10) &+ 48
-                v /= 10
-            }
-            out.append(contentsOf: raw[i..<24])
-        }
-    }
-
-    /// Appends `value` as a JSON string literal, escaping quotes, backslashes
-    /// and control characters.
-    static func appendString(_ value: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
+    private static func field(_ field: TraceField, _ value: String, _ out: inout EncodingCursor) {
+        key(field, &out)
+        out.byte(UInt8(ascii: "\""))
         var copy = value
-        copy.withUTF8 { appendEscaped($0, to: &out) }
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// Appends `bytes` (UTF-8) escaped for the inside of a JSON string literal.
-    static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        for byte in bytes {
-            switch byte {
-            case UInt8(ascii: "\""): out.append(contentsOf: [92, 34])
-            case UInt8(ascii: "\\"): out.append(contentsOf: [92, 92])
-            case 0x0A: out.append(contentsOf: [92, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [92, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [92, UInt8(ascii: "t")])
-            case 0..<0x20, 0x7F:
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                out.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-            default: out.append(byte)
-            }
-        }
+        copy.withUTF8 { out.escaped($0) }
+        out.byte(UInt8(ascii: "\""))
     }
 }

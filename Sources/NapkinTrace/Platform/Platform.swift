@@ -338,35 +338,33 @@ package enum Platform {
 
     // MARK: - Locks
 
-    /// A pthread mutex at a fixed address (a pthread mutex must never move).
-    /// See `Locked` for why napkin locks with pthread mutexes.
-    package struct PthreadMutex: ~Copyable {
-        private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// How many 8-byte words a pthread mutex takes: the room `Locked` keeps
+    /// for one next to its value (a pthread mutex must never move, and tail
+    /// storage never does). See `Locked` for why napkin locks with pthread mutexes.
+    package static let mutexWords = (MemoryLayout<pthread_mutex_t>.size + 7) / 8
 
-        /// Creates an unlocked mutex.
-        package init() {
-            mutex = .allocate(capacity: 1)
-            mutex.initialize(to: pthread_mutex_t())
-            pthread_mutex_init(mutex, nil)
-        }
+    /// Initialises an unlocked mutex at `address` (``mutexWords`` words, 8-aligned).
+    package static func initializeMutex(at address: UnsafeMutableRawPointer) {
+        let mutex = address.bindMemory(to: pthread_mutex_t.self, capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
 
-        deinit {
-            pthread_mutex_destroy(mutex)
-            mutex.deinitialize(count: 1)
-            mutex.deallocate()
-        }
+    /// Destroys the mutex at `address`, which nobody holds.
+    package static func destroyMutex(at address: UnsafeMutableRawPointer) {
+        pthread_mutex_destroy(address.assumingMemoryBound(to: pthread_mutex_t.self))
+    }
 
-        /// Waits for the mutex and takes it.
-        @inline(__always)
-        package func lock() {
-            pthread_mutex_lock(mutex)
-        }
+    /// Waits for the mutex at `address` and takes it.
+    @inline(__always)
+    package static func lockMutex(at address: UnsafeMutableRawPointer) {
+        pthread_mutex_lock(address.assumingMemoryBound(to: pthread_mutex_t.self))
+    }
 
-        /// Releases the mutex taken with ``lock()``.
-        @inline(__always)
-        package func unlock() {
-            pthread_mutex_unlock(mutex)
-        }
+    /// Releases the mutex at `address`, taken with ``lockMutex(at:)``.
+    @inline(__always)
+    package static func unlockMutex(at address: UnsafeMutableRawPointer) {
+        pthread_mutex_unlock(address.assumingMemoryBound(to: pthread_mutex_t.self))
     }
 }
 

@@ -4,32 +4,42 @@
 /// Not `Synchronization.Mutex`: on Linux it locks with raw futex calls that
 /// ThreadSanitizer cannot see, so every app that runs its tests under TSan
 /// with tracing on would get false race reports from inside napkin.
-/// ThreadSanitizer understands pthread mutexes (`Platform.PthreadMutex`).
+/// ThreadSanitizer understands pthread mutexes.
+///
+/// The value and its mutex live in one heap block (a `ManagedBuffer`: the
+/// value is its header, the mutex its tail, which never moves): one
+/// allocation per lock. Copies of a `Locked` share that block, like
+/// references to a class.
 ///
 /// `@unchecked Sendable`: the value is only ever reached inside `withLock`,
-/// with `mutex` held. It lives behind a pointer so that access needs no
+/// with the mutex held. It is reached through a pointer, so access needs no
 /// dynamic exclusivity check.
-package final class Locked<Value>: @unchecked Sendable {
-    private let mutex = Platform.PthreadMutex()
-    private let storage: UnsafeMutablePointer<Value>
+package struct Locked<Value>: @unchecked Sendable {
+    /// The value (header) and the mutex (tail, ``Platform/mutexWords`` words).
+    private final class Storage: ManagedBuffer<Value, UInt64> {
+        deinit {
+            // The header (the value) is destroyed by ManagedBuffer.
+            withUnsafeMutablePointerToElements { Platform.destroyMutex(at: UnsafeMutableRawPointer($0)) }
+        }
+    }
+
+    private let storage: Storage
 
     /// Creates the lock around `value`.
     package init(_ value: Value) {
-        storage = .allocate(capacity: 1)
-        storage.initialize(to: value)
-    }
-
-    deinit {
-        storage.deinitialize(count: 1)
-        storage.deallocate()
-        // `mutex` is destroyed after this body, like every stored property.
+        let buffer = Storage.create(minimumCapacity: Platform.mutexWords) { _ in value }
+        storage = unsafeDowncast(buffer, to: Storage.self)
+        storage.withUnsafeMutablePointerToElements { Platform.initializeMutex(at: UnsafeMutableRawPointer($0)) }
     }
 
     /// Runs `body` with the lock held and the value borrowed for mutation.
     @inline(__always)
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        mutex.lock()
-        defer { mutex.unlock() }
-        return try body(&storage.pointee)
+        try storage.withUnsafeMutablePointers { value, words in
+            let mutex = UnsafeMutableRawPointer(words)
+            Platform.lockMutex(at: mutex)
+            defer { Platform.unlockMutex(at: mutex) }
+            return try body(&value.pointee)
+        }
     }
 }

@@ -69,6 +69,36 @@ struct TraceEncoderTests {
             == #"{"seq":1,"t":0,"ev":"session","v":1,"app":"a","pid":1,"wall":-9223372036854775808}"#)
     }
 
+    @Test("every number of digits, at both edges: the digits Swift prints")
+    func digitEdges() {
+        var values: [UInt64] = [0, 1, 9, UInt64.max, UInt64.max - 1]
+        var power: UInt64 = 1
+        for _ in 1...19 {
+            power *= 10
+            values += [power - 1, power, power + 1, power / 10 * 9 + 7]
+        }
+        for value in values {
+            #expect(line(value, value, .taskCancel(task: value))
+                == #"{"seq":\#(value),"t":\#(value),"ev":"task_cancel","task":\#(value)}"#)
+        }
+        for wall in [Int64.min, Int64.min + 1, -1, -10, -99, -100, Int64.max] {
+            #expect(line(1, 0, .sessionStart(SessionInfo(app: "a", pid: -7, wallClock: wall)))
+                == #"{"seq":1,"t":0,"ev":"session","v":1,"app":"a","pid":-7,"wall":\#(wall)}"#)
+        }
+    }
+
+    @Test("a line far larger than the stack buffer (a megabyte of control characters, each six bytes escaped) is whole")
+    func hugeLine() throws {
+        let text = String(repeating: "\u{1}\"x", count: 350_000)
+        var bytes: [UInt8] = []
+        TraceEncoder.append(TraceEvent(seq: 1, time: 2, kind: .mark(text: text),
+                                       location: CodeLocation(fileID: "App/\"Odd\".swift", line: 12)), to: &bytes)
+        #expect(bytes.last == 10 && bytes.dropLast().allSatisfy { $0 != 10 })
+        let line = String(decoding: bytes.dropLast(), as: UTF8.self)
+        #expect(try decodedText(line, key: "text") == text)
+        #expect(try decodedText(line, key: "src") == #"App/"Odd".swift:12"#)
+    }
+
     @Test("quotes, backslashes and control characters are escaped",
           arguments: [
             ("say \"hi\"", #"say \"hi\""#),
