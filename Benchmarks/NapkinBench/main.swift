@@ -24,8 +24,10 @@ case "profile-analysis":
     let (t, alive, found) = ReaderBenchmark.readAndAnalyze(path)
     print("analysis \(t)s, \(alive) live, \(found) findings")
 case "framework":
+    let child: FrameworkBenchmark.Child? = arguments.contains("--default-hooks") ? .defaultHooks
+        : arguments.contains("--with-hooks") ? .withHooks : nil
     await FrameworkBenchmark.run(cycles: option("--cycles", 20_000), rounds: option("--rounds", 5),
-                                 offOnly: arguments.contains("--off-only"))
+                                 offOnly: arguments.contains("--off-only"), only: child)
 case "emit":
     EmitBenchmark.run(events: option("--events", 1_200_000), rounds: option("--rounds", 5))
 case "hostile":
@@ -35,5 +37,5 @@ case "feed":
 case "all":
     ReaderBenchmark.run(cycles: option("--cycles", 80_000), keep: false)
 default:
-    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] | hostile [--events N]")
+    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] | hostile [--events N]")
 }

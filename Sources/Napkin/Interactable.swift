@@ -78,6 +78,7 @@ extension Interactable {
 
     /// Activates the interactor (idempotent). Called by routers.
     public func activate() async {
+        DefaultHooks.note(.activate, for: Self.self)
         await lifecycle.converge(to: true, ownerType: Self.self,
                                  didBecomeActive: { await self.didBecomeActive() },
                                  willResignActive: { await self.willResignActive() })
@@ -85,16 +86,21 @@ extension Interactable {
 
     /// Deactivates the interactor (idempotent). Called by routers.
     public func deactivate() async {
+        DefaultHooks.note(.deactivate, for: Self.self)
         await lifecycle.converge(to: false, ownerType: Self.self,
                                  didBecomeActive: { await self.didBecomeActive() },
                                  willResignActive: { await self.willResignActive() })
     }
 
     /// Does nothing; implement it to start work when the interactor becomes active.
-    public func didBecomeActive() async {}
+    public func didBecomeActive() async {
+        DefaultHooks.note(.didBecomeActive, for: Self.self)
+    }
 
     /// Does nothing; implement it to flush state before the interactor resigns.
-    public func willResignActive() async {}
+    public func willResignActive() async {
+        DefaultHooks.note(.willResignActive, for: Self.self)
+    }
 
     /// Starts `work` in a task bound to the active scope: it is cancelled when
     /// the interactor deactivates. napkin's replacement for RIBs' `disposeOnDeactivate`.

@@ -68,10 +68,14 @@ public final class InteractorLifecycle: Sendable {
     private let state = Locked(State())
     /// Whether the interactor's creation record has been written.
     private let announced = Atomic<Bool>(false)
-    /// Where this interactor reports: set at creation when tracing is on, or by
-    /// an adoption (with `state`'s lock held), at most once; read without a lock.
+    /// Where this interactor reports: the bits of a retained `Tracer`
+    /// reference, 0 while untraced. Set at creation when tracing is on, or by
+    /// an adoption (with `state`'s lock held), at most once; read without a
+    /// lock; released at deinit. An `Atomic<UInt>` rather than an
+    /// `AtomicLazyReference`, whose unspecialised `load()` looks up generic
+    /// metadata on every call: this load sits on every transition, traced or not.
     /// ``boundID`` is stored first, so whoever loads the tracer sees the id.
-    private let boundTracer = AtomicLazyReference<Tracer>()
+    private let boundTracer = Atomic<UInt>(0)
     /// This interactor's id in ``boundTracer``'s trace (written once, before the tracer).
     private let boundID = Atomic<NodeID>(0)
 
@@ -81,8 +85,10 @@ public final class InteractorLifecycle: Sendable {
         #if NAPKIN_NO_TRACE_HOOKS
         return nil
         #else
-        guard let tracer = boundTracer.load() else { return nil }
-        return TraceBinding(tracer: tracer, id: boundID.load(ordering: .relaxed))
+        let bits = boundTracer.load(ordering: .acquiring)
+        guard bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) else { return nil }
+        return TraceBinding(tracer: Unmanaged<Tracer>.fromOpaque(pointer).takeUnretainedValue(),
+                            id: boundID.load(ordering: .relaxed))
         #endif
     }
 
@@ -91,9 +97,10 @@ public final class InteractorLifecycle: Sendable {
     /// adoption with `state`'s lock held: never by two callers at once.
     private func bind(to tracer: Tracer) -> TraceBinding {
         if let existing = trace { return existing }
-        boundID.store(tracer.nextID(), ordering: .relaxed)
-        let stored = boundTracer.storeIfNil(tracer)
-        return TraceBinding(tracer: stored, id: boundID.load(ordering: .relaxed))
+        let id = tracer.nextID()
+        boundID.store(id, ordering: .relaxed)
+        boundTracer.store(UInt(bitPattern: Unmanaged.passRetained(tracer).toOpaque()), ordering: .releasing)
+        return TraceBinding(tracer: tracer, id: id)
     }
 
     /// Where this interactor's transitions are traced; `nil` while untraced
@@ -292,7 +299,7 @@ public final class InteractorLifecycle: Sendable {
         state.withLock { s in
             // Before the binding is published: whoever sees the binding sees the flag.
             announced.store(true, ordering: .releasing)
-            let wasBound = boundTracer.load() != nil
+            let wasBound = boundTracer.load(ordering: .acquiring) != 0
             let trace = bind(to: tracer)
             guard !wasBound else {
                 // Adopted by another router first (a shared interactor); it did the writing.
@@ -360,5 +367,10 @@ public final class InteractorLifecycle: Sendable {
         Self.cancel(tasks, reportingTo: trace)
         for continuation in streams { continuation.finish() }
         if announced, let trace { trace.tracer.emit(.deallocated(id: trace.id)) }
+        // The reference `bind(to:)` retained.
+        let bits = boundTracer.load(ordering: .acquiring)
+        if bits != 0, let pointer = UnsafeRawPointer(bitPattern: bits) {
+            Unmanaged<Tracer>.fromOpaque(pointer).release()
+        }
     }
 }

@@ -52,11 +52,7 @@ enum RouterTree {
     static func settle(_ node: Routing, path: Path) async {
         var wanted = path.isInPlace
         while true {
-            if wanted {
-                await node.interactable.activate()
-            } else {
-                await node.interactable.deactivate()
-            }
+            await transition(node.interactable, active: wanted)
             let now = path.isInPlace
             if now == wanted { break }
             wanted = now
@@ -64,6 +60,31 @@ enum RouterTree {
         for child in node.children {
             await settle(child, path: path.appending(Link(parent: node, child: child)))
         }
+    }
+
+    /// Activates or deactivates `interactable` as its `activate()` or
+    /// `deactivate()` would. When that method and the hook it runs are
+    /// ``Interactable``'s defaults (see ``DefaultHooks``), the transition is
+    /// made from here, with no hop to the interactor's actor and back; a
+    /// hook the type implements still runs on its actor.
+    static func transition(_ interactable: Interactable, active: Bool) async {
+        let type = type(of: interactable)
+        let defaults = DefaultHooks.of(type)
+        guard defaults.contains(active ? .activate : .deactivate) else {
+            if active { await interactable.activate() } else { await interactable.deactivate() }
+            return
+        }
+        let quietActivation = defaults.contains(.didBecomeActive)
+        let quietResignation = defaults.contains(.willResignActive)
+        if active ? !quietActivation : !quietResignation {
+            // The hook runs on the actor anyway: one hop, as through the method.
+            if active { await interactable.activate() } else { await interactable.deactivate() }
+            return
+        }
+        await interactable.lifecycle.converge(
+            to: active, ownerType: type,
+            didBecomeActive: { if !quietActivation { await interactable.didBecomeActive() } },
+            willResignActive: { if !quietResignation { await interactable.willResignActive() } })
     }
 
     /// The interactors of `root` and its descendants that are active now, root first.

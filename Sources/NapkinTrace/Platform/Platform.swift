@@ -356,13 +356,13 @@ package enum Platform {
     }
 
     /// Waits for the mutex at `address` and takes it.
-    @inline(__always)
+    @usableFromInline
     package static func lockMutex(at address: UnsafeMutableRawPointer) {
         pthread_mutex_lock(address.assumingMemoryBound(to: pthread_mutex_t.self))
     }
 
     /// Releases the mutex at `address`, taken with ``lockMutex(at:)``.
-    @inline(__always)
+    @usableFromInline
     package static func unlockMutex(at address: UnsafeMutableRawPointer) {
         pthread_mutex_unlock(address.assumingMemoryBound(to: pthread_mutex_t.self))
     }

@@ -16,14 +16,16 @@
 /// dynamic exclusivity check.
 package struct Locked<Value>: @unchecked Sendable {
     /// The value (header) and the mutex (tail, ``Platform/mutexWords`` words).
-    private final class Storage: ManagedBuffer<Value, UInt64> {
+    @usableFromInline
+    final class Storage: ManagedBuffer<Value, UInt64> {
         deinit {
             // The header (the value) is destroyed by ManagedBuffer.
             withUnsafeMutablePointerToElements { Platform.destroyMutex(at: UnsafeMutableRawPointer($0)) }
         }
     }
 
-    private let storage: Storage
+    @usableFromInline
+    let storage: Storage
 
     /// Creates the lock around `value`.
     package init(_ value: Value) {
@@ -33,7 +35,11 @@ package struct Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with the lock held and the value borrowed for mutation.
-    @inline(__always)
+    ///
+    /// Inlinable, so that a caller in another module of the package (the
+    /// framework's `InteractorLifecycle`) gets it specialised for its value:
+    /// no generic metadata lookup and no closure call per lock.
+    @inlinable
     package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         try storage.withUnsafeMutablePointers { value, words in
             let mutex = UnsafeMutableRawPointer(words)
