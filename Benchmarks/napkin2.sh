@@ -64,22 +64,41 @@ public final actor CycleInteractor: Interactable {
     public init() {}
 }
 
+/// Implements both hooks, as most interactors do.
+public final actor HookedCycleInteractor: Interactable {
+    public nonisolated let lifecycle = InteractorLifecycle()
+    private var transitions = 0
+    public init() {}
+    public func didBecomeActive() async { transitions += 1 }
+    public func willResignActive() async { transitions += 1 }
+}
+
 @MainActor public final class CycleRouter: Router<CycleInteractor> {}
+@MainActor public final class HookedCycleRouter: Router<HookedCycleInteractor> {}
 @MainActor public final class CycleView: ViewControllable { public init() {} }
 @MainActor public final class CycleRoot: LaunchRouter<CycleInteractor, CycleView> {}
 
-/// Runs \`count\` cycles; returns nanoseconds per cycle (wall, CPU of the process).
-@MainActor public func $2(cycles count: Int, rounds: Int) async -> [(wall: Double, cpu: Double)] {
+/// Runs \`count\` cycles of a child with no hooks, or with hooks; returns
+/// nanoseconds per cycle (wall, CPU of the process).
+@MainActor public func $2(cycles count: Int, rounds: Int, hooked: Bool) async -> [(wall: Double, cpu: Double)] {
     let root = CycleRoot(interactor: CycleInteractor(), viewController: CycleView())
     // napkin 2.x has no headless launch() on Linux: activate and load the root by hand.
     await root.interactable.activate()
     await root.load()
     func measure(_ n: Int) async -> (wall: Double, cpu: Double) {
         let wall0 = clock(CLOCK_MONOTONIC), cpu0 = clock(CLOCK_PROCESS_CPUTIME_ID)
-        for _ in 0..<n {
-            let child = CycleRouter(interactor: CycleInteractor())
-            await root.attachChild(child)
-            await root.detachChild(child)
+        if hooked {
+            for _ in 0..<n {
+                let child = HookedCycleRouter(interactor: HookedCycleInteractor())
+                await root.attachChild(child)
+                await root.detachChild(child)
+            }
+        } else {
+            for _ in 0..<n {
+                let child = CycleRouter(interactor: CycleInteractor())
+                await root.attachChild(child)
+                await root.detachChild(child)
+            }
         }
         return (Double(clock(CLOCK_MONOTONIC) - wall0) / Double(n), Double(clock(CLOCK_PROCESS_CPUTIME_ID) - cpu0) / Double(n))
     }
@@ -105,23 +124,28 @@ import CycleNapkin2
 import Foundation
 
 let runs = Int(CommandLine.arguments.dropFirst().first ?? "7") ?? 7
-var theirs: [(wall: Double, cpu: Double)] = []
-var ours: [(wall: Double, cpu: Double)] = []
-for _ in 0..<runs {
-    theirs += await napkin2Cycles(cycles: 20_000, rounds: 1)
-    ours += await napkinCycles(cycles: 20_000, rounds: 1)
-}
 func median(_ v: [Double]) -> Double { let s = v.sorted(); return s[s.count / 2] }
-let (tw, tc) = (median(theirs.map(\.wall)), median(theirs.map(\.cpu)))
-let (ow, oc) = (median(ours.map(\.wall)), median(ours.map(\.cpu)))
 print("framework cycle, tracing off: create child, attach (activate, load), detach (deactivate), release")
 print("  (medians of \(runs) alternating rounds of 20,000 cycles each)")
-print(String(format: "  napkin 2.x:        %6.0f ns/cycle wall, %6.0f ns/cycle CPU", tw, tc))
-print(String(format: "  Napkin (this one): %6.0f ns/cycle wall, %6.0f ns/cycle CPU", ow, oc))
-print(String(format: "  ratio this / 2.x:  %.3fx wall, %.3fx CPU (target: at most 1.0x)", ow / tw, oc / tc))
-print("NAPKIN2_WALL_NS \(Int(tw))")
-print("NAPKIN_WALL_NS \(Int(ow))")
-print(String(format: "NAPKIN_OVER_NAPKIN2 %.3f", ow / tw))
+for hooked in [false, true] {
+    var theirs: [(wall: Double, cpu: Double)] = []
+    var ours: [(wall: Double, cpu: Double)] = []
+    for _ in 0..<runs {
+        theirs += await napkin2Cycles(cycles: 20_000, rounds: 1, hooked: hooked)
+        ours += await napkinCycles(cycles: 20_000, rounds: 1, hooked: hooked)
+    }
+    let (tw, tc) = (median(theirs.map(\.wall)), median(theirs.map(\.cpu)))
+    let (ow, oc) = (median(ours.map(\.wall)), median(ours.map(\.cpu)))
+    let key = hooked ? "HOOKED_" : ""
+    print(hooked ? "  child with hooks (didBecomeActive, willResignActive):" : "  child with no hooks:")
+    print(String(format: "    napkin 2.x:        %6.0f ns/cycle wall, %6.0f ns/cycle CPU", tw, tc))
+    print(String(format: "    Napkin (this one): %6.0f ns/cycle wall, %6.0f ns/cycle CPU", ow, oc))
+    print(String(format: "    ratio this / 2.x:  %.3fx wall, %.3fx CPU (target: at most 1.0x)", ow / tw, oc / tc))
+    print("NAPKIN2_\(key)WALL_NS \(Int(tw))")
+    print("NAPKIN_\(key)WALL_NS \(Int(ow))")
+    print(String(format: "NAPKIN_\(key)OVER_NAPKIN2 %.3f", ow / tw))
+    print(String(format: "NAPKIN_\(key)OVER_NAPKIN2_CPU %.3f", oc / tc))
+}
 EOF
 
 cd "$work"
