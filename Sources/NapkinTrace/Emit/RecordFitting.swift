@@ -102,7 +102,7 @@ extension TraceEvent.Kind {
         case .taskStart(_, _, let label?): [label]
         case .mark(let text): [text]
         case .sessionEnd(let reason): [reason]
-        case .taskStart, .attach, .detach, .activate, .deactivate, .load, .launch, .view, .taskCancel, .taskEnd,
+        case .taskStart, .attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .view, .taskCancel, .taskEnd,
              .deallocated, .dropped:
             []
         }
@@ -125,7 +125,8 @@ extension TraceEvent.Kind {
             return .mark(text: values[0])
         case .sessionEnd:
             return .sessionEnd(reason: values[0])
-        case .attach, .detach, .activate, .deactivate, .load, .launch, .view, .taskCancel, .taskEnd, .deallocated, .dropped:
+        case .attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .view, .taskCancel, .taskEnd, .deallocated,
+             .dropped:
             return self
         }
     }
