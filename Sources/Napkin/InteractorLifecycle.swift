@@ -33,6 +33,11 @@ import Synchronization
 /// or whose subtree it joins (*adoption*, see ``Router``). The binding (tracer
 /// and id) is set once and never changes; while it is unset, every trace hook
 /// is one atomic load that finds nil.
+///
+/// A transition is recorded as `activate` (or `deactivate`) before its hook
+/// runs and `hook_end` when the hook returns, so a hook that never returns
+/// (a `for await` loop written in `didBecomeActive`) shows in the trace as
+/// a start without an end (`stuck-hook` in `docs/findings.md`).
 public final class InteractorLifecycle: Sendable {
     private enum Phase: Sendable { case inactive, activating, active, deactivating }
 
@@ -210,7 +215,15 @@ public final class InteractorLifecycle: Sendable {
             case .activating:
                 if let trace { trace.tracer.emit(.activate(interactor: trace.id)) }
                 await didBecomeActive()
-                state.withLock { $0.phase = .active }
+                // The end is recorded by whoever recorded the start: this
+                // runner, or an adoption that came while the hook ran (read
+                // with the phase change, as at the start; an adoption after
+                // it records the end itself).
+                let trace = state.withLock { s -> TraceBinding? in
+                    s.phase = .active
+                    return self.trace
+                }
+                if let trace { trace.tracer.emit(.hookEnd(interactor: trace.id)) }
             case .deactivating:
                 if let trace { trace.tracer.emit(.deactivate(interactor: trace.id)) }
                 await willResignActive()
@@ -223,6 +236,8 @@ public final class InteractorLifecycle: Sendable {
                     s.finishedEarly.removeAll()
                     return (tasks, self.trace)
                 }
+                // The hook's end, then the cancellations it lets through.
+                if let trace { trace.tracer.emit(.hookEnd(interactor: trace.id)) }
                 Self.cancel(tasks, reportingTo: trace)
             default:
                 return
@@ -281,8 +296,10 @@ public final class InteractorLifecycle: Sendable {
     /// - Untraced: it is *adopted*. With the lock held (so that no transition
     ///   or bound task is missed or recorded twice), it gets an id and writes
     ///   its creation record, the router's (`announceRouter`), then its state:
-    ///   `activate` if active, `task_start` (with its label) for each bound
-    ///   task still running, `deactivate` if resigning.
+    ///   `activate` if active (followed by `hook_end` unless
+    ///   `didBecomeActive` is still running), `task_start` (with its label)
+    ///   for each bound task still running, `deactivate` if resigning (its
+    ///   `hook_end` comes from the runner when `willResignActive` returns).
     /// - Traced by `tracer`: its creation record is written if it was not yet.
     /// - Traced by another tracer: it keeps it; nothing is written for it.
     package func enterTrace(_ tracer: Tracer, ownerType: Any.Type, announcingRouter announceRouter: (NodeID) -> Void) {
@@ -310,6 +327,9 @@ public final class InteractorLifecycle: Sendable {
             tracer.emit(.interactorCreated(id: trace.id, type: typeName))
             announceRouter(trace.id)
             if s.phase != .inactive { tracer.emit(.activate(interactor: trace.id)) }
+            // didBecomeActive has returned unless the lifecycle is still
+            // activating (then the runner records the end when it returns).
+            if s.phase == .active || s.phase == .deactivating { tracer.emit(.hookEnd(interactor: trace.id)) }
             for key in s.tasks.keys.sorted() {
                 let id = tracer.nextID()
                 s.tasks[key]!.traceID = id

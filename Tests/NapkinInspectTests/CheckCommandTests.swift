@@ -46,7 +46,7 @@ struct CheckCommandTests {
         let found = Self.findingLines(result.stdout)
         #expect(found.map(\.rule).sorted() == expected.map(\.rule).sorted(), "\(result)")
         for (severity, rule, line) in found {
-            let expectedSeverity = ["undetached-child", "not-deallocated", "orphaned-task", "active-after-detach",
+            let expectedSeverity = ["undetached-child", "not-deallocated", "orphaned-task", "active-after-detach", "stuck-hook",
                                     "view-gone-still-attached", "view-shown-after-detach", "alive-at-end"]
                 .contains(rule) ? "error" : "warning"
             #expect(severity == expectedSeverity, "\(line)")
@@ -56,6 +56,26 @@ struct CheckCommandTests {
             #expect(result.stdout == "\(CLIHarness.fixture(name)): no findings (\(events) events, ended cleanly)\n",
                     "a clean twin has no notes either: \(result)")
         }
+    }
+
+    @Test("stuck-hook: the recorded fixture fails the check naming the rule, the interactor and the hook; the same trace without its \"rev\" (an older writer) is not checked for it")
+    func stuckHook() async throws {
+        let path = CLIHarness.fixture("stuck-hook")
+        let result = try await CLIHarness.inspect(["check", path])
+        #expect(result.status == 1, "\(result)")
+        let lines = Self.findingLines(result.stdout)
+        #expect(lines.map(\.rule) == ["stuck-hook"], "\(result)")
+        #expect(lines.first?.line.hasPrefix("  error[stuck-hook] ScoresInteractor#3: didBecomeActive has not returned 1s after it started") == true,
+                "\(result)")
+        #expect(lines.first?.line.hasSuffix("(seq 11, 13)") == true, "\(result)")
+        let json = try await CLIHarness.inspect(["check", "--format", "json", path])
+        #expect(json.status == 1 && json.stdout.contains(#""rule" : "stuck-hook""#), "\(json)")
+
+        let scratch = try ScratchDirectory("old-writer")
+        let old = try scratch.write("old.ndjson", try String.repoFile(path).replacingOccurrences(of: #","rev":1}"#, with: "}"))
+        let oldResult = try await CLIHarness.inspect(["check", old])
+        #expect(oldResult.status == 1, "\(oldResult)")
+        #expect(Self.rules(oldResult.stdout) == ["active-after-detach", "not-deallocated"], "\(oldResult)")
     }
 
     @Test("every fixture file in Tests/Fixtures/traces is covered by these tests")

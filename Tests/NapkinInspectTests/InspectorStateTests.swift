@@ -309,6 +309,34 @@ struct InspectorStateTests {
         #expect(lines.contains { $0.hasPrefix("OrderRouter#18  router") })
     }
 
+    @Test("the details of an interactor stuck in a hook: the hook and since when, and the stuck-hook finding; a returned hook in the history")
+    func detailsOfAStuckHook() throws {
+        func details(_ fixture: String) throws -> String {
+            let reader = try TraceReader(path: CLIHarness.repoRoot.appendingPathComponent(CLIHarness.fixture(fixture)).path)
+            var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), spacing: 0)
+            var analyzer = TraceAnalyzer()
+            var count = 0
+            while let item = reader.next() {
+                guard case .event(let event) = item else { continue }
+                analyzer.consume(event)
+                history.record(event, analyzer: analyzer)
+                count += 1
+            }
+            analyzer.finish()
+            var log = NodeLog(node: 4, interactor: 3, session: ObjectIdentifier(LiveSessions.self))
+            log.update(history, to: count)
+            let pin = InspectorState.Pin(id: 4, name: "ScoresRouter#4")
+            return NodeDetails(style: .plain, width: 200).lines(pin, analyzer: analyzer, log: log).joined(separator: "\n")
+        }
+        let stuck = try details("stuck-hook")
+        #expect(stuck.contains("hook        didBecomeActive running since seq 11"), "\(stuck)")
+        #expect(stuck.contains("error[stuck-hook] ScoresInteractor#3: didBecomeActive has not returned"), "\(stuck)")
+        #expect(!stuck.contains("interactor's hook returned"), "\(stuck)")
+        let clean = try details("stuck-hook-clean")
+        #expect(!clean.contains("running since seq"), "\(clean)")
+        #expect(clean.contains("interactor's hook returned"), "\(clean)")
+    }
+
     @Test("every key of the help is in the key table of docs/live.md")
     func documented() throws {
         let page = try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent("docs/live.md"), encoding: .utf8)

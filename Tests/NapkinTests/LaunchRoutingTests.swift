@@ -104,7 +104,7 @@ struct LaunchRoutingTests {
         #expect(log.all == ["root+"])
     }
 
-    @Test("Traced: a LaunchRouter launched through any LaunchRouting records launch, activate, load")
+    @Test("Traced: a LaunchRouter launched through any LaunchRouting records launch, activate, hook_end, load")
     func tracedLaunchThroughExistential() async {
         let recorder = TraceRecorder(app: "launch")
         let root = await recorder.record {
@@ -118,6 +118,7 @@ struct LaunchRoutingTests {
             .routerCreated(id: 2, type: "TraceTestRootRouter", interactor: 1, interactorType: "TraceTestInteractor"),
             .launch(router: 2),
             .activate(interactor: 1),
+            .hookEnd(interactor: 1),
             .load(router: 2),
         ]
         #expect(recorder.events.dropFirst().map(\.kind) == expected)
@@ -138,6 +139,7 @@ struct LaunchRoutingTests {
             .routerCreated(id: 2, type: "ViewableLaunchRouter", interactor: 1, interactorType: "TraceTestInteractor"),
             .launch(router: 2),
             .activate(interactor: 1),
+            .hookEnd(interactor: 1),
             .load(router: 2),
         ]
         #expect(recorder.events.dropFirst().map(\.kind) == expected)

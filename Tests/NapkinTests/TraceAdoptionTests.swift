@@ -128,6 +128,7 @@ struct TraceAdoptionTests {
             .routerCreated(id: 2, type: "TraceTestRootRouter", interactor: 1, interactorType: "TraceTestInteractor"),
             .launch(router: 2),
             .activate(interactor: 1),
+            .hookEnd(interactor: 1),
             .load(router: 2),
             // adoption, in pre-order: each router is created (its interactor, the router, then
             // the interactor's state and running tasks) just before its link to its parent;
@@ -138,15 +139,19 @@ struct TraceAdoptionTests {
             .interactorCreated(id: 5, type: "TraceTestInteractor"),
             .routerCreated(id: 6, type: "TraceTestRouter", interactor: 5, interactorType: "TraceTestInteractor"),
             .activate(interactor: 5),
+            .hookEnd(interactor: 5),                             // active: its didBecomeActive has returned
             .taskStart(task: 7, owner: 5, label: "watch"),
             .attach(parent: 4, child: 6),
             .load(router: 6),
             // then the attach goes on as usual: the host activates (its child already is) and loads
             .activate(interactor: 3),
+            .hookEnd(interactor: 3),
             .load(router: 4),
             .detach(parent: 2, child: 4),
             .deactivate(interactor: 3),
+            .hookEnd(interactor: 3),
             .deactivate(interactor: 5),
+            .hookEnd(interactor: 5),
             .taskCancel(task: 7),
             .taskEnd(task: 7, outcome: .cancelled),
             .deallocated(id: 4),
@@ -257,6 +262,8 @@ struct TraceAdoptionTests {
         try #require(settled, "bound tasks did not all end")
 
         var active: Set<NodeID> = [], created: Set<NodeID> = [], started: Set<NodeID> = [], ended: Set<NodeID> = []
+        // Interactors whose hook (started by activate or deactivate) has not recorded its end yet.
+        var inHook: Set<NodeID> = []
         var violations: [String] = []
         for event in recorder.events {
             switch event.kind {
@@ -265,8 +272,12 @@ struct TraceAdoptionTests {
             case .activate(let id):
                 if !created.contains(id) { violations.append("#\(event.seq) activate before creation") }
                 if !active.insert(id).inserted { violations.append("#\(event.seq) activate of active \(id)") }
+                if !inHook.insert(id).inserted { violations.append("#\(event.seq) activate of \(id) while a hook runs") }
             case .deactivate(let id):
                 if active.remove(id) == nil { violations.append("#\(event.seq) deactivate of inactive \(id)") }
+                if !inHook.insert(id).inserted { violations.append("#\(event.seq) deactivate of \(id) while a hook runs") }
+            case .hookEnd(let id):
+                if inHook.remove(id) == nil { violations.append("#\(event.seq) hook_end of \(id) without a hook running") }
             case .taskStart(let task, let owner, _):
                 if task == 0 || !created.contains(owner) { violations.append("#\(event.seq) bad start \(event.kind)") }
                 if !started.insert(task).inserted { violations.append("#\(event.seq) task \(task) started twice") }
@@ -280,6 +291,7 @@ struct TraceAdoptionTests {
             }
         }
         #expect(violations.isEmpty, "\(violations.prefix(20))")
+        #expect(inHook.isEmpty, "hooks without an end: \(inHook.sorted())")
         #expect(active == [root.interactor.lifecycle.traceID])
         #expect(started == ended && !started.isEmpty)
         #expect(routers.allSatisfy { $0.traceID != 0 && $0.interactor.lifecycle.traceID != 0 })

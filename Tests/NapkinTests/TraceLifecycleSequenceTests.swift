@@ -49,12 +49,14 @@ struct TraceLifecycleSequenceTests {
         }
         #expect(info.app == "sequence")
         #expect(info.version == 1)
+        #expect(info.revision == TraceFormat.revision && info.recordsHookEnds)
 
         let expected: [TraceEvent.Kind] = [
             .interactorCreated(id: 1, type: "TraceTestInteractor"),
             .routerCreated(id: 2, type: "TraceTestRootRouter", interactor: 1, interactorType: "TraceTestInteractor"),
             .launch(router: 2),
             .activate(interactor: 1),
+            .hookEnd(interactor: 1),                            // didBecomeActive returned
             .load(router: 2),
             .interactorCreated(id: 3, type: "TraceTestInteractor"),
             .routerCreated(id: 4, type: "TraceTestRouter", interactor: 3, interactorType: "TraceTestInteractor"),
@@ -63,26 +65,34 @@ struct TraceLifecycleSequenceTests {
             // attach: append, activate, then load (which attaches the grandchild)
             .attach(parent: 2, child: 4),
             .activate(interactor: 3),
+            .hookEnd(interactor: 3),
             .attach(parent: 4, child: 6),
             .activate(interactor: 5),
-            .taskStart(task: 7, owner: 5, label: "watch"),
+            .taskStart(task: 7, owner: 5, label: "watch"),      // started inside didBecomeActive, before its end
+            .hookEnd(interactor: 5),
             .load(router: 6),
             .load(router: 4),
             .mark(text: "tree built"),
             // detach: remove, then deactivate the subtree root first; tasks are cancelled after willResignActive
             .detach(parent: 2, child: 4),
             .deactivate(interactor: 3),
+            .hookEnd(interactor: 3),
             .deactivate(interactor: 5),
+            .hookEnd(interactor: 5),
             .taskCancel(task: 7),
             .taskEnd(task: 7, outcome: .cancelled),
             // re-attach: the kept subtree re-activates; nothing is loaded twice
             .attach(parent: 2, child: 4),
             .activate(interactor: 3),
+            .hookEnd(interactor: 3),
             .activate(interactor: 5),
             .taskStart(task: 8, owner: 5, label: "watch"),
+            .hookEnd(interactor: 5),
             .detach(parent: 2, child: 4),
             .deactivate(interactor: 3),
+            .hookEnd(interactor: 3),
             .deactivate(interactor: 5),
+            .hookEnd(interactor: 5),
             .taskCancel(task: 8),
             .taskEnd(task: 8, outcome: .cancelled),
             // release: each router, then its interactor, then its children
@@ -94,6 +104,7 @@ struct TraceLifecycleSequenceTests {
             // the root goes away while active: deinit, then its interactor resigns and goes
             .deallocated(id: 2),
             .deactivate(interactor: 1),
+            .hookEnd(interactor: 1),
             .deallocated(id: 1),
             .sessionEnd(reason: "finished"),
         ]

@@ -31,6 +31,8 @@
 //                     however long a slow reader takes: only the end record is
 //                     left for the exit) and return from main
 //   send FILE ...     stream FILE's bytes to the socket NAPKIN_TRACE names (SendMode.swift)
+//   stuck-hook [clean] a napkin whose didBecomeActive never returns, detached
+//                     (with "clean": one that reads in a bound task) (StuckHookMode.swift)
 //   loaded SECONDS    both cores kept busy by two threads; a root with a heartbeat
 //                     napkin (a short bound task every 20 ms) and a screen whose
 //                     bound task needs the main actor to finish; the screen is
@@ -386,6 +388,9 @@ case "loaded":
     kept = [root]
     writeStderr(ScreenState.stopped ? "done\n" : "screen task still running\n")
 
+case "stuck-hook":
+    await stuckHookMode(clean: arguments.count > 2 && arguments[2] == "clean")
+
 case "send":
     sendMode(arguments)
 
@@ -393,5 +398,5 @@ case "connections":
     connectionsMode(arguments)
 
 default:
-    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean]")
 }

@@ -10,6 +10,7 @@ enum FindingRules {
         OrphanedTaskRule.self,
         TaskStartedInactiveRule.self,
         ActiveAfterDetachRule.self,
+        StuckHookRule.self,
         ViewGoneStillAttachedRule.self,
         ViewShownAfterDetachRule.self,
         DuplicateChildRule.self,

@@ -16,8 +16,8 @@
 /// | a router's `launch` (the latest) and its `load` | its `deinit` |
 /// | a router's current `attach` (to the parent it is attached to now) | its `detach` from that parent, or the parent's or its own `deinit` |
 /// | a router's latest `view` | its `deinit` (unless the view is shown then, below) |
-/// | an interactor's latest `activate`, and the `deactivate` after it | its `deinit` |
-/// | a running task's `task_start`, its first `task_cancel`, and its owner's `activate` it started under with the `deactivate` that ended that activation | its `task_end` |
+/// | an interactor's latest `activate`, and the `deactivate` after it, each with the `hook_end` after it | its `deinit` |
+/// | a running task's `task_start`, its first `task_cancel`, and its owner's `activate` it started under with the `deactivate` that ended that activation (each with its `hook_end`) | its `task_end` |
 /// | a `test started: NAME` mark (at most ``maxOpenTests``) | the matching `test ended: NAME` |
 ///
 /// A node that is gone but still named by something kept (the owner of a
@@ -60,9 +60,12 @@ struct LiveTreeRecords {
         var load: TraceEvent?
         var view: TraceEvent?
         var viewShown = false
-        /// The latest activation, and the deactivation after it (an interactor).
+        /// The latest activation, and the deactivation after it (an interactor),
+        /// each with the end of the hook it started, once that returned.
         var activate: TraceEvent?
+        var activateEnd: TraceEvent?
         var deactivate: TraceEvent?
+        var deactivateEnd: TraceEvent?
         /// Its running tasks (an interactor).
         var tasks: [NodeID] = []
         /// Set when the node was deallocated and is kept only because something names it.
@@ -83,6 +86,9 @@ struct LiveTreeRecords {
         var ownerActivate: TraceEvent?
         /// The owner's deactivation that ended that activation, once it came.
         var ownerDeactivate: TraceEvent?
+        /// The ends of the hooks those two started, once they returned.
+        var ownerActivateEnd: TraceEvent?
+        var ownerDeactivateEnd: TraceEvent?
     }
 
     private var nodes: [NodeID: Node] = [:]
@@ -121,12 +127,31 @@ struct LiveTreeRecords {
         case .activate(let id):
             guard nodes[id]?.isAlive == true else { return }
             nodes[id]!.activate = event
+            nodes[id]!.activateEnd = nil
             nodes[id]!.deactivate = nil
+            nodes[id]!.deactivateEnd = nil
         case .deactivate(let id):
             guard let node = nodes[id], node.isAlive, node.activate != nil else { return }
             nodes[id]!.deactivate = event
+            nodes[id]!.deactivateEnd = nil
             for task in node.tasks where tasks[task]?.ownerActivate != nil && tasks[task]?.ownerDeactivate == nil {
                 tasks[task]!.ownerDeactivate = event
+            }
+        case .hookEnd(let id):
+            // The end of the hook the latest activate or deactivate started: a
+            // resumed part must not read a hook that returned as still running.
+            guard let node = nodes[id], node.isAlive, let activate = node.activate else { return }
+            if let deactivate = node.deactivate {
+                guard node.deactivateEnd == nil else { return }
+                nodes[id]!.deactivateEnd = event
+                for task in node.tasks where tasks[task]?.ownerDeactivate?.seq == deactivate.seq {
+                    tasks[task]!.ownerDeactivateEnd = event
+                }
+            } else if node.activateEnd == nil {
+                nodes[id]!.activateEnd = event
+                for task in node.tasks where tasks[task]?.ownerActivate?.seq == activate.seq {
+                    tasks[task]!.ownerActivateEnd = event
+                }
             }
         case .load(let id):
             guard nodes[id]?.isAlive == true, nodes[id]!.load == nil else { return }
@@ -141,7 +166,8 @@ struct LiveTreeRecords {
             dropIfUnneeded(id)
         case .taskStart(let task, let owner, _):
             guard tasks[task] == nil, nodes[task] == nil, let node = nodes[owner], node.isAlive else { return }
-            tasks[task] = RunningTask(start: event, owner: owner, ownerActivate: node.isActive ? node.activate : nil)
+            tasks[task] = RunningTask(start: event, owner: owner, ownerActivate: node.isActive ? node.activate : nil,
+                                      ownerActivateEnd: node.isActive ? node.activateEnd : nil)
             nodes[owner]!.tasks.append(task)
             nodes[owner]!.references += 1
         case .taskCancel(let task):
@@ -173,14 +199,18 @@ struct LiveTreeRecords {
             add(node.load)
             add(node.view)
             add(node.activate)
+            add(node.activateEnd)
             add(node.deactivate)
+            add(node.deactivateEnd)
             add(node.deallocation)
         }
         for task in tasks.values {
             add(task.start)
             add(task.cancel)
             add(task.ownerActivate)
+            add(task.ownerActivateEnd)
             add(task.ownerDeactivate)
+            add(task.ownerDeactivateEnd)
         }
         for mark in openTests.values { add(mark) }
         records.sort { $0.seq < $1.seq }
@@ -236,7 +266,9 @@ struct LiveTreeRecords {
         node.load = nil
         // Its running tasks keep the activations they need themselves.
         node.activate = nil
+        node.activateEnd = nil
         node.deactivate = nil
+        node.deactivateEnd = nil
         node.deallocation = event
         nodes[id] = node
         dropIfUnneeded(id)

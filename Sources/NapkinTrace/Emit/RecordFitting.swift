@@ -120,7 +120,7 @@ extension TraceEvent.Kind {
         case .taskStart(_, _, let label?): [label]
         case .mark(let text): [text]
         case .sessionEnd(let reason): [reason]
-        case .taskStart, .attach, .detach, .activate, .deactivate, .load, .launch, .view, .taskCancel, .taskEnd,
+        case .taskStart, .attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .view, .taskCancel, .taskEnd,
              .deallocated, .dropped:
             []
         }
@@ -143,7 +143,8 @@ extension TraceEvent.Kind {
             return .mark(text: values[0])
         case .sessionEnd:
             return .sessionEnd(reason: values[0])
-        case .attach, .detach, .activate, .deactivate, .load, .launch, .view, .taskCancel, .taskEnd, .deallocated, .dropped:
+        case .attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .view, .taskCancel, .taskEnd, .deallocated,
+             .dropped:
             return self
         }
     }

@@ -288,9 +288,10 @@ package final class SocketTraceSink: TracerAwareSink {
             let replay = s.tree.replay()
             let next = replay.first ?? backlog.first
             let original = s.session ?? SessionInfo(app: ProcessInfo.processInfo.processName,
-                                                     pid: Int(ProcessInfo.processInfo.processIdentifier), wallClock: 0)
+                                                     pid: Int(ProcessInfo.processInfo.processIdentifier), wallClock: 0,
+                                                     revision: TraceFormat.revision)
             let info = SessionInfo(version: original.version, app: original.app, pid: original.pid, wallClock: original.wallClock,
-                                   part: s.part, lost: s.lostSincePart, replayCount: replay.count)
+                                   revision: original.revision, part: s.part, lost: s.lostSincePart, replayCount: replay.count)
             prefix.reserveCapacity(replay.count + 1)
             prefix.append(TraceEvent(seq: next.map { $0.seq &- 1 } ?? s.lastSeq, time: next?.time ?? s.lastTime,
                                      kind: .sessionStart(info)))

@@ -52,7 +52,7 @@ package final class Tracer: Sendable {
         self.flushInterval = flushInterval
         let process = ProcessInfo.processInfo
         self.info = SessionInfo(app: app ?? process.processName, pid: Int(process.processIdentifier),
-                                wallClock: MonotonicClock.wallClock())
+                                wallClock: MonotonicClock.wallClock(), revision: TraceFormat.revision)
         var q = Queue()
         if sink != nil { q.events.reserveCapacity(min(self.capacity, 4096)) }
         q.seq = 1

@@ -41,6 +41,8 @@ public enum TraceEncoder {
             field(.app, info.app, &out)
             field(.pid, Int64(info.pid), &out)
             field(.wall, info.wallClock, &out)
+            // Absent means revision 0 (traces written before revisions were counted).
+            if info.revision > 0 { field(.rev, UInt64(info.revision), &out) }
             // Only a resumed part says which part it is (absent means 1).
             if info.part > 1 {
                 field(.part, UInt64(info.part), &out)
@@ -58,7 +60,7 @@ public enum TraceEncoder {
         case .attach(let parent, let child), .detach(let parent, let child):
             field(.parent, parent, &out)
             field(.child, child, &out)
-        case .activate(let id), .deactivate(let id), .load(let id), .launch(let id), .deallocated(let id):
+        case .activate(let id), .deactivate(let id), .hookEnd(let id), .load(let id), .launch(let id), .deallocated(let id):
             field(.id, id, &out)
         case .view(let router, let appearance):
             field(.id, router, &out)

@@ -22,6 +22,8 @@ extension TraceEvent {
         case attach
         /// `activate`: an interactor becomes active.
         case activate
+        /// `hook_end`: the interactor's `didBecomeActive()` or `willResignActive()` returned.
+        case hookEnd = "hook_end"
         /// `load`: a router finished `didLoad()`.
         case load
         /// `view`: a router's view appeared or disappeared.
@@ -71,6 +73,7 @@ extension TraceEvent.Kind {
         case .detach: .detach
         case .activate: .activate
         case .deactivate: .deactivate
+        case .hookEnd: .hookEnd
         case .load: .load
         case .launch: .launch
         case .view: .view

@@ -5,7 +5,7 @@
 /// ``lookup(_:)``. `docs/trace-format.md` documents each one.
 enum TraceField: CaseIterable, Sendable {
     case seq, t, ev
-    case v, app, pid, wall, part, lost, replay
+    case v, app, pid, wall, rev, part, lost, replay
     case id, type, interactor, itype
     case parent, child
     case task, owner, label, outcome
@@ -22,6 +22,7 @@ enum TraceField: CaseIterable, Sendable {
         case .app: "app"
         case .pid: "pid"
         case .wall: "wall"
+        case .rev: "rev"
         case .part: "part"
         case .lost: "lost"
         case .replay: "replay"
@@ -51,7 +52,7 @@ enum TraceField: CaseIterable, Sendable {
     /// The type of this field's value.
     var valueType: ValueType {
         switch self {
-        case .seq, .t, .v, .pid, .part, .lost, .replay, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last: .unsigned
+        case .seq, .t, .v, .pid, .rev, .part, .lost, .replay, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last: .unsigned
         case .wall: .signed
         case .ev, .app, .type, .itype, .label, .outcome, .text, .reason, .state, .src: .string
         }

@@ -97,6 +97,7 @@ struct TraceRecordFields {
                 // part; absent, the record starts part 1.
                 kind = .sessionStart(SessionInfo(version: Int(clamping: try number(.v, name)), app: strings[.app] ?? "",
                                                  pid: Int(clamping: numbers[.pid] ?? 0), wallClock: wall ?? 0,
+                                                 revision: Int(clamping: numbers[.rev] ?? 0),
                                                  part: max(1, Int(clamping: numbers[.part] ?? 1)), lost: numbers[.lost] ?? 0,
                                                  replayCount: Int(clamping: numbers[.replay] ?? 0)))
             case .interactor:
@@ -107,6 +108,7 @@ struct TraceRecordFields {
             case .launch: kind = .launch(router: try id(.id, name))
             case .attach: kind = .attach(parent: try id(.parent, name), child: try id(.child, name))
             case .activate: kind = .activate(interactor: try id(.id, name))
+            case .hookEnd: kind = .hookEnd(interactor: try id(.id, name))
             case .load: kind = .load(router: try id(.id, name))
             case .view:
                 let text = try string(.state, name)

@@ -43,6 +43,10 @@ public struct TraceEvent: Sendable, Hashable {
         case activate(interactor: NodeID)
         /// An interactor started resigning (`willResignActive()` is about to run).
         case deactivate(interactor: NodeID)
+        /// The hook the interactor's latest `activate` or `deactivate` started
+        /// (`didBecomeActive()` or `willResignActive()`) returned. Written
+        /// by sessions of format revision 1 and later (``SessionInfo/revision``).
+        case hookEnd(interactor: NodeID)
         /// A router finished `didLoad()`.
         case load(router: NodeID)
         /// A router became the root of a tree (`launch()` / `launch(from:)`).
@@ -102,6 +106,12 @@ public struct SessionInfo: Sendable, Hashable {
     public var pid: Int
     /// Wall-clock time of the monotonic origin, as Unix time in nanoseconds.
     public var wallClock: Int64
+    /// The revision of format v1 the writer follows (the `rev` field; 0 when
+    /// absent): what it promises beyond the records every v1 trace has. From
+    /// revision 1 (``TraceFormat/revision``), every `didBecomeActive()` and
+    /// `willResignActive()` that returns writes a `hook_end` record, so a
+    /// missing one means the hook is still running.
+    public var revision: Int
     /// Which part of the session this record starts: 1 for the session's
     /// beginning (the `part` field is then absent), 2 and up for a session
     /// resumed after a gap.
@@ -115,17 +125,24 @@ public struct SessionInfo: Sendable, Hashable {
     /// live tree (with their original `seq` and `t`). 0 for part 1.
     public var replayCount: Int
 
-    /// Creates a session record (``part`` 1 unless given).
+    /// Creates a session record (``part`` 1 unless given, ``revision`` 0:
+    /// a record that promises nothing beyond the first v1 traces).
     public init(version: Int = TraceFormat.version, app: String, pid: Int, wallClock: Int64,
-                part: Int = 1, lost: UInt64 = 0, replayCount: Int = 0) {
+                revision: Int = 0, part: Int = 1, lost: UInt64 = 0, replayCount: Int = 0) {
         self.version = version
         self.app = app
         self.pid = pid
         self.wallClock = wallClock
+        self.revision = revision
         self.part = part
         self.lost = lost
         self.replayCount = replayCount
     }
+
+    /// Whether the session writes a `hook_end` record whenever a lifecycle
+    /// hook returns (``revision`` 1 and later): only then does a hook
+    /// without one still run. Older traces never write them.
+    public var recordsHookEnds: Bool { revision >= 1 }
 
     /// Whether this record resumes a session after a gap (``part`` above 1).
     public var isResumed: Bool { part > 1 }
@@ -149,4 +166,8 @@ public struct SessionInfo: Sendable, Hashable {
 public enum TraceFormat {
     /// The format version this module writes, and the highest it reads.
     public static let version = 1
+    /// The revision of format v1 this module writes (the session record's
+    /// `rev`): 1, sessions that write a `hook_end` record when a lifecycle
+    /// hook returns. Readers take a session without `rev` as revision 0.
+    public static let revision = 1
 }

@@ -215,7 +215,7 @@ public struct TraceHistory: Sendable {
             }
         case .mark(let text):
             marks.append(TraceMark(seq: event.seq, time: t, text: text))
-        case .sessionStart, .dropped, .sessionEnd:
+        case .sessionStart, .hookEnd, .dropped, .sessionEnd:
             break
         }
     }

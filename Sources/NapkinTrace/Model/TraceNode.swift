@@ -62,6 +62,12 @@ public struct TraceNode: Sendable, Hashable {
     public internal(set) var isActive = false
     /// When the interactor last changed state.
     public internal(set) var stateChangedAt: TraceMoment?
+    /// The hook the interactor is running now (`didBecomeActive` from its
+    /// `activate`, `willResignActive` from its `deactivate`, until the
+    /// `hook_end` after it), and since when. Always nil in a session that
+    /// does not record hook ends (``SessionInfo/recordsHookEnds``): there a
+    /// missing end says nothing.
+    public internal(set) var runningHook: RunningHook?
     /// The bound tasks of this interactor that are still running, in start order.
     public var runningTasks: [NodeID] { Array(taskList) }
     /// How many bound tasks of this interactor are running.

@@ -8,6 +8,10 @@
 public struct TraceState: Sendable {
     /// The session record, once seen.
     public private(set) var session: SessionInfo?
+    /// Whether the session writes a `hook_end` record whenever a lifecycle
+    /// hook returns (``SessionInfo/recordsHookEnds``): only then does the
+    /// model follow running hooks (``TraceNode/runningHook``).
+    public private(set) var recordsHookEnds = false
     /// Routers and interactors alive now, by id.
     var table = NodeTable<TraceNode>()
     /// Bound tasks running now, by id.
@@ -90,6 +94,9 @@ public struct TraceState: Sendable {
         var childWasAttached = false
         /// For a `task_end` of a running task: its owner (0 otherwise).
         var endedTaskOwner: NodeID = 0
+        /// For a `hook_end` that ended a running `willResignActive`: the
+        /// sequence number of the `deactivate` that started it (0 otherwise).
+        var endedResignation: UInt64 = 0
     }
 
     /// If the last event applied was the `deinit` of a live node: that node
@@ -97,6 +104,8 @@ public struct TraceState: Sendable {
     private(set) var removedNode: TraceNode?
     /// Set by the `task_end` of a running task to its owner, for ``Effect``.
     private var endedTaskOwner: NodeID = 0
+    /// Set by the `hook_end` of a running `willResignActive`, for ``Effect``.
+    private var endedResignation: UInt64 = 0
 
     /// Applies one event; returns the misuse it reveals, if any.
     @discardableResult
@@ -116,8 +125,10 @@ public struct TraceState: Sendable {
         }
         if case .some = removedNode { removedNode = nil }
         endedTaskOwner = 0
+        endedResignation = 0
         effect.misuse = applyEvent(event)
         effect.endedTaskOwner = endedTaskOwner
+        effect.endedResignation = endedResignation
         if effect.misuse?.kind == .unknownNode {
             unknownIDCount += 1
             if firstUnknownID == nil { firstUnknownID = IDConflict(id: effect.misuse!.node, seq: event.seq) }
@@ -143,6 +154,7 @@ public struct TraceState: Sendable {
         case .sessionStart(let info):
             if session != nil { self = TraceState(); kindCounts[TraceEvent.Name.session.index] = 1 }
             session = info
+            recordsHookEnds = info.recordsHookEnds
             lastSeq = seq
             return nil
         case .interactorCreated(let id, let type):
@@ -174,10 +186,21 @@ public struct TraceState: Sendable {
             return misuse
         case .activate(let id), .deactivate(let id):
             let active = event.kind.name == .activate
+            let moment = TraceMoment(seq: seq, time: t)
+            let hook: RunningHook? = recordsHookEnds ? RunningHook(active ? .didBecomeActive : .willResignActive, since: moment) : nil
             guard table.update(id, {
                 $0.isActive = active
-                $0.stateChangedAt = TraceMoment(seq: seq, time: t)
+                $0.stateChangedAt = moment
+                $0.runningHook = hook
             }) else { return missing(id) }
+            return nil
+        case .hookEnd(let id):
+            var ended: RunningHook?
+            guard table.update(id, {
+                ended = $0.runningHook
+                $0.runningHook = nil
+            }) else { return missing(id) }
+            if let ended, ended.hook == .willResignActive { endedResignation = ended.since.seq }
             return nil
         case .load(let id):
             guard table.contains(id) else { return missing(id) }
@@ -266,7 +289,7 @@ public struct TraceState: Sendable {
         switch event.kind {
         case .routerCreated, .attach, .detach, .launch, .load, .view: true
         case .deallocated(let id): table.with(id, { $0.kind == .router }) == true
-        case .sessionStart, .interactorCreated, .activate, .deactivate, .taskStart, .taskCancel, .taskEnd,
+        case .sessionStart, .interactorCreated, .activate, .deactivate, .hookEnd, .taskStart, .taskCancel, .taskEnd,
              .mark, .dropped, .sessionEnd: false
         }
     }

@@ -23,11 +23,12 @@ struct TraceFastPath {
         case .attach, .detach:
             guard key(.parent), let parent = id(), key(.child), let child = id() else { return nil }
             kind = name == .attach ? .attach(parent: parent, child: child) : .detach(parent: parent, child: child)
-        case .activate, .deactivate, .load, .launch, .deallocated:
+        case .activate, .deactivate, .hookEnd, .load, .launch, .deallocated:
             guard key(.id), let id = id() else { return nil }
             switch name {
             case .activate: kind = .activate(interactor: id)
             case .deactivate: kind = .deactivate(interactor: id)
+            case .hookEnd: kind = .hookEnd(interactor: id)
             case .load: kind = .load(router: id)
             case .launch: kind = .launch(router: id)
             default: kind = .deallocated(id: id)

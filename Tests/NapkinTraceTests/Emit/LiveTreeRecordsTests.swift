@@ -12,10 +12,13 @@ struct LiveTreeRecordsTests {
         return records.replay()
     }
 
-    /// `replay` as a reader gets it: a resumed session record first.
+    /// `replay` as a reader gets it: a resumed session record first (of
+    /// the same format revision as the session of `events`).
     static func resumedPart(_ replay: [TraceEvent], after events: [TraceEvent]) -> [TraceEvent] {
         let next = replay.first
-        let info = SessionInfo(app: "test", pid: 1, wallClock: 1_700_000_000_000_000_000, part: 2, lost: 0, replayCount: replay.count)
+        let revision = events.first.flatMap { if case .sessionStart(let info) = $0.kind { info.revision } else { nil } } ?? 0
+        let info = SessionInfo(app: "test", pid: 1, wallClock: 1_700_000_000_000_000_000, revision: revision,
+                               part: 2, lost: 0, replayCount: replay.count)
         let seq = next.map { $0.seq - 1 } ?? (events.last?.seq ?? 1)
         let time = next?.time ?? (events.last?.time ?? 0)
         return [TraceEvent(seq: seq, time: time, kind: .sessionStart(info))] + replay
@@ -146,6 +149,35 @@ struct LiveTreeRecordsTests {
         try Self.expectReplayRebuilds(events, every: 25)
     }
 
+    @Test("random apps that record hook ends: the replay rebuilds which hooks still run, and finds no stuck hook the trace did not",
+          arguments: 1...12)
+    func randomAppsWithHookEnds(seed: UInt64) throws {
+        var app = RandomApp(seed: seed, revision: TraceFormat.revision)
+        let events = app.run(steps: 250)
+        #expect(events.contains { if case .hookEnd = $0.kind { true } else { false } })
+        try Self.expectReplayRebuilds(events, every: 25)
+    }
+
+    @Test("hook ends: the end of a returned hook is replayed with its start, a running hook's start alone")
+    func hookEnds() throws {
+        var b = TraceBuilder.homeProfileTree(revision: 1)          // every hook so far returned
+        let task = b.add(.taskStart(task: 7, owner: 5, label: "watch"))
+        let deactivate = b.add(.deactivate(interactor: 5))          // willResignActive still runs
+        b.add(.deactivate(interactor: 3))                           // Home resigns and returns,
+        b.hookEnd(3)
+        b.add(.activate(interactor: 3))                             // then activates again, still running
+        try Self.expectReplayRebuilds(b.events)
+        let replay = Self.replay(of: b.events)
+        let ends = replay.compactMap { if case .hookEnd(let id) = $0.kind { id } else { nil } }
+        // The root's and Profile's activations ended; Home's first activation ended but a later one runs.
+        #expect(ends == [1, 5], "\(replay.map(\.kind))")
+        #expect(replay.contains(deactivate) && replay.contains(task))
+        var state = TraceState()
+        for event in Self.resumedPart(replay, after: b.events) { state.apply(event) }
+        #expect(state[5]?.runningHook == RunningHook(.willResignActive, since: TraceMoment(seq: deactivate.seq, time: deactivate.time)))
+        #expect(state[3]?.runningHook?.hook == .didBecomeActive && state[1]?.runningHook == nil)
+    }
+
     @Test("memory follows the live nodes, not the length of the trace")
     func boundedMemory() {
         var records = LiveTreeRecords()
@@ -181,8 +213,10 @@ struct LiveTreeRecordsTests {
 /// some outliving their owners; marks, test marks among them.
 struct RandomApp {
     private var random: SplitMix
-    private var builder = TraceBuilder()
+    private var builder: TraceBuilder
     private var nextID: NodeID = 1
+    /// Interactors whose latest hook has not ended (revision 1 and later).
+    private var inHook: Set<NodeID> = []
     private var routers: [NodeID: (interactor: NodeID, parent: NodeID?, launched: Bool, loaded: Bool)] = [:]
     private var interactors: [NodeID: (active: Bool, router: NodeID?)] = [:]
     private var tasks: [NodeID: Bool] = [:]   // task → cancelled
@@ -190,8 +224,10 @@ struct RandomApp {
     private var shownAfterDeinit: Set<NodeID> = []
     private var views: [NodeID: ViewAppearance] = [:]
 
-    init(seed: UInt64) {
+    /// A random app; from format revision 1, its hooks end (most at once, some later, some never).
+    init(seed: UInt64, revision: Int = 0) {
         random = SplitMix(seed: seed)
+        builder = TraceBuilder(revision: revision)
     }
 
     private mutating func pick<T>(_ items: [T]) -> T? {
@@ -258,6 +294,14 @@ struct RandomApp {
             let active = interactors[id]!.active
             builder.add(active ? .deactivate(interactor: id) : .activate(interactor: id))
             interactors[id]!.active = !active
+            if builder.recordsHookEnds {
+                if chance(70) {
+                    builder.add(.hookEnd(interactor: id))
+                    inHook.remove(id)
+                } else {
+                    inHook.insert(id)
+                }
+            }
         case 8:
             if let id = pick(routerIDs.filter { !routers[$0]!.loaded }) {
                 builder.add(.load(router: id))
@@ -299,7 +343,13 @@ struct RandomApp {
             } else if let id = pick(interactors.keys.sorted().filter { interactors[$0]!.router == nil }) {
                 builder.add(.deallocated(id: id))
                 interactors[id] = nil
+                inHook.remove(id)
             }
+        case 13 where !inHook.isEmpty && chance(50):
+            // A hook that took a while returns.
+            let id = pick(inHook.sorted())!
+            builder.add(.hookEnd(interactor: id))
+            inHook.remove(id)
         default:
             let texts = [NapkinTrace.testStartedPrefix + "a", NapkinTrace.testEndedPrefix + "a",
                          NapkinTrace.testStartedPrefix + "b", NapkinTrace.testEndedPrefix + "b", "note"]

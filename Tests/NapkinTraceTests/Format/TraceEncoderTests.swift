@@ -14,6 +14,9 @@ struct TraceEncoderTests {
         let cases: [(TraceEvent.Kind, String)] = [
             (.sessionStart(SessionInfo(app: "Demo", pid: 4242, wallClock: 1_763_800_000_123_456_789)),
              #"{"seq":7,"t":99,"ev":"session","v":1,"app":"Demo","pid":4242,"wall":1763800000123456789}"#),
+            // Format revision 1 says so after the wall clock; revision 0 writes nothing.
+            (.sessionStart(SessionInfo(app: "Demo", pid: 4242, wallClock: 1_763_800_000_123_456_789, revision: TraceFormat.revision)),
+             #"{"seq":7,"t":99,"ev":"session","v":1,"app":"Demo","pid":4242,"wall":1763800000123456789,"rev":1}"#),
             (.interactorCreated(id: 1, type: "HomeInteractor"),
              #"{"seq":7,"t":99,"ev":"interactor","id":1,"type":"HomeInteractor"}"#),
             (.routerCreated(id: 2, type: "HomeRouter", interactor: 1, interactorType: "HomeInteractor"),
@@ -22,6 +25,7 @@ struct TraceEncoderTests {
             (.detach(parent: 2, child: 4), #"{"seq":7,"t":99,"ev":"detach","parent":2,"child":4}"#),
             (.activate(interactor: 3), #"{"seq":7,"t":99,"ev":"activate","id":3}"#),
             (.deactivate(interactor: 3), #"{"seq":7,"t":99,"ev":"deactivate","id":3}"#),
+            (.hookEnd(interactor: 3), #"{"seq":7,"t":99,"ev":"hook_end","id":3}"#),
             (.load(router: 4), #"{"seq":7,"t":99,"ev":"load","id":4}"#),
             (.launch(router: 2), #"{"seq":7,"t":99,"ev":"launch","id":2}"#),
             (.taskStart(task: 5, owner: 3, label: "poll"),
@@ -41,7 +45,7 @@ struct TraceEncoderTests {
         }
         // Every kind of the model is covered above (the wire names are the documented `ev` values).
         let documented: Set = ["session", "interactor", "router", "attach", "detach", "activate", "deactivate",
-                               "load", "launch", "task_start", "task_cancel", "task_end", "deinit", "mark",
+                               "hook_end", "load", "launch", "task_start", "task_cancel", "task_end", "deinit", "mark",
                                "dropped", "end"]
         #expect(Set(cases.map(\.0.wireName)) == documented)
     }

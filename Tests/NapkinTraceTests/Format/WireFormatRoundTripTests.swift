@@ -13,12 +13,14 @@ struct WireFormatRoundTripTests {
     /// can be re-spelled field by field.
     static func sample(_ name: TraceEvent.Name) -> TraceEvent.Kind {
         switch name {
-        case .session: .sessionStart(SessionInfo(app: "Rib House ☕", pid: 4242, wallClock: -1_767_225_600_123_456_789))
+        case .session: .sessionStart(SessionInfo(app: "Rib House ☕", pid: 4242, wallClock: -1_767_225_600_123_456_789,
+                                                 revision: TraceFormat.revision))
         case .interactor: .interactorCreated(id: 3, type: "HomeInteractor")
         case .router: .routerCreated(id: 4, type: "Generic<Int>Router", interactor: 3, interactorType: "Module.HomeInteractor")
         case .launch: .launch(router: 2)
         case .attach: .attach(parent: 2, child: 4)
         case .activate: .activate(interactor: 3)
+        case .hookEnd: .hookEnd(interactor: 3)
         case .load: .load(router: 4)
         case .view: .view(router: 4, appearance: .removed)
         case .detach: .detach(parent: 2, child: 4)

@@ -22,6 +22,32 @@ struct TraceStateTests {
         tree.map { String(repeating: "  ", count: $0.depth) + $0.node.name }
     }
 
+    @Test("running hooks: started by activate and deactivate, ended by hook_end, followed only when the session records hook ends")
+    func runningHooks() {
+        var b = TraceBuilder.homeTree(revision: 1)
+        let deactivate = b.add(.deactivate(interactor: 3))
+        var state = b.state()
+        #expect(state.recordsHookEnds)
+        #expect(state[3]?.runningHook == RunningHook(.willResignActive, since: TraceMoment(seq: deactivate.seq, time: deactivate.time)))
+        #expect(state[1]?.runningHook == nil, "the root's didBecomeActive returned")
+        b.add(.hookEnd(interactor: 3))
+        let activate = b.add(.activate(interactor: 3))
+        state = b.state()
+        #expect(state[3]?.runningHook?.hook == .didBecomeActive && state[3]?.runningHook?.since.seq == activate.seq)
+        #expect(state.eventCount(.hookEnd) == 3)
+        // An end without a running hook changes nothing; an end for an unknown id is a misuse.
+        b.add(.hookEnd(interactor: 3))
+        b.add(.hookEnd(interactor: 3))
+        state = b.state()
+        #expect(state[3]?.runningHook == nil)
+        #expect(state.apply(TraceEvent(seq: 99, time: b.time, kind: .hookEnd(interactor: 1_000)))?.kind == .unknownNode)
+        // A session written before hook_end existed: no hook is followed, whatever the events.
+        var old = TraceBuilder.homeTree()
+        old.add(.deactivate(interactor: 3))
+        let oldState = old.state()
+        #expect(!oldState.recordsHookEnds && oldState[3]?.runningHook == nil && oldState[1]?.runningHook == nil)
+    }
+
     @Test("routers, interactors and links are built from the events")
     func treeBuilding() {
         let state = tree().state()

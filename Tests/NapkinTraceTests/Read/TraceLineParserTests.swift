@@ -10,12 +10,14 @@ struct TraceLineParserTests {
     static let everyKind: [TraceEvent.Kind] = [
         .sessionStart(SessionInfo(version: 1, app: "Rib \"House\"\\ 🍔", pid: 4242, wallClock: 1_767_225_600_123_456_789)),
         .sessionStart(SessionInfo(version: 1, app: "", pid: 0, wallClock: -1_000)),
+        .sessionStart(SessionInfo(version: 1, app: "rev", pid: 1, wallClock: 0, revision: TraceFormat.revision)),
         .interactorCreated(id: 1, type: "HomeInteractor"),
         .routerCreated(id: 2, type: "Generic<Int, [String]>", interactor: 1, interactorType: "Module.Home\tInteractor"),
         .attach(parent: 2, child: 4),
         .detach(parent: 2, child: 4),
         .activate(interactor: 3),
         .deactivate(interactor: 3),
+        .hookEnd(interactor: 3),
         .load(router: 4),
         .launch(router: 2),
         .view(router: 4, appearance: .shown),
@@ -83,7 +85,7 @@ struct TraceLineParserTests {
     @Test("the round trip covers every kind of the format")
     func everyKindCovered() {
         let names = Set(Self.everyKind.map(\.name))
-        #expect(names.count == 17, "\(names.map(\.rawValue).sorted())")
+        #expect(names.count == 18, "\(names.map(\.rawValue).sorted())")
         #expect(names == Set(TraceEvent.Name.allCases))
     }
 
@@ -234,6 +236,31 @@ struct TraceLineParserTests {
         // A newer session version is parsed (the reader warns about it).
         #expect(event(#"{"seq":1,"t":0,"ev":"session","v":2,"app":"x"}"#)?.kind
                 == .sessionStart(SessionInfo(version: 2, app: "x", pid: 0, wallClock: 0)))
+    }
+
+    @Test("the session's rev: absent is revision 0 (no hook ends promised), 1 and later promise hook_end records")
+    func formatRevision() throws {
+        func info(_ line: String) throws -> SessionInfo {
+            guard case .sessionStart(let info)? = event(line)?.kind else { throw ProbeFailure(line) }
+            return info
+        }
+        let old = try info(#"{"seq":1,"t":0,"ev":"session","v":1,"app":"x","pid":1,"wall":0}"#)
+        #expect(old.revision == 0 && !old.recordsHookEnds)
+        let current = try info(#"{"seq":1,"t":0,"ev":"session","v":1,"app":"x","pid":1,"wall":0,"rev":1}"#)
+        #expect(current.revision == 1 && current.recordsHookEnds)
+        // Anywhere in the record, and a later revision keeps the promise.
+        let later = try info(#"{"rev":7,"seq":1,"t":0,"ev":"session","v":1,"app":"x"}"#)
+        #expect(later.revision == 7 && later.recordsHookEnds)
+        expectInvalid(#"{"seq":1,"t":0,"ev":"session","v":1,"rev":-1}"#, "rev")
+        expectInvalid(#"{"seq":1,"t":0,"ev":"session","v":1,"rev":"1"}"#, "rev")
+        #expect(event(#"{"seq":9,"t":5,"ev":"hook_end","id":3}"#) == TraceEvent(seq: 9, time: 5, kind: .hookEnd(interactor: 3)))
+        expectInvalid(#"{"seq":9,"t":5,"ev":"hook_end"}"#, "hook_end", "\"id\"")
+        expectInvalid(#"{"seq":9,"t":5,"ev":"hook_end","id":0}"#, "hook_end", "ids start at 1")
+    }
+
+    private struct ProbeFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ line: String) { description = "not a session record: \(line)" }
     }
 
     // MARK: - Rejected lines

@@ -9,9 +9,19 @@ struct TraceBuilder {
     private(set) var seq: UInt64 = 0
     private(set) var time: UInt64 = 0
     var step: UInt64 = 1_000_000
+    /// Whether the session records hook ends (format revision 1): then the
+    /// helpers below write a `hook_end` after each `activate` and `deactivate`.
+    let recordsHookEnds: Bool
 
-    init(app: String = "test") {
-        add(.sessionStart(SessionInfo(app: app, pid: 1, wallClock: 1_700_000_000_000_000_000)), at: 0)
+    /// Starts a session of format revision `revision` (0: written before `hook_end` existed).
+    init(app: String = "test", revision: Int = 0) {
+        recordsHookEnds = revision >= 1
+        add(.sessionStart(SessionInfo(app: app, pid: 1, wallClock: 1_700_000_000_000_000_000, revision: revision)), at: 0)
+    }
+
+    /// Appends the end of interactor `id`'s running hook, if the session records hook ends.
+    mutating func hookEnd(_ id: NodeID) {
+        if recordsHookEnds { add(.hookEnd(interactor: id)) }
     }
 
     /// Appends `kind`, at `time` if given (else `step` after the previous event).
@@ -38,6 +48,7 @@ struct TraceBuilder {
         router(id, name)
         add(.launch(router: id))
         add(.activate(interactor: id - 1))
+        hookEnd(id - 1)
         add(.load(router: id))
     }
 
@@ -45,6 +56,7 @@ struct TraceBuilder {
     mutating func attach(_ child: NodeID, to parent: NodeID) {
         add(.attach(parent: parent, child: child))
         add(.activate(interactor: child - 1))
+        hookEnd(child - 1)
         add(.load(router: child))
     }
 
@@ -52,6 +64,7 @@ struct TraceBuilder {
     mutating func detach(_ child: NodeID, from parent: NodeID) {
         add(.detach(parent: parent, child: child))
         add(.deactivate(interactor: child - 1))
+        hookEnd(child - 1)
     }
 
     /// Deallocates router `id` and its interactor `id - 1`.
@@ -71,16 +84,16 @@ struct TraceBuilder {
 extension TraceBuilder {
     /// `RootRouter#2` (interactor #1) with `HomeRouter#4` (interactor #3)
     /// attached, both active and loaded, at t ≈ 0.
-    static func homeTree() -> TraceBuilder {
-        var b = TraceBuilder()
+    static func homeTree(revision: Int = 0) -> TraceBuilder {
+        var b = TraceBuilder(revision: revision)
         b.root(2)
         b.child(4, "Home", of: 2)
         return b
     }
 
     /// ``homeTree()`` with `ProfileRouter#6` (interactor #5) attached to Home.
-    static func homeProfileTree() -> TraceBuilder {
-        var b = homeTree()
+    static func homeProfileTree(revision: Int = 0) -> TraceBuilder {
+        var b = homeTree(revision: revision)
         b.child(6, "Profile", of: 4)
         return b
     }

@@ -21,6 +21,7 @@ func treeSummary(_ state: TraceState) -> [String] {
             line += " view \(node.view?.rawValue ?? "-") \(node.viewChangedAt?.seq.description ?? "-")"
         case .interactor:
             line += " router \(node.router.map(String.init) ?? "-") active \(node.isActive) changed \(node.stateChangedAt?.seq.description ?? "-")"
+            line += " hook \(node.runningHook.map { "\($0.hook.rawValue) \($0.since.seq)" } ?? "-")"
             line += " tasks \(node.runningTasks.sorted())"
         }
         lines.append(line)

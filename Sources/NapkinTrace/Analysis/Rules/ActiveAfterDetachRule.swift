@@ -3,6 +3,12 @@
 /// deactivate; one still active a grace period later never finished
 /// resigning (a `didBecomeActive` that never returns, say).
 ///
+/// In a trace that records hook ends, a hook that has not returned is
+/// reported as `stuck-hook` instead: an interactor whose `didBecomeActive`
+/// still runs (its deactivation waits for it), and the interactors below a
+/// detached router whose interactor's `willResignActive` still runs (the
+/// detach deactivates the subtree root first and waits for it).
+///
 /// Deactivation is driven from the main actor (`detachChild` steps through
 /// the subtree from there; after a deinit, a main-actor task does) and
 /// `willResignActive` often updates a presenter on it, so main-actor
@@ -38,6 +44,8 @@ struct ActiveAfterDetachRule: FindingRule {
 
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
         guard context.state.table.with(check.subject, { $0.isActive }) == true, let node = context.state[check.subject] else { return }
+        // A hook that never returned holds the deactivation: `stuck-hook` reports it.
+        if node.runningHook != nil || Self.resignationWaits(above: node, context.state) { return }
         if let router = node.router, let (live, left) = context.state.table.with(router, { ($0.isInLiveTree, $0.leftTreeAt) }) {
             if live { return }
             // Its router came back and left again since the check was asked for: wait from then.
@@ -49,6 +57,25 @@ struct ActiveAfterDetachRule: FindingRule {
             }
         }
         context.report(node, as: .interactor, after: check, "its router left the tree, but the interactor is still active \(context.graceText) later (deactivation never finished?)")
+    }
+
+    /// Whether the interactor of a router above `node`'s, in the subtree that
+    /// left the tree with it, is still running `willResignActive`: the detach
+    /// deactivates the subtree root first and waits for it (only traces that
+    /// record hook ends follow running hooks). Walks up at most the depth of
+    /// the detached subtree, only when a finding is about to be reported.
+    private static func resignationWaits(above node: TraceNode, _ state: TraceState) -> Bool {
+        guard state.recordsHookEnds, let router = node.router else { return false }
+        var cursor = state.table.with(router, { $0.parent }) ?? nil
+        var steps = 0
+        while let id = cursor, steps <= state.nodeCount,
+              let (interactor, parent, live) = state.table.with(id, { ($0.interactor, $0.parent, $0.isInLiveTree) }) {
+            if live { return false }
+            if let interactor, state.table.with(interactor, { $0.runningHook?.hook == .willResignActive }) == true { return true }
+            cursor = parent
+            steps += 1
+        }
+        return false
     }
 
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {

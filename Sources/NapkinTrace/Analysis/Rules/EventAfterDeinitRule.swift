@@ -3,7 +3,7 @@
 /// trace). Reported once per event.
 struct EventAfterDeinitRule: FindingRule {
     static let rule = Finding.Rule("event-after-deinit", .warning, title: "event after deinit", summary: "an event about a router or interactor after its deinit")
-    static let watches: Set<TraceEvent.Name> = [.attach, .detach, .activate, .deactivate, .load, .launch, .view, .taskStart, .deallocated]
+    static let watches: Set<TraceEvent.Name> = [.attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .view, .taskStart, .deallocated]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         guard let misuse = effect.misuse, misuse.kind == .eventAfterDeinit else { return }

@@ -4,7 +4,9 @@
 /// Only the top of a leaked subtree is reported (its children and interactor
 /// are leaked because it is); an interactor held by its own running task is
 /// left to `orphaned-task`, one whose deactivation never finished to
-/// `active-after-detach`.
+/// `active-after-detach`, one held by a hook that never returned (and its
+/// router, which the attach or detach awaiting that hook holds) to
+/// `stuck-hook`.
 struct NotDeallocatedRule: FindingRule {
     static let rule = Finding.Rule("not-deallocated", .error, title: "not deallocated", summary: "a router (or interactor) that left the tree and was not deallocated: a leak")
     static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
@@ -38,11 +40,16 @@ struct NotDeallocatedRule: FindingRule {
             if !node.taskList.isEmpty { return }
             // A deactivation that never finished holds it; reported as active-after-detach.
             if context.hasReported(.activeAfterDetach, key: node.id) { return }
+            // A hook that never returned holds it; reported as stuck-hook.
+            if node.runningHook != nil { return }
             if node.router != nil { return } // re-owned by a new router
             context.report(node, as: .interactor, after: check,
                            "its router #\(check.other) was deallocated, but the interactor is still alive \(context.graceText) later: something retains it")
         } else {
             guard !node.isInLiveTree else { return }
+            // Its interactor's hook never returned, and the attach (or detach)
+            // awaiting that hook holds the router; reported as stuck-hook.
+            if let interactor = node.interactor, context.state.table.with(interactor, { $0.runningHook != nil }) == true { return }
             // Re-attached and detached again since the check was asked for: wait from then.
             let moved = max(node.leftTreeAt?.time ?? 0, node.attachedAt?.time ?? 0)
             if moved > check.scheduledAt {

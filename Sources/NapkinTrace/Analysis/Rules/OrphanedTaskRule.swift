@@ -4,6 +4,13 @@
 /// while its owner is inactive or gone is reported too, unless the trace
 /// ended within the grace period of its owner's deactivation (undecided).
 ///
+/// napkin cancels an interactor's bound tasks when its `willResignActive`
+/// returns. In a trace that records hook ends, the grace period therefore
+/// starts at the `hook_end` of the deactivation (the finding still names the
+/// `deactivate`), and tasks of an interactor whose `willResignActive` has
+/// not returned were never cancelled: that is `stuck-hook`'s finding, not
+/// this one's (neither when a check is decided nor at the end of the trace).
+///
 /// Main-actor progress decides the checks: a task's last steps often run on
 /// the main actor (updating a presenter), so while it is blocked a cancelled
 /// task cannot finish, and that is not the task's fault.
@@ -16,7 +23,7 @@
 /// a million times costs about a million steps, not a billion.
 struct OrphanedTaskRule: FindingRule {
     static let rule = Finding.Rule("orphaned-task", .error, title: "orphaned task", summary: "a bound task that keeps running after its interactor deactivated or went away")
-    static let watches: Set<TraceEvent.Name> = [.deactivate, .deallocated, .taskEnd]
+    static let watches: Set<TraceEvent.Name> = [.deactivate, .hookEnd, .deallocated, .taskEnd]
 
     /// `flag` of a task's check: the owner was deallocated (rather than deactivated).
     private static let ownerDeallocated = true
@@ -43,13 +50,12 @@ struct OrphanedTaskRule: FindingRule {
     mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         switch event.kind {
         case .deactivate(let owner):
-            guard context.state.table.with(owner, { !$0.taskList.isEmpty }) == true else { return }
-            if waiting[owner] != nil {
-                waiting[owner]!.latest = (event.seq, event.time)
-            } else {
-                waiting[owner] = Waiting(since: event.seq, sinceTime: event.time)
-                context.schedule(GraceCheck(subject: owner, since: event.seq))
-            }
+            // With hook ends, the tasks are cancelled (and checked) once willResignActive returns.
+            guard !context.state.recordsHookEnds else { return }
+            deactivated(owner, since: event.seq, at: event.time, &context)
+        case .hookEnd(let owner):
+            guard effect.endedResignation != 0 else { return }
+            deactivated(owner, since: effect.endedResignation, at: event.time, &context)
         case .deallocated:
             guard let owner = context.state.removedNode, owner.kind == .interactor else { return }
             // (Most interactors end with no entry at all: skip the hashing then.)
@@ -73,6 +79,18 @@ struct OrphanedTaskRule: FindingRule {
             waiting[owner] = nil
         default:
             break
+        }
+    }
+
+    /// `owner` deactivated (its `deactivate` is `since`) and napkin cancelled
+    /// its tasks at `time`: check them one grace period later.
+    private mutating func deactivated(_ owner: NodeID, since: UInt64, at time: UInt64, _ context: inout AnalysisContext) {
+        guard context.state.table.with(owner, { !$0.taskList.isEmpty }) == true else { return }
+        if waiting[owner] != nil {
+            waiting[owner]!.latest = (since, time)
+        } else {
+            waiting[owner] = Waiting(since: since, sinceTime: time)
+            context.schedule(GraceCheck(subject: owner, since: since), at: time)
         }
     }
 
@@ -148,7 +166,8 @@ struct OrphanedTaskRule: FindingRule {
         // period before the end are undecided (counted already), not orphaned.
         for task in context.state.runningTasks() where !tooRecent.contains(task.id) && !tooRecent.contains(task.owner) {
             let owner = context.state[task.owner]
-            guard owner?.isActive != true else { continue }
+            // Active, or resigning in a willResignActive that never returned (stuck-hook): not cancelled.
+            guard owner?.isActive != true, owner?.runningHook == nil else { continue }
             context.report(Finding(rule: Self.rule, subject: .task, type: task.ownerType, id: task.owner,
                                    label: task.label, seqs: [task.startSeq], time: end,
                                    message: "task \(task.displayName) (#\(task.id)) was still running at the end of the trace while its owner was \(owner == nil ? "deallocated" : "inactive")",

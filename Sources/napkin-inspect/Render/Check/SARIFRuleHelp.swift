@@ -104,8 +104,11 @@ enum SARIFRuleHelp {
                 (`task(named:)`, `task { }`) is still running:
 
                 - one grace period after its owner interactor *deactivated* (napkin cancels
-                  bound tasks right after `willResignActive`), and the owner has not become
-                  active again meanwhile; or
+                  bound tasks right after `willResignActive`; in a trace that records hook
+                  ends, the grace period starts when `willResignActive` returned, and tasks
+                  whose owner's `willResignActive` never returned were never cancelled: that
+                  is [`stuck-hook`](#stuck-hook)), and the owner has not become active again
+                  meanwhile; or
                 - one grace period after its owner was *deallocated*; or
                 - at the end of the trace, while its owner is inactive or gone, when no
                   earlier check covered it (typically a task started while the owner was
@@ -174,13 +177,60 @@ enum SARIFRuleHelp {
             cause: #"""
                 The interactor's actor is busy: `didBecomeActive` is still
                 running (it awaits a slow network call, or never returns), so the
-                deactivation napkin requested waits behind it. Less often, a custom `Routing`
-                implementation (a mock, a hand-written router) that removes children without
-                deactivating them.
+                deactivation napkin requested waits behind it. In a trace that records hook
+                ends (napkin's own, from format revision 1) that case is reported as
+                [`stuck-hook`](#stuck-hook) instead, and so is an interactor below a detached
+                router whose `willResignActive` never returned; this rule then finds the
+                rest. Less often, a custom `Routing` implementation (a mock, a hand-written
+                router) that removes children without deactivating them.
                 """#,
             fix: #"""
                 Keep `didBecomeActive` short: start long work in a bound task
                 instead of awaiting it in the hook.
+                """#)),
+        ("stuck-hook", Paragraphs(
+            meaning: #"""
+                An interactor's `didBecomeActive` or `willResignActive`
+                started (its `activate` or `deactivate` record) and had not returned (no
+                `hook_end` record after it) one grace period later, or was still running at
+                the end of the trace after running at least that long (a hook that started
+                less than a grace period before the end is undecided). While a hook runs,
+                napkin's lifecycle waits for it. After a `didBecomeActive` that does not
+                return, a detach of its router cannot deactivate the interactor
+                (`willResignActive` never runs, its bound tasks are never cancelled), and the
+                `attachChild` (or `launch`) that activated it never returns, so its router
+                never loads. After a `willResignActive` that does not return, its bound
+                tasks are never cancelled and the `detachChild` that deactivates it waits,
+                so the interactors below it stay active. Either way the interactor, and its
+                router held by the waiting call, stay alive. The seqs are the hook's start
+                and the detach that could not deactivate it (for `willResignActive`: the
+                detach that started it), when there is one. Only traces that record hook
+                ends are checked: napkin writes them from format revision 1 (`"rev":1` in
+                the session record; `docs/trace-format.md` describes both). An older trace
+                never gets this finding; there the same bug shows as
+                [`active-after-detach`](#active-after-detach) (and a `not-deallocated` router).
+                """#,
+            cause: #"""
+                Long work awaited in the hook itself: a `for await` loop
+                over a stream of updates written right in `didBecomeActive` (it returns only
+                when the stream ends, usually never), an `await` on a slow network call or on
+                something that waits for the tree, or in `willResignActive` an `await` on a
+                save or an acknowledgement that never comes.
+                """#,
+            fix: #"""
+                Start long work with `task {}` (or `task(named:)`, which names it in
+                the trace) so that the hook returns at once; napkin cancels the task when the
+                interactor resigns. In `willResignActive`, hand long work to a service that
+                outlives the napkin instead of awaiting it:
+
+                ```swift
+                func didBecomeActive() async {
+                    let updates = scores.updates()
+                    task(named: "scores") { [presenter] in      // not: for await score in updates { ... } in the hook
+                        for await score in updates { await presenter.show(score) }
+                    }
+                }
+                ```
                 """#)),
         ("view-gone-still-attached", Paragraphs(
             meaning: #"""
@@ -344,8 +394,8 @@ enum SARIFRuleHelp {
                 """#)),
         ("event-after-deinit", Paragraphs(
             meaning: #"""
-                An event (`activate`, `deactivate`, `load`, `launch`,
-                `attach`, `detach`, `deinit`, or a `task_start` for an owner) names a router
+                An event (`activate`, `deactivate`, `hook_end`, `load`,
+                `launch`, `attach`, `detach`, `deinit`, or a `task_start` for an owner) names a router
                 or interactor whose `deinit` was already recorded (precisely: an id that is
                 not alive and not higher than the highest router or interactor id created so
                 far). The subject is the trace; since the analyzer forgets a node at its

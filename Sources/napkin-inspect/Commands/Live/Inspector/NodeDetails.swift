@@ -68,6 +68,9 @@ struct NodeDetails {
             lines.append(field("router", node.router.map { id in state[id].map { printable($0.name) } ?? "#\(id)" } ?? "none (gone)"))
             lines.append(field("active", (node.isActive ? "yes" : "no") + since))
         }
+        if let running = (interactor ?? (node.kind == .interactor ? node : nil))?.runningHook {
+            lines.append(field("hook", running.hook.rawValue + " running since " + moment(running.since.seq, running.since.time)))
+        }
         lines += tasks(interactor ?? (node.kind == .interactor ? node : nil), state: state, log: log)
         lines += history(log, state: state)
         lines += findings(about: [node.id] + (interactorID.map { [$0] } ?? []), analyzer)
@@ -152,6 +155,7 @@ struct NodeDetails {
         case .view(_, let appearance): return "view " + appearance.rawValue
         case .activate: return "interactor activated"
         case .deactivate: return "interactor deactivated"
+        case .hookEnd: return "interactor's hook returned"
         case .taskStart(let task, _, let label): return "task " + (label.map { "'\(printable($0))' " } ?? "") + "#\(task) started"
         case .taskCancel(let task): return "task #\(task) asked to cancel"
         case .taskEnd(let task, let outcome): return "task #\(task) ended (\(outcome.rawValue))"

@@ -86,7 +86,7 @@ struct NodeLog {
             return id == node
         case .deallocated(let id):
             return id == node || id == interactor
-        case .activate(let id), .deactivate(let id):
+        case .activate(let id), .deactivate(let id), .hookEnd(let id):
             return id == node || id == interactor
         case .taskStart(let task, let owner, _):
             guard owner == node || owner == interactor else { return false }

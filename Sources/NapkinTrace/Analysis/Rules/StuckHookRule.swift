@@ -1,0 +1,94 @@
+/// `stuck-hook`: an interactor's `didBecomeActive` or `willResignActive`
+/// started (its `activate` or `deactivate` record) and had not returned (no
+/// `hook_end` after it) one grace period later. Until a hook returns the
+/// interactor is in transition: a `didBecomeActive` that never returns (a
+/// `for await` loop written in the hook itself) keeps its router's detach
+/// from deactivating it, so `willResignActive` never runs and its bound tasks
+/// are never cancelled; a `willResignActive` that never returns keeps its
+/// bound tasks from being cancelled. Either way the interactor stays alive
+/// for as long as the hook runs, and the `attachChild` (or `detachChild`)
+/// that awaits the hook does not return.
+///
+/// A hook still running at the end of the trace is reported if it started
+/// at least a grace period before the end (the analyzer decides every check
+/// whose deadline the trace reached); one that started later is undecided.
+///
+/// Only sessions that record hook ends are checked (format revision 1: the
+/// session record's `rev`, ``SessionInfo/recordsHookEnds``): in an older
+/// trace no hook has an end, and a missing one says nothing. The model
+/// follows running hooks only in such sessions (``TraceNode/runningHook``).
+///
+/// The same cause is not reported again by the rules it would otherwise
+/// trip: `active-after-detach` leaves alone an interactor whose hook runs
+/// (and the subtree below an interactor whose `willResignActive` runs, which
+/// the detach cannot reach), `not-deallocated` an interactor or router held
+/// by one, and `orphaned-task` waits for `willResignActive` to return before
+/// it counts a task as not stopping (napkin cancels bound tasks only then).
+///
+/// Hooks run on the interactor's actor, but what they wait for often needs
+/// the main actor (a presenter update), so main-actor progress decides the
+/// checks, as for `active-after-detach`.
+struct StuckHookRule: FindingRule {
+    static let rule = Finding.Rule("stuck-hook", .error, title: "stuck hook", summary: "an interactor whose didBecomeActive or willResignActive has not returned a grace period after it started")
+    static let watches: Set<TraceEvent.Name> = [.activate, .deactivate]
+    /// The attach that activated it (then the detach, and its creation).
+    static let codeFocus: [Finding.CodeReference.Role] = [.attached, .detached, .created]
+
+    func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
+        guard context.state.recordsHookEnds, effect.misuse == nil else { return }
+        switch event.kind {
+        case .activate(let id), .deactivate(let id):
+            context.schedule(GraceCheck(subject: id, since: event.seq))
+        default:
+            break
+        }
+    }
+
+    func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
+        guard isOpen(check, in: context.state), let node = context.state[check.subject],
+              let running = node.runningHook else { return }
+        let router = node.router.flatMap { context.state[$0] }
+        var seqs = [running.since.seq]
+        var locations: [Finding.CodeReference] = []
+        let tasks = node.runningTaskCount
+        let taskText = tasks == 1 ? "its bound task was" : "its \(tasks) bound tasks were"
+        let message: String
+        switch running.hook {
+        case .didBecomeActive:
+            if let router, !router.isInLiveTree, let left = router.leftTreeAt, left.seq > running.since.seq {
+                seqs.append(left.seq)
+                message = "didBecomeActive has not returned \(context.graceText) after it started, so its router's detach "
+                    + "(seq \(left.seq)) could not deactivate it: willResignActive never ran"
+                    + (tasks > 0 ? " and \(taskText) not cancelled" : "")
+                    + "; start long work with task {} so that the hook returns"
+            } else {
+                let loading = router.map { $0.isLoaded ? "" : ", and \($0.name) has not loaded (its attach waits for the hook)" } ?? ""
+                message = "didBecomeActive has not returned \(context.graceText) after it started: until it does, "
+                    + "a detach cannot deactivate the interactor (willResignActive would not run, its bound tasks would not be cancelled)"
+                    + loading + "; start long work with task {} so that the hook returns"
+            }
+        case .willResignActive:
+            if let router, !router.isInLiveTree, let left = router.leftTreeAt, left.seq < running.since.seq {
+                seqs.insert(left.seq, at: 0)
+            }
+            if let router { locations = context.codeReferences(of: router, [.detached, .attached, .created]) }
+            message = "willResignActive has not returned \(context.graceText) after it started: "
+                + (tasks > 0 ? "\(taskText) not cancelled, and " : "")
+                + "the detach that deactivates it waits for it; do not await long work there (hand it to a service) so that the hook returns"
+        }
+        context.report(Finding(rule: Self.rule, subject: .interactor, type: node.type, id: node.id,
+                               seqs: seqs, time: check.deadline, message: message, locations: locations),
+                       key: node.id)
+    }
+
+    /// Open while the hook the check is about still runs.
+    func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
+        state.table.with(check.subject, { $0.runningHook?.since.seq == check.since }) == true
+    }
+}
+
+extension Finding.Rule {
+    /// An interactor whose `didBecomeActive` or `willResignActive` had not
+    /// returned a grace period after it started (traces that record hook ends).
+    public static let stuckHook = StuckHookRule.rule
+}
