@@ -137,7 +137,7 @@ struct DefaultHooksTests {
             }
             return names
         }
-        #expect(names[0] == [.interactor, .router, .attach, .activate, .load, .detach, .deactivate, .deallocated, .deallocated],
+        #expect(names[0] == [.interactor, .router, .attach, .activate, .hookEnd, .load, .detach, .deactivate, .hookEnd, .deallocated, .deallocated],
                 "\(names[0])")
         #expect(names[1] == names[0] && names[2] == names[0])
     }

@@ -104,7 +104,7 @@ extension TraceEvent.Kind {
         case .sessionEnd(let reason): reason.utf8.count
         case .view(_, let appearance): appearance.rawValue.utf8.count
         case .taskEnd(_, let outcome): outcome.rawValue.utf8.count
-        case .taskStart, .attach, .detach, .activate, .deactivate, .load, .launch, .taskCancel,
+        case .taskStart, .attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .taskCancel,
              .deallocated, .dropped:
             0
         }
