@@ -9,9 +9,13 @@ import NapkinTrace
 /// slices, and reports on standard error whether the reader kept pace: a
 /// reader that falls behind fills the pipe, `write` blocks, and the feed ends
 /// late. `napkin-bench feed --rate 200000 --seconds 5 | napkin-inspect live`
-/// measures the live view against its 200,000 events/s target.
+/// measures the live view against its 200,000 events/s target;
+/// `Benchmarks/live.sh` steps the rate up to find its ceiling on a terminal.
+/// With `started`, the file at that path is created when the first slice is
+/// written (the trace is generated first), so that a script can tell when the
+/// feed began.
 enum FeedBenchmark {
-    static func run(rate: Int, seconds: Int) {
+    static func run(rate: Int, seconds: Int, started: String? = nil) {
         let total = rate * seconds
         var bytes: [UInt8] = []
         bytes.reserveCapacity(total * 80)
@@ -24,6 +28,10 @@ enum FeedBenchmark {
         for (i, b) in bytes.enumerated() where b == 10 { lineEnds.append(i + 1) }
         let events = lineEnds.count
         let perSlice = max(1, rate / 100)
+        if let started {
+            let fd = open(started, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            if fd >= 0 { close(fd) }
+        }
         let start = now()
         var written = 0
         var line = 0

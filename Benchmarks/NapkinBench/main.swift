@@ -3,6 +3,7 @@
 //   swift run -c release napkin-bench framework   (tracing off vs on; Benchmarks/framework.sh adds hooks removed)
 //   swift run -c release napkin-bench emit        (the emit path alone: ns, CPU and allocations per event)
 //   napkin-bench feed --rate 200000 | napkin-inspect live   (does the live view keep pace?)
+//   Benchmarks/live.sh                                      (the live view's ceiling, drawing on a terminal)
 //   swift build -c release && .build/release/napkin-bench hostile   (every command on hostile shapes: time, memory)
 // Numbers are ratios of contenders measured in the same run.
 
@@ -13,6 +14,11 @@ let command = arguments.first ?? "all"
 func option(_ name: String, _ fallback: Int) -> Int {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
     return v
+}
+
+func text(_ name: String) -> String? {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
+    return arguments[i + 1]
 }
 
 switch command {
@@ -33,9 +39,9 @@ case "emit":
 case "hostile":
     if !HostileBenchmark.run(events: option("--events", 1_000_000)) { exit(1) }
 case "feed":
-    FeedBenchmark.run(rate: option("--rate", 200_000), seconds: option("--seconds", 5))
+    FeedBenchmark.run(rate: option("--rate", 200_000), seconds: option("--seconds", 5), started: text("--started"))
 case "all":
     ReaderBenchmark.run(cycles: option("--cycles", 80_000), keep: false)
 default:
-    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] | hostile [--events N]")
+    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N]")
 }

@@ -101,13 +101,27 @@ struct LiveHistory {
 
     /// Called for every event, after `analyzer` folded it (see the costs above).
     mutating func record(_ event: TraceEvent, analyzer: TraceAnalyzer) {
+        if keep(event) { considerCheckpoint(analyzer) }
+    }
+
+    /// The first half of ``record(_:analyzer:)``, for the reader's hot path:
+    /// keeps `event` and says whether a checkpoint may be due, in which case
+    /// the caller hands the analysis that folded it to
+    /// ``considerCheckpoint(_:)``. Most events stop here, so the analysis is
+    /// not even passed along (a copy of a large value).
+    mutating func keep(_ event: TraceEvent) -> Bool {
         if ring.isFull && ring.canGrow && ring.capacity < capacityLimit && lease.take(EventRing.chunkSize) { ring.grow() }
         ring.append(event)
-        guard ring.capacity > 0 else { return }
+        guard ring.capacity > 0 else { return false }
         while !checkpoints.isEmpty && checkpoints[0].index < ring.startIndex { checkpoints.removeFirst() }
+        return ring.endIndex >= nextLook
+    }
+
+    /// The second half of ``record(_:analyzer:)``: takes a checkpoint of
+    /// `analyzer` (which folded the last event kept) when one is due.
+    mutating func considerCheckpoint(_ analyzer: TraceAnalyzer) {
         let index = ring.endIndex
-        // Most events stop at this comparison: the analysis is looked at only when one may be due.
-        guard index >= nextLook else { return }
+        guard ring.capacity > 0, index >= nextLook else { return }
         let now = Platform.monotonicNanoseconds()
         if let last = lastCheckpoint {
             let state = analyzer.state

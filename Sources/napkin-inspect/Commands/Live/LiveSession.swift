@@ -40,6 +40,10 @@ final class LiveSession: Sendable {
         /// When the last event arrived (monotonic ns), and the trace time then.
         var lastEventWall: UInt64 = 0
         var lastEventTrace: UInt64 = 0
+        /// Set by every event: ``lastEventTrace`` is the analysis's time, not
+        /// yet read (reading it copies the whole model, too dear per event;
+        /// ``LiveSession/passTime(at:)`` reads it before it lets time pass).
+        var lastEventTracePending = false
         /// Set by every change; cleared by the view when it draws.
         var changed = true
         /// Whether the final summary was printed (off a terminal).
@@ -123,12 +127,12 @@ final class LiveSession: Sendable {
                     s.onSessionRecord = nil
                 }
                 s.analyzer.consume(event)
-                s.history.record(event, analyzer: s.analyzer)
+                if s.history.keep(event) { s.history.considerCheckpoint(s.analyzer) }
                 s.events += 1
                 s.lastEventWall = now
-                s.lastEventTrace = s.analyzer.state.time
+                s.lastEventTracePending = true
                 if let budget {
-                    let nodes = s.analyzer.state.nodeCount + s.analyzer.state.taskCount
+                    let nodes = { state in state.nodeCount + state.taskCount }(s.analyzer.state)
                     if nodes != s.nodesHeld {
                         let total = budget.nodesHeld.add(nodes - s.nodesHeld, ordering: .relaxed).newValue
                         let grew = nodes > s.nodesHeld
@@ -183,8 +187,15 @@ final class LiveSession: Sendable {
         guard isLive else { return }
         state.withLock { s in
             // `now` may be a little older than the last event's arrival (another thread took it).
-            guard !s.finished, !s.analyzer.state.ended, s.lastEventWall > 0, now > s.lastEventWall,
-                  s.analyzer.state.session != nil else { return }
+            guard !s.finished, s.lastEventWall > 0, now > s.lastEventWall else { return }
+            // A copy of the model, dropped before the analysis changes (else the change would copy its tables).
+            let (ended, started, time) = { state in (state.ended, state.session != nil, state.time) }(s.analyzer.state)
+            guard !ended, started else { return }
+            if s.lastEventTracePending {
+                // Only this lets time pass, and not since that event: the analysis's time is still the one of then.
+                s.lastEventTrace = time
+                s.lastEventTracePending = false
+            }
             // Saturating: a trace's times may be close to 2^64.
             let (later, overflow) = s.lastEventTrace.addingReportingOverflow(now &- s.lastEventWall)
             let before = s.analyzer.findings.count
