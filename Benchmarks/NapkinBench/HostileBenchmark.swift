@@ -53,12 +53,14 @@ enum HostileBenchmark {
         return crashed.isEmpty
     }
 
-    /// Runs `program` with `arguments`, output discarded; returns wall seconds, peak RSS in MiB and the exit status.
-    static func measure(_ program: String, _ arguments: [String]) -> (Double, Double, Int32) {
+    /// Runs `program` with `arguments`, its standard output into `stdout`
+    /// (discarded by default) and its standard error discarded; returns wall
+    /// seconds, peak RSS in MiB and the exit status.
+    static func measure(_ program: String, _ arguments: [String], stdout: String = "/dev/null") -> (Double, Double, Int32) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { for p in argv { free(p) } }

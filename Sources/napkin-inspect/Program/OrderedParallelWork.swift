@@ -1,0 +1,56 @@
+import Foundation
+
+/// Runs independent pieces of work on several threads at once and hands each
+/// result back on the calling thread in the order of the pieces, as soon as it
+/// and every piece before it are done: `check` analyses many traces on all
+/// cores (`--jobs`) and still writes exactly what checking them one after the
+/// other writes.
+///
+/// Plain threads, not a `TaskGroup`: a piece (reading a trace file and folding
+/// it into a model) is synchronous CPU work with blocking reads, which the
+/// cooperative pool is not meant to be handed; the commands are synchronous,
+/// so a task group would also need the calling thread blocked on a semaphore
+/// until async work ends; and with threads of its own, `--jobs N` means N
+/// pieces truly running at once, whatever the width of the cooperative pool.
+///
+/// Bounded: at most `jobs` pieces run at once (one per thread), and a piece
+/// starts only while fewer than ``window(jobs:)`` results wait to be handed
+/// back, so one slow piece cannot make the finished ones behind it pile up.
+enum OrderedParallelWork {
+    /// The most threads `--jobs` takes.
+    static let maxJobs = 1_024
+
+    /// One thread per core: the default of `--jobs`.
+    static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
+
+    /// How many pieces may be started and not yet handed back, with `jobs` threads.
+    static func window(jobs: Int) -> Int { 2 * jobs }
+
+    /// The stack of each thread: as large as the main thread's usual 8 MiB,
+    /// since the pieces run code that otherwise runs on the main thread.
+    private static let stackSize = 8 << 20
+
+    /// Runs `work` for each index in `0..<count`, on up to `jobs` threads, and
+    /// calls `deliver` on the calling thread with each index and its result,
+    /// in index order. With one job (or one piece), everything runs on the
+    /// calling thread, one piece after the other, each delivered before the
+    /// next starts. Returns once every result is delivered and every thread
+    /// it started has finished.
+    static func run<Result: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> Result,
+                                      deliver: (Int, Result) -> Void) {
+        let threads = min(max(jobs, 1), count)
+        guard threads > 1 else {
+            for index in 0..<count { deliver(index, work(index)) }
+            return
+        }
+        let queue = OrderedWorkQueue<Result>(count: count, window: window(jobs: threads), workers: threads)
+        for number in 1...threads {
+            let thread = Thread { queue.work(work) }
+            thread.name = "napkin-job-\(number)"
+            thread.stackSize = stackSize
+            thread.start()
+        }
+        for index in 0..<count { deliver(index, queue.take(index)) }
+        queue.waitForWorkers()
+    }
+}
