@@ -14,8 +14,12 @@ import Foundation
 /// `CHECK_DIR_MB`, `CHECK_DIR_CORES`, `CHECK_DIR_JOBS1_S`, `CHECK_DIR_JOBSN_S`
 /// (medians, wall seconds), `CHECK_DIR_SPEEDUP` (the first over the second),
 /// `CHECK_DIR_JOBS1_PEAK_MIB`, `CHECK_DIR_JOBSN_PEAK_MIB`, and
-/// `CHECK_DIR_SAME_OUTPUT` (1 when both printed the same bytes and exit status).
-/// On a machine other work shares, the speed-up is understated.
+/// `CHECK_DIR_SAME_OUTPUT` (1 when both printed the same bytes and exit status),
+/// and `CHECK_DIR_CEILING`: the speed-up the machine offered at the same time
+/// to work that needs no coordination at all (a CPU loop on one thread, then
+/// on one thread per core), measured between the same rounds. On a machine
+/// other work shares, both are understated; the ratio of the two says how
+/// much of what was available `check` used.
 enum CheckDirBenchmark {
     /// Returns false when `napkin-inspect` is missing, a run crashed, or the two outputs differ.
     static func run(traces: Int, cycles: Int, rounds: Int) -> Bool {
@@ -47,7 +51,9 @@ enum CheckDirBenchmark {
         var sequential: [Double] = [], parallel: [Double] = []
         var peaks = (one: 0.0, all: 0.0)
         var statuses: Set<Int32> = []
+        var ceilings: [Double] = []
         for _ in 0..<rounds {
+            ceilings.append(ceiling())
             let (t1, peak1, status1) = HostileBenchmark.measure(inspect, ["check", "--jobs", "1", directory], stdout: outputs.one)
             let (tN, peakN, statusN) = HostileBenchmark.measure(inspect, ["check", directory], stdout: outputs.all)
             sequential.append(t1)
@@ -67,6 +73,30 @@ enum CheckDirBenchmark {
         print(String(format: "CHECK_DIR_JOBS1_PEAK_MIB %.0f", peaks.one))
         print(String(format: "CHECK_DIR_JOBSN_PEAK_MIB %.0f", peaks.all))
         print("CHECK_DIR_SAME_OUTPUT \(same ? 1 : 0)")
+        print(String(format: "CHECK_DIR_CEILING %.2f", median(ceilings)))
         return same && statuses.allSatisfy { $0 <= 2 }
+    }
+
+    /// How much faster one piece of CPU work per core runs on all cores at
+    /// once than one after the other, right now: the most any parallel
+    /// `check` could gain (at most the number of cores; less while other work
+    /// holds them).
+    static func ceiling() -> Double {
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let iterations = 60_000_000
+        let start = now()
+        for _ in 0..<cores { spin(iterations) }
+        let sequential = now() - start
+        let parallelStart = now()
+        DispatchQueue.concurrentPerform(iterations: cores) { _ in spin(iterations) }
+        let parallel = now() - parallelStart
+        return Double(sequential) / Double(max(parallel, 1))
+    }
+
+    /// CPU work that cannot be optimised away: a linear congruential walk.
+    private static func spin(_ iterations: Int) {
+        var x: UInt64 = 1
+        for i in 0..<iterations { x = x &* 6_364_136_223_846_793_005 &+ UInt64(truncatingIfNeeded: i) }
+        if x == 42 { print("") }
     }
 }
