@@ -47,7 +47,7 @@ struct OrderedParallelWorkTests {
         // Started and not yet delivered: the window, and the one being delivered.
         #expect(seen.mostAhead <= OrderedParallelWork.window(jobs: jobs) + 1)
         if jobs == 1 { #expect(seen.threads == [caller], "one job runs on the calling thread") }
-        else { #expect(!seen.threads.contains(caller), "the pieces run on threads of their own") }
+        #expect(seen.threads.count <= jobs, "the calling thread and jobs - 1 threads")
     }
 
     @Test("two jobs really run at once: piece 0 waits for piece 1 to start (a deadlock if they ran one after the other)")

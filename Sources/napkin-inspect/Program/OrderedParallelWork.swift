@@ -13,44 +13,50 @@ import Foundation
 /// until async work ends; and with threads of its own, `--jobs N` means N
 /// pieces truly running at once, whatever the width of the cooperative pool.
 ///
-/// Bounded: at most `jobs` pieces run at once (one per thread), and a piece
-/// starts only while fewer than ``window(jobs:)`` results wait to be handed
-/// back, so one slow piece cannot make the finished ones behind it pile up.
+/// The calling thread is one of the jobs: it starts `jobs - 1` threads, and
+/// while the next result to deliver is not ready it runs pieces itself. So
+/// the work gets done even when the system refuses to start a thread
+/// (Foundation's `Thread` does not say), on the calling thread alone in the
+/// worst case.
+///
+/// Bounded: at most `jobs` pieces run at once, and a thread starts a piece
+/// only while fewer than ``window(jobs:)`` pieces are started and not yet
+/// delivered, so one slow piece cannot make the finished ones behind it pile up.
 enum OrderedParallelWork {
-    /// The most threads `--jobs` takes.
+    /// The most jobs `--jobs` takes.
     static let maxJobs = 1_024
 
-    /// One thread per core: the default of `--jobs`.
+    /// One job per core: the default of `--jobs`.
     static var defaultJobs: Int { max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
-    /// How many pieces may be started and not yet handed back, with `jobs` threads.
+    /// How many pieces may be started and not yet delivered, with `jobs` jobs.
     static func window(jobs: Int) -> Int { 2 * jobs }
 
     /// The stack of each thread: as large as the main thread's usual 8 MiB,
     /// since the pieces run code that otherwise runs on the main thread.
     private static let stackSize = 8 << 20
 
-    /// Runs `work` for each index in `0..<count`, on up to `jobs` threads, and
+    /// Runs `work` for each index in `0..<count`, at most `jobs` at once, and
     /// calls `deliver` on the calling thread with each index and its result,
     /// in index order. With one job (or one piece), everything runs on the
     /// calling thread, one piece after the other, each delivered before the
     /// next starts. Returns once every result is delivered and every thread
-    /// it started has finished.
+    /// that started has finished.
     static func run<Result: Sendable>(count: Int, jobs: Int, work: @escaping @Sendable (Int) -> Result,
                                       deliver: (Int, Result) -> Void) {
-        let threads = min(max(jobs, 1), count)
-        guard threads > 1 else {
+        let threads = min(max(jobs, 1), count) - 1
+        guard threads > 0 else {
             for index in 0..<count { deliver(index, work(index)) }
             return
         }
-        let queue = OrderedWorkQueue<Result>(count: count, window: window(jobs: threads), workers: threads)
+        let queue = OrderedWorkQueue<Result>(count: count, window: window(jobs: threads + 1))
         for number in 1...threads {
             let thread = Thread { queue.work(work) }
             thread.name = "napkin-job-\(number)"
             thread.stackSize = stackSize
             thread.start()
         }
-        for index in 0..<count { deliver(index, queue.take(index)) }
+        for index in 0..<count { deliver(index, queue.take(index, helpingWith: work)) }
         queue.waitForWorkers()
     }
 }

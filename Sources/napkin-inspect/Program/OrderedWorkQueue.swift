@@ -2,7 +2,7 @@ import Foundation
 
 /// The state the worker threads of ``OrderedParallelWork`` and the thread
 /// that delivers their results share: which piece starts next, the results not
-/// yet delivered, how many workers still run.
+/// yet delivered, how many workers are running.
 ///
 /// `@unchecked Sendable`: every `var` is read and written only with
 /// `condition` locked (an `NSCondition`, a pthread mutex with its condition
@@ -13,24 +13,26 @@ final class OrderedWorkQueue<Result: Sendable>: @unchecked Sendable {
     private let count: Int
     /// How many pieces may be started and not yet delivered.
     private let window: Int
-    /// The next piece a worker takes.
+    /// The next piece to start: every piece before it is taken.
     private var nextToStart = 0
     /// The next piece to deliver.
     private var nextToDeliver = 0
     /// The results finished and not yet delivered, by piece.
     private var finished: [Int: Result] = [:]
-    /// Workers that have not yet ended.
-    private var workersRunning: Int
+    /// Workers that have started and not yet ended.
+    private var workersRunning = 0
 
-    /// A queue of `count` pieces, at most `window` of them started and not delivered, for `workers` threads.
-    init(count: Int, window: Int, workers: Int) {
+    /// A queue of `count` pieces, at most `window` of them started and not delivered.
+    init(count: Int, window: Int) {
         self.count = count
         self.window = window
-        workersRunning = workers
     }
 
     /// A worker thread's life: takes pieces and runs `body` on them until none is left.
     func work(_ body: (Int) -> Result) {
+        condition.lock()
+        workersRunning += 1
+        condition.unlock()
         while let index = claim() {
             let result = body(index)
             condition.lock()
@@ -54,17 +56,30 @@ final class OrderedWorkQueue<Result: Sendable>: @unchecked Sendable {
         return nextToStart - 1
     }
 
-    /// Waits for the result of piece `index` (the next to deliver) and takes it out of the queue.
-    func take(_ index: Int) -> Result {
+    /// The result of piece `index`, the next to deliver. While it is not
+    /// finished, the calling thread does a worker's job: it runs the next
+    /// piece to start with `body` (the window allowing), or waits.
+    func take(_ index: Int, helpingWith body: (Int) -> Result) -> Result {
         condition.lock()
         defer { condition.unlock() }
-        while finished[index] == nil { condition.wait() }
+        while finished[index] == nil {
+            if nextToStart < count && nextToStart < nextToDeliver + window {
+                let piece = nextToStart
+                nextToStart += 1
+                condition.unlock()
+                let result = body(piece)
+                condition.lock()
+                finished[piece] = result
+            } else {
+                condition.wait()
+            }
+        }
         nextToDeliver = index + 1
         condition.broadcast()
         return finished.removeValue(forKey: index)!
     }
 
-    /// Waits until every worker has ended.
+    /// Waits until every worker that started has ended.
     func waitForWorkers() {
         condition.lock()
         defer { condition.unlock() }
