@@ -13,7 +13,11 @@ import Foundation
 /// Prints `KEY value` lines for the benchmark table: `CHECK_DIR_TRACES`,
 /// `CHECK_DIR_MB`, `CHECK_DIR_CORES`, `CHECK_DIR_JOBS1_S`, `CHECK_DIR_JOBSN_S`
 /// (medians, wall seconds), `CHECK_DIR_SPEEDUP` (the first over the second),
-/// `CHECK_DIR_JOBS1_PEAK_MIB`, `CHECK_DIR_JOBSN_PEAK_MIB`, and
+/// `CHECK_DIR_JOBS1_CPU_S`, `CHECK_DIR_JOBSN_CPU_S` (user and system CPU
+/// seconds: the work done), `CHECK_DIR_JOBS1_CORES_USED`,
+/// `CHECK_DIR_JOBSN_CORES_USED` (CPU seconds over wall seconds: how many
+/// cores each kept busy on average), `CHECK_DIR_JOBS1_PEAK_MIB`,
+/// `CHECK_DIR_JOBSN_PEAK_MIB`, and
 /// `CHECK_DIR_SAME_OUTPUT` (1 when both printed the same bytes and exit status),
 /// and `CHECK_DIR_CEILING`: the speed-up the machine offered at the same time
 /// to work that needs no coordination at all (a CPU loop on one thread, then
@@ -46,23 +50,18 @@ enum CheckDirBenchmark {
         let outputs = (one: directory + ".jobs1.out", all: directory + ".jobsN.out")
         defer { unlink(outputs.one); unlink(outputs.all) }
         // Warm the page cache, so that both contenders read from memory.
-        _ = HostileBenchmark.measure(inspect, ["check", "--jobs", "1", directory])
+        _ = ProcessRun(inspect, ["check", "--jobs", "1", directory])
 
-        var sequential: [Double] = [], parallel: [Double] = []
-        var peaks = (one: 0.0, all: 0.0)
-        var statuses: Set<Int32> = []
+        var sequential: [ProcessRun] = [], parallel: [ProcessRun] = []
         var ceilings: [Double] = []
         for _ in 0..<rounds {
             ceilings.append(ceiling())
-            let (t1, peak1, status1) = HostileBenchmark.measure(inspect, ["check", "--jobs", "1", directory], stdout: outputs.one)
-            let (tN, peakN, statusN) = HostileBenchmark.measure(inspect, ["check", directory], stdout: outputs.all)
-            sequential.append(t1)
-            parallel.append(tN)
-            peaks = (max(peaks.one, peak1), max(peaks.all, peakN))
-            statuses.formUnion([status1, statusN])
+            sequential.append(ProcessRun(inspect, ["check", "--jobs", "1", directory], stdout: outputs.one))
+            parallel.append(ProcessRun(inspect, ["check", directory], stdout: outputs.all))
         }
+        let statuses = Set((sequential + parallel).map(\.status))
         let same = statuses.count == 1 && FileManager.default.contentsEqual(atPath: outputs.one, andPath: outputs.all)
-        let one = median(sequential), all = median(parallel)
+        let one = median(sequential.map(\.seconds)), all = median(parallel.map(\.seconds))
         print("CHECK_DIR_TRACES \(traces)")
         print(String(format: "CHECK_DIR_MB %.1f", Double(bytes) / 1e6))
         print("CHECK_DIR_CORES \(ProcessInfo.processInfo.activeProcessorCount)")
@@ -70,8 +69,12 @@ enum CheckDirBenchmark {
         print(String(format: "CHECK_DIR_JOBS1_S %.3f", one))
         print(String(format: "CHECK_DIR_JOBSN_S %.3f", all))
         print(String(format: "CHECK_DIR_SPEEDUP %.2f", one / all))
-        print(String(format: "CHECK_DIR_JOBS1_PEAK_MIB %.0f", peaks.one))
-        print(String(format: "CHECK_DIR_JOBSN_PEAK_MIB %.0f", peaks.all))
+        print(String(format: "CHECK_DIR_JOBS1_CPU_S %.3f", median(sequential.map(\.cpuSeconds))))
+        print(String(format: "CHECK_DIR_JOBSN_CPU_S %.3f", median(parallel.map(\.cpuSeconds))))
+        print(String(format: "CHECK_DIR_JOBS1_CORES_USED %.2f", median(sequential.map { $0.cpuSeconds / $0.seconds })))
+        print(String(format: "CHECK_DIR_JOBSN_CORES_USED %.2f", median(parallel.map { $0.cpuSeconds / $0.seconds })))
+        print(String(format: "CHECK_DIR_JOBS1_PEAK_MIB %.0f", sequential.map(\.peakMiB).max() ?? 0))
+        print(String(format: "CHECK_DIR_JOBSN_PEAK_MIB %.0f", parallel.map(\.peakMiB).max() ?? 0))
         print("CHECK_DIR_SAME_OUTPUT \(same ? 1 : 0)")
         print(String(format: "CHECK_DIR_CEILING %.2f", median(ceilings)))
         return same && statuses.allSatisfy { $0 <= 2 }
