@@ -55,26 +55,7 @@ enum HostileBenchmark {
 
     /// Runs `program` with `arguments`, output discarded; returns wall seconds, peak RSS in MiB and the exit status.
     static func measure(_ program: String, _ arguments: [String]) -> (Double, Double, Int32) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let start = DispatchTime.now().uptimeNanoseconds
-        guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return (0, 0, 127) }
-        var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
-        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        #if canImport(Darwin)
-        let peak = Double(usage.ru_maxrss) / 1_048_576
-        #else
-        let peak = Double(usage.ru_maxrss) / 1024
-        #endif
-        let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        return (seconds, peak, code)
+        let run = ProcessRun(program, arguments)
+        return (run.seconds, run.peakMiB, run.status)
     }
 }

@@ -5,6 +5,7 @@
 //   napkin-bench feed --rate 200000 | napkin-inspect live   (does the live view keep pace?)
 //   Benchmarks/live.sh                                      (the live view's ceiling, drawing on a terminal)
 //   swift build -c release && .build/release/napkin-bench hostile   (every command on hostile shapes: time, memory)
+//   swift build -c release && .build/release/napkin-bench check-dir   (check DIR: --jobs 1 vs every core)
 // Numbers are ratios of contenders measured in the same run.
 
 import Foundation
@@ -38,10 +39,12 @@ case "emit":
     EmitBenchmark.run(events: option("--events", 1_200_000), rounds: option("--rounds", 5))
 case "hostile":
     if !HostileBenchmark.run(events: option("--events", 1_000_000)) { exit(1) }
+case "check-dir":
+    if !CheckDirBenchmark.run(traces: option("--traces", 12), cycles: option("--cycles", 10_000), rounds: option("--rounds", 5)) { exit(1) }
 case "feed":
     FeedBenchmark.run(rate: option("--rate", 200_000), seconds: option("--seconds", 5), started: text("--started"))
 case "all":
     ReaderBenchmark.run(cycles: option("--cycles", 80_000), keep: false)
 default:
-    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N]")
+    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N] | check-dir [--traces N] [--cycles N] [--rounds N]")
 }

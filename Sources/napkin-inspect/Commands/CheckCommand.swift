@@ -34,6 +34,10 @@ struct CheckCommand: Command {
         static let report = ValueOption.text(
             "report", valueName: "FILE",
             help: "Also write an HTML report of the traces checked (see 'napkin-inspect report'); replaces only an earlier report.")
+        /// `--jobs N`.
+        static let jobs = ValueOption.count(
+            "jobs", range: 1...OrderedParallelWork.maxJobs, noun: "jobs",
+            help: "Check up to N traces at once, each on a thread of its own (default: one per core; 1: one after the other).")
         /// `--source-root DIR`.
         static let sourceRoot = ValueOption.text(
             "source-root", valueName: "DIR",
@@ -42,12 +46,14 @@ struct CheckCommand: Command {
 
     static let configuration = CommandConfiguration(
         options: CommonOptions.analysisOptions + [Options.expectTeardown, Options.allow, Options.baseline, Options.writeBaseline,
-                                                  Options.failOn, Options.repeatRuns, Options.traceDir, Options.report, Options.sourceRoot]
+                                                  Options.failOn, Options.repeatRuns, Options.traceDir, Options.jobs, Options.report,
+                                                  Options.sourceRoot]
             + Presentation<Format>.options, help: """
         check FILE|DIR... [options]
         check [options] -- COMMAND [ARGS...]
         Find lifecycle bugs; exit 1 when there are any (a CI gate).
-        Analyses each trace (a DIR means every .ndjson file in it) and prints the findings.
+        Analyses each trace (a DIR means every .ndjson file in it) and prints the findings;
+        several traces are analysed at once, one per core (--jobs N), with the same output.
         With COMMAND (e.g. -- swift test), runs it with NAPKIN_TRACE pointing at a directory, so that
         every process it starts writes its own trace, then checks them all.
         With --baseline FILE, findings recorded in FILE by --write-baseline are known: only new ones fail.
@@ -87,6 +93,8 @@ struct CheckCommand: Command {
     var sourceRoot: String
     /// `--report`: where the HTML report goes.
     var reportPath: String?
+    /// `--jobs`: how many traces are read and analysed at once (the output is the same for any number).
+    var jobs: Int
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
@@ -101,16 +109,17 @@ struct CheckCommand: Command {
         output = try Presentation(arguments)
         sourceRoot = try arguments.value(Options.sourceRoot) ?? "."
         reportPath = try arguments.value(Options.report)
+        jobs = try arguments.value(Options.jobs) ?? OrderedParallelWork.defaultJobs
         if reportPath == "-" { throw UsageError("'--report -': standard output carries the check's own report; give the HTML report a file") }
     }
 
     func run() throws -> Int32 {
         var checker = TraceChecker(analysis: analysis, allowList: try AllowList.load(allowPath),
-                                   baseline: try baselinePath.map(BaselineFile.read))
+                                   baseline: try baselinePath.map(BaselineFile.read), jobs: jobs)
         // Refuse a path it must not write to before any work (a test run may take minutes).
         if let writeBaselinePath { try BaselineFile.ensureWritable(writeBaselinePath) }
         if let reportPath { try ReportFile.ensureWritable(reportPath) }
-        let report = reportPath.map { _ in CheckReportCollector(options: analysis) }
+        let report = reportPath.map { _ in CheckReportCollector(options: analysis, jobs: jobs) }
 
         let checked: [CheckedTrace]
         var commandStatus: Int32 = 0

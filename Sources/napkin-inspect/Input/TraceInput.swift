@@ -10,6 +10,10 @@ struct TraceInput {
     /// Whether the diagnostics go unsaid: for a second reading of a trace
     /// whose first reading already reported them (`check --report`).
     var quiet = false
+    /// Where each line for standard error goes (without the program name):
+    /// written at once by default; a trace read on another thread
+    /// (`check --jobs`) keeps its lines, to be written in the order of the traces.
+    var errorOutput: (String) -> Void = { Output.error($0) }
 
     /// What reading produced besides the events.
     struct Summary {
@@ -56,7 +60,7 @@ struct TraceInput {
                 let count = shown[diagnostic.severity, default: 0]
                 shown[diagnostic.severity] = count + 1
                 if count < Self.shownPerSeverity && !quiet {
-                    Output.error("\(reader.source): \(diagnostic.severity.rawValue): \(diagnostic)")
+                    errorOutput("\(reader.source): \(diagnostic.severity.rawValue): \(diagnostic)")
                 }
             }
         }
@@ -73,12 +77,12 @@ struct TraceInput {
     /// is read, the damage the reader found; sums up the reading.
     private func finish(_ reader: TraceReader, _ shown: [TraceDiagnostic.Severity: Int], complete: Bool) -> Summary {
         for (severity, count) in shown.sorted(by: { $0.key > $1.key }) where count > Self.shownPerSeverity && !quiet {
-            Output.error("\(reader.source): \(count - Self.shownPerSeverity) more \(severity.rawValue)s not shown")
+            errorOutput("\(reader.source): \(count - Self.shownPerSeverity) more \(severity.rawValue)s not shown")
         }
         let integrity = reader.integrity
         if complete && !quiet {
             for problem in integrity.problems {
-                Output.error("\(reader.source): warning: the trace is damaged (\(problem.kind.rawValue)): \(problem)")
+                errorOutput("\(reader.source): warning: the trace is damaged (\(problem.kind.rawValue)): \(problem)")
             }
         }
         return Summary(events: reader.eventCount, bytes: reader.byteCount, invalidLines: reader.invalidLineCount,

@@ -76,6 +76,16 @@ struct AllowList {
         return true
     }
 
+    /// Moves the findings of `trace` the allow-list allows from its findings
+    /// to its allowed ones, in order; marks the entries that matched as used.
+    mutating func setApartAllowed(in trace: inout CheckedTrace) {
+        var kept: [Finding] = []
+        for finding in trace.findings {
+            if allows(finding) { trace.allowed.append(finding) } else { kept.append(finding) }
+        }
+        trace.findings = kept
+    }
+
     /// The entries no finding matched.
     var unused: [Entry] { entries.filter { !$0.used } }
 }

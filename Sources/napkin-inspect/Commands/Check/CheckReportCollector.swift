@@ -13,18 +13,27 @@ final class CheckReportCollector {
     /// Whether ``traces`` come from a run with a finding or a trace problem.
     private var keptRunFailed = false
 
-    /// Nothing gathered yet; traces will be analysed with `options`, as `check` does.
-    init(options: TraceAnalyzer.Options) {
+    /// Nothing gathered yet; traces will be analysed with `options`, as
+    /// `check` does, up to `jobs` at once.
+    init(options: TraceAnalyzer.Options, jobs: Int = OrderedParallelWork.defaultJobs) {
         self.options = options
+        self.jobs = jobs
     }
 
     /// The analysis settings `check` used (`--grace`, `--view-grace`, `--expect-teardown`).
     let options: TraceAnalyzer.Options
+    /// `--jobs`: how many traces are read again at once.
+    let jobs: Int
 
     /// Takes one run's traces: `files` as read, `checked` their results, in the same order.
     func take(files: [String], checked: [CheckedTrace]) {
         guard !keptRunFailed else { return }
-        traces = zip(files, checked).flatMap { ReportTrace.traces(checked: $1, file: $0, options: options) }
+        let options = options
+        var gathered: [ReportTrace] = []
+        OrderedParallelWork.run(count: checked.count, jobs: jobs, work: { index in
+            ReportTrace.traces(checked: checked[index], file: files[index], options: options)
+        }) { _, traces in gathered += traces }
+        traces = gathered
         keptRunFailed = checked.contains { !$0.findings.isEmpty || !$0.traceProblems.isEmpty }
     }
 }

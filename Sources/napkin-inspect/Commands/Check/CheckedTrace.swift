@@ -58,23 +58,20 @@ struct CheckedTrace: Encodable {
 }
 
 extension CheckedTrace {
-    /// Reads and analyses the trace at `path`; the findings `allowList` allows
-    /// are set apart (and its entries that matched are marked as used).
-    init(checking path: String, options: TraceAnalyzer.Options, allowList: inout AllowList) throws(CommandFailure) {
+    /// Reads and analyses the trace at `path`, every finding in ``findings``
+    /// (the allow-list and the baseline set theirs apart later). The reader's
+    /// lines for standard error go to `errorOutput`.
+    init(analysing path: String, options: TraceAnalyzer.Options,
+         errorOutput: @escaping (String) -> Void) throws(CommandFailure) {
         var analyzer = TraceAnalyzer(options: options)
-        let summary = try TraceInput(path: path).read { event in
+        let summary = try TraceInput(path: path, errorOutput: errorOutput).read { event in
             analyzer.consume(event)
             return true
         }
         analyzer.finish()
-        var findings: [Finding] = []
-        var allowed: [Finding] = []
-        for finding in analyzer.findings {
-            if allowList.allows(finding) { allowed.append(finding) } else { findings.append(finding) }
-        }
         let integrity = summary.integrity.including(analyzer.state)
         self.init(overview: TraceOverview(path: path, reading: summary, state: analyzer.state), undecided: analyzer.undecided,
-                  findings: findings, allowed: allowed, findingsNotKept: analyzer.findingsNotKept,
+                  findings: analyzer.findings, allowed: [], findingsNotKept: analyzer.findingsNotKept,
                   traceProblems: integrity.problems.map { "\($0.kind.rawValue): \($0)" })
     }
 }
