@@ -44,9 +44,19 @@ enum ReaderBenchmark {
         print(String(format: "  reader only:          %7.3f s  %7.1f MB/s  %6.2f M events/s", read, Double(size) / read / 1e6, Double(events) / read / 1e6))
         print(String(format: "  reader + analysis:    %7.3f s  %7.1f MB/s  %6.2f M events/s", analysis, Double(size) / analysis / 1e6, Double(events) / analysis / 1e6))
         print("  peak memory of this process: \(maxRSS() / 1024) MiB (the generator's buffers included)")
+        // `key value` lines for Benchmarks/all.sh (the synthetic trace is its RibHouse-like shape).
+        let mb = Double(size) / 1e6
+        print("READER_RIBHOUSE_EVENTS \(events)")
+        print("READER_RIBHOUSE_BYTES \(size)")
+        print(String(format: "READER_RIBHOUSE_READ_MBPS %.1f", mb / read))
+        print("READER_RIBHOUSE_READ_EVENTS_PER_S \(Int(Double(events) / read))")
+        print(String(format: "READER_RIBHOUSE_ANALYSIS_MBPS %.1f", mb / analysis))
+        print("READER_RIBHOUSE_ANALYSIS_EVENTS_PER_S \(Int(Double(events) / analysis))")
+        print("READER_RIBHOUSE_PEAK_KIB \(maxRSS())")
         if let jq = jqTime(path) {
             print(String(format: "  jq -c . > /dev/null:  %7.3f s  %7.1f MB/s", jq, Double(size) / jq / 1e6))
             print(String(format: "  ratio: reader + analysis is %.1fx faster than jq -c .", jq / analysis))
+            print(String(format: "READER_RIBHOUSE_JQ_RATIO %.1f", jq / analysis))
         } else {
             print("  jq not found: skipped the comparison")
         }
