@@ -58,42 +58,45 @@ public final class TraceReader {
         /// A valid event.
         case event(TraceEvent)
         /// A problem with the input (the line is skipped).
-        case diagnostic(TraceDiagnostic)
+        indirect case diagnostic(TraceDiagnostic)
     }
 
     /// The name used in messages (the path, or `-` for standard input).
     public let source: String
     /// Bytes consumed so far.
-    public var byteCount: Int { core.lines.byteCount }
+    public var byteCount: Int { core.pointee.lines.byteCount }
     /// Lines seen so far (including blank and bad ones).
-    public var lineCount: Int { core.lines.lineCount }
+    public var lineCount: Int { core.pointee.lines.lineCount }
     /// Valid events returned so far.
-    public var eventCount: Int { core.records.eventCount }
+    public var eventCount: Int { core.pointee.records.eventCount }
     /// Records of unknown kinds, by `ev` value.
-    public var unknownKinds: [String: Int] { core.records.unknownKinds }
+    public var unknownKinds: [String: Int] { core.pointee.records.unknownKinds }
     /// Fields this reader did not recognise on records it did.
-    public var unknownFieldCount: Int { core.records.parser.unknownFieldCount }
+    public var unknownFieldCount: Int { core.pointee.records.parser.unknownFieldCount }
     /// Lines that could not be used.
-    public var invalidLineCount: Int { core.lines.tooLongLineCount + core.records.invalidLineCount }
+    public var invalidLineCount: Int { core.pointee.lines.tooLongLineCount + core.pointee.records.invalidLineCount }
     /// Whether the input ended in the middle of a line.
-    public var endedMidLine: Bool { core.lines.endedMidLine }
+    public var endedMidLine: Bool { core.pointee.lines.endedMidLine }
     /// What the input so far says about the trace itself: whether a verdict
     /// on it can be trusted (see ``TraceIntegrity``). Complete once ``next()``
     /// has returned `nil`.
     public var integrity: TraceIntegrity {
-        var report = core.records.integrity
-        report.countForeignLines(core.lines.tooLongLineCount)
-        report.endedMidLine = report.endedMidLine || core.lines.endedMidLine
+        var report = core.pointee.records.integrity
+        report.countForeignLines(core.pointee.lines.tooLongLineCount)
+        report.endedMidLine = report.endedMidLine || core.pointee.lines.endedMidLine
         report.finish()
         return report
     }
     /// Set when the input is not a napkin trace at all (its first record is
     /// not a valid trace record); reading stops.
-    public var rejection: TraceReadError? { core.records.rejection }
+    public var rejection: TraceReadError? { core.pointee.records.rejection }
 
     /// All mutable reading state lives in one struct, so the hot loop works on
-    /// `inout self` (no per-field exclusivity checks on the class).
-    private var core: Core
+    /// `inout self`; it is kept behind a pointer the reader owns, so that no
+    /// access to it pays for the dynamic exclusivity checks of a class's
+    /// stored property (the reader is not shared between threads: only
+    /// ``stop()`` is, and it touches `stopSignal` alone).
+    private let core: UnsafeMutablePointer<Core>
     private let stopSignal: StopSignal
 
     /// Opens `path` for reading; `-` reads standard input.
@@ -126,15 +129,18 @@ public final class TraceReader {
         self.source = source
         let stop = StopSignal()
         self.stopSignal = stop
-        self.core = Core(input: FileFollower(fd: descriptor, path: path, owns: owns, follow: options.follow,
+        self.core = .allocate(capacity: 1)
+        self.core.initialize(to: Core(input: FileFollower(fd: descriptor, path: path, owns: owns, follow: options.follow,
                                              pollInterval: options.pollInterval, stop: stop, tap: options.tap),
                          lines: LineFramer(maxLineLength: options.maxLineLength, follow: options.follow,
                                            chunk: options.readChunk),
-                         records: RecordValidator(source: source, maxLeadingForeignLines: options.maxLeadingForeignLines))
+                         records: RecordValidator(source: source, maxLeadingForeignLines: options.maxLeadingForeignLines)))
     }
 
     deinit {
-        core.release()
+        core.pointee.release()
+        core.deinitialize(count: 1)
+        core.deallocate()
     }
 
     /// Makes a reader that is waiting for data (following) return `nil` soon.
@@ -145,12 +151,12 @@ public final class TraceReader {
 
     /// The next event or diagnostic, or `nil` at the end of the input.
     public func next() -> Item? {
-        core.next()
+        core.pointee.next()
     }
 
     /// Reads every remaining item, calling `body` for each.
     public func forEach(_ body: (Item) throws -> Void) rethrows {
-        while let item = core.next() { try body(item) }
+        while let item = core.pointee.next() { try body(item) }
     }
 }
 

@@ -49,8 +49,9 @@ struct WireFormatRoundTripTests {
     static func fastPath(_ line: String) -> TraceEvent? {
         var copy = line
         return copy.withUTF8 { bytes in
-            var fast = TraceFastPath(bytes)
-            return fast.parse()
+            var fast = TraceFastPath(bytes, readable: bytes.count)
+            var caches = TraceFastPath.Caches()
+            return fast.parse(&caches)
         }
     }
 
