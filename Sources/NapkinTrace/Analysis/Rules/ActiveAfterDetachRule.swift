@@ -22,7 +22,9 @@ struct ActiveAfterDetachRule: FindingRule {
                 context.schedule(GraceCheck(subject: interactor, since: event.seq))
             }
         case .deallocated:
-            guard let router = context.state.removedNode, router.kind == .router, router.isInLiveTree else { return }
+            guard context.state.hasRemovedNode, context.state.lastRemoved.kind == .router,
+                  context.state.lastRemoved.isInLiveTree else { return }
+            let router = context.state.lastRemoved
             if let interactor = router.interactor, context.state.contains(interactor) {
                 context.schedule(GraceCheck(subject: interactor, since: event.seq))
             }
@@ -37,8 +39,8 @@ struct ActiveAfterDetachRule: FindingRule {
     }
 
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
-        guard context.state.table.with(check.subject, { $0.isActive }) == true, let node = context.state[check.subject] else { return }
-        if let router = node.router, let (live, left) = context.state.table.with(router, { ($0.isInLiveTree, $0.leftTreeAt) }) {
+        guard context.state.table.with(check.subject, { $0.pointee.isActive }) == true, let node = context.state[check.subject] else { return }
+        if let router = node.router, let (live, left) = context.state.table.with(router, { ($0.pointee.isInLiveTree, $0.pointee.leftTreeAt) }) {
             if live { return }
             // Its router came back and left again since the check was asked for: wait from then.
             if let left, left.time > check.scheduledAt {
@@ -52,7 +54,7 @@ struct ActiveAfterDetachRule: FindingRule {
     }
 
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state.table.with(check.subject, { $0.isActive }) == true
+        state.table.with(check.subject, { $0.pointee.isActive }) == true
     }
 }
 

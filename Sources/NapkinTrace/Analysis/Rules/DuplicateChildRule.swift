@@ -55,14 +55,14 @@ struct DuplicateChildRule: FindingRule {
     mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         switch event.kind {
         case .attach(let parent, let child):
-            guard effect.misuse == nil, let type = context.state.table.with(child, { $0.type }) else { return }
+            guard effect.misuse == nil, let type = context.state.table.with(child, { $0.pointee.type }) else { return }
             attached(child, type: type, to: parent, event, &context)
         case .load(let id):
             // The last child loading is activity of its group; so is one of its own
             // children loading (a list's rows, attached before the next list comes).
-            guard let parent = context.state.table.with(id, { $0.parent }) ?? nil else { return }
+            guard let parent = context.state.table.with(id, { $0.pointee.parent }) ?? nil else { return }
             touch(id, under: parent, at: event.time)
-            if let grandparent = context.state.table.with(parent, { $0.parent }) ?? nil {
+            if let grandparent = context.state.table.with(parent, { $0.pointee.parent }) ?? nil {
                 touch(parent, under: grandparent, at: event.time)
             }
         case .deallocated(let id):
@@ -86,7 +86,7 @@ struct DuplicateChildRule: FindingRule {
 
     private mutating func attached(_ child: NodeID, type: String, to parent: NodeID, _ event: TraceEvent,
                                    _ context: inout AnalysisContext) {
-        let previous = history.with(parent) { $0.first { $0.type == type } } ?? nil
+        let previous = history.with(parent) { $0.pointee.first { $0.type == type } } ?? nil
         var entry = previous ?? TypeHistory(type: type, lastChild: child, lastActivity: event.time, marks: marks)
         entry.lastChild = child
         entry.lastActivity = event.time
@@ -104,7 +104,7 @@ struct DuplicateChildRule: FindingRule {
         // not the next visit); outside the tree that rule does not look at it.
         guard let previous, !previous.isCollection, previous.lastChild != child,
               context.state.table.with(previous.lastChild, {
-                  $0.parent == parent && !($0.view == .removed && $0.isInLiveTree)
+                  $0.pointee.parent == parent && !($0.pointee.view == .removed && $0.pointee.isInLiveTree)
               }) == true,
               let older = context.state[previous.lastChild] else { return }
         let (groupEnd, overflow) = previous.lastActivity.addingReportingOverflow(Self.groupWindow)

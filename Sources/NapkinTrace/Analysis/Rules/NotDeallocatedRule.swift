@@ -22,9 +22,10 @@ struct NotDeallocatedRule: FindingRule {
             guard effect.childWasInLiveTree || effect.childWasAttached, context.state.contains(child) else { return }
             context.schedule(GraceCheck(subject: child, since: event.seq))
         case .deallocated:
-            guard let router = context.state.removedNode, router.kind == .router,
-                  let interactor = router.interactor, context.state.contains(interactor) else { return }
-            context.schedule(GraceCheck(subject: interactor, since: event.seq, other: router.id, flag: Self.interactorCheck))
+            guard context.state.hasRemovedNode, context.state.lastRemoved.kind == .router,
+                  let interactor = context.state.lastRemoved.interactor, context.state.contains(interactor) else { return }
+            let router = context.state.lastRemoved.id
+            context.schedule(GraceCheck(subject: interactor, since: event.seq, other: router, flag: Self.interactorCheck))
         default:
             break
         }

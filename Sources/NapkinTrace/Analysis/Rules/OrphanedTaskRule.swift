@@ -43,7 +43,7 @@ struct OrphanedTaskRule: FindingRule {
     mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         switch event.kind {
         case .deactivate(let owner):
-            guard context.state.table.with(owner, { !$0.taskList.isEmpty }) == true else { return }
+            guard context.state.table.with(owner, { !$0.pointee.taskList.isEmpty }) == true else { return }
             if waiting[owner] != nil {
                 waiting[owner]!.latest = (event.seq, event.time)
             } else {
@@ -51,17 +51,19 @@ struct OrphanedTaskRule: FindingRule {
                 context.schedule(GraceCheck(subject: owner, since: event.seq))
             }
         case .deallocated:
-            guard let owner = context.state.removedNode, owner.kind == .interactor else { return }
+            guard context.state.hasRemovedNode, context.state.lastRemoved.kind == .interactor else { return }
+            let owner = context.state.lastRemoved.id
             // (Most interactors end with no entry at all: skip the hashing then.)
-            if !reportedThrough.isEmpty { reportedThrough[owner.id] = nil }
+            if !reportedThrough.isEmpty { reportedThrough[owner] = nil }
             // A deactivation still waiting keeps its moment: its tasks are
             // checked from then, as tasks of an owner that is gone since.
-            let earlier = waiting.isEmpty ? nil : waiting.removeValue(forKey: owner.id)
-            for task in owner.taskList where context.state.isRunning(task: task) {
+            let earlier = waiting.isEmpty ? nil : waiting.removeValue(forKey: owner)
+            guard !context.state.lastRemoved.taskList.isEmpty else { return }
+            for task in context.state.lastRemoved.taskList where context.state.isRunning(task: task) {
                 if let earlier {
-                    context.schedule(GraceCheck(subject: task, since: earlier.since, other: owner.id), at: earlier.sinceTime)
+                    context.schedule(GraceCheck(subject: task, since: earlier.since, other: owner), at: earlier.sinceTime)
                 } else {
-                    context.schedule(GraceCheck(subject: task, since: event.seq, other: owner.id, flag: Self.ownerDeallocated))
+                    context.schedule(GraceCheck(subject: task, since: event.seq, other: owner, flag: Self.ownerDeallocated))
                 }
             }
         case .taskEnd:
@@ -69,7 +71,7 @@ struct OrphanedTaskRule: FindingRule {
             // still queued finds no entry and is dropped).
             let owner = effect.endedTaskOwner
             guard owner != 0, !waiting.isEmpty, waiting[owner] != nil,
-                  context.state.table.with(owner, { $0.taskList.isEmpty }) != false else { return }
+                  context.state.table.with(owner, { $0.pointee.taskList.isEmpty }) != false else { return }
             waiting[owner] = nil
         default:
             break
