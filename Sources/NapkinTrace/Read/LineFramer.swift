@@ -80,6 +80,22 @@ struct LineFramer {
         buffer.deallocate()
     }
 
+    /// The next line, if it is already whole in the buffer and nothing
+    /// unusual is going on (not too long, not inside a line being skipped);
+    /// otherwise nil, with nothing consumed: ``next(from:pending:)`` then
+    /// takes it from there. The reader's fast path.
+    @inline(__always)
+    mutating func nextBufferedLine() -> Line? {
+        guard end > start, !skippingLongLine,
+              let offset = Platform.offsetOfNewline(in: buffer.baseAddress! + start, count: end - start),
+              offset <= maxLineLength else { return nil }
+        let lineStart = start
+        start = lineStart + offset + 1
+        byteCount += offset + 1
+        lineCount += 1
+        return line(from: lineStart, to: lineStart + offset, complete: true)
+    }
+
     /// The next line from `input`; diagnostics (a line too long, a failed
     /// read) go to `pending`.
     mutating func next(from input: inout FileFollower, pending: inout [TraceReader.Item]) -> Next {

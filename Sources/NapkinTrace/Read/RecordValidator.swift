@@ -47,7 +47,11 @@ struct RecordValidator {
     /// What the lines so far say about the trace itself.
     private(set) var integrity = TraceIntegrity()
     /// Set when the input is not a napkin trace; nothing more is read.
-    private(set) var rejection: TraceReadError?
+    private(set) var rejection: TraceReadError? {
+        didSet { isRejected = rejection != nil }
+    }
+    /// Whether ``rejection`` is set (one byte to test on every line).
+    private(set) var isRejected = false
 
     init(source: String, maxLeadingForeignLines: Int) {
         self.source = source
@@ -77,16 +81,28 @@ struct RecordValidator {
         // The common case first: a record exactly as the encoder writes it
         // (never a session record), the next of the session, in time.
         if let event = parser.fastEvent(line.bytes, readable: line.readable) {
-            if sawRecord && event.seq == lastSeq &+ 1 && event.time >= lastTime && gapAllowance == 0
-                && event.time - lastTime <= TraceIntegrity.maxPlausibleGap {
-                lastSeq = event.seq
-                lastTime = event.time
-                integrity.countRecord()
-                eventCount &+= 1
-                return .event(event)
-            }
+            if takeInSequence(event) { return .event(event) }
             return accept(event, line: line, pending: &pending)
         }
+        return interpretOther(line, pending: &pending)
+    }
+
+    /// Whether `event`, read by the fast path, is simply the next record of
+    /// its session, in time; if so it is counted and taken (nothing else to
+    /// check). Otherwise ``accept(_:line:pending:)`` must see it.
+    @inline(__always)
+    mutating func takeInSequence(_ event: borrowing TraceEvent) -> Bool {
+        guard sawRecord && event.seq == lastSeq &+ 1 && event.time >= lastTime && gapAllowance == 0
+            && event.time - lastTime <= TraceIntegrity.maxPlausibleGap else { return false }
+        lastSeq = event.seq
+        lastTime = event.time
+        integrity.countRecord()
+        eventCount &+= 1
+        return true
+    }
+
+    /// The item for a line the fast path did not take.
+    mutating func interpretOther(_ line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item? {
         // Blank lines (or just "\r") are allowed.
         var blank = true
         for b in line.bytes where b != 32 && b != 9 && b != 13 {
@@ -149,7 +165,7 @@ struct RecordValidator {
 
     /// A record that is not simply the next of its session (or any record
     /// the general parser read): checks its place in the trace.
-    private mutating func accept(_ event: TraceEvent, line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item {
+    mutating func accept(_ event: TraceEvent, line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item {
         if !sawRecord { first(event, line: line, pending: &pending) }
         integrity.countRecord()
         eventCount += 1

@@ -30,7 +30,7 @@ public struct TraceLineParser: Sendable {
     /// sequence number is taken, so the reader counts it in the sequence).
     private(set) var unknownKindSeq: UInt64?
     /// What the fast path reuses from line to line.
-    private var caches = TraceFastPath.Caches()
+    private var caches = FastPathCaches()
 
     /// Creates a parser.
     public init() {}
@@ -53,7 +53,11 @@ public struct TraceLineParser: Sendable {
     /// does not mean the line is bad: see ``parseGeneral(_:)``).
     @inline(__always)
     mutating func fastEvent(_ line: UnsafeBufferPointer<UInt8>, readable: Int) -> TraceEvent? {
-        var fast = TraceFastPath(line, readable: readable)
+        if readable &- line.count >= 8 {
+            var fast = TraceFastPath<PaddedReads>(line, readable: readable)
+            return fast.parse(&caches)
+        }
+        var fast = TraceFastPath<ExactReads>(line, readable: readable)
         return fast.parse(&caches)
     }
 

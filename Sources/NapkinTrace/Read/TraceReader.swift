@@ -177,7 +177,24 @@ extension TraceReader {
             input.release()
         }
 
+        @inline(__always)
         mutating func next() -> Item? {
+            // The common case, with nothing in its way: a whole line in the
+            // buffer, a record as the encoder writes it, the next of its session.
+            if pending.isEmpty && !records.isRejected, let line = lines.nextBufferedLine() {
+                if let event = records.parser.fastEvent(line.bytes, readable: line.readable) {
+                    if records.takeInSequence(event) { return .event(event) }
+                    return records.accept(event, line: line, pending: &pending)
+                }
+                if let item = records.interpretOther(line, pending: &pending) { return item }
+                if records.rejection != nil { return nil }
+                if !pending.isEmpty { return pending.removeFirst() }
+            }
+            return nextSlowly()
+        }
+
+        /// ``next()`` for everything but the common case.
+        mutating func nextSlowly() -> Item? {
             if !pending.isEmpty { return pending.removeFirst() }
             if records.rejection != nil { return nil }
             while true {

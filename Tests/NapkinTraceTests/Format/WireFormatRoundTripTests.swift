@@ -49,8 +49,8 @@ struct WireFormatRoundTripTests {
     static func fastPath(_ line: String) -> TraceEvent? {
         var copy = line
         return copy.withUTF8 { bytes in
-            var fast = TraceFastPath(bytes, readable: bytes.count)
-            var caches = TraceFastPath.Caches()
+            var fast = TraceFastPath<ExactReads>(bytes, readable: bytes.count)
+            var caches = FastPathCaches()
             return fast.parse(&caches)
         }
     }

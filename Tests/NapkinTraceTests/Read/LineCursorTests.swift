@@ -14,12 +14,39 @@ struct LineCursorTests {
     ]
 
     /// Calls `body` with a cursor over `line`, followed in memory by `tail` (readable, not part of the line).
-    static func withCursor<R>(_ line: [UInt8], tail: [UInt8], _ body: (inout LineCursor) -> R) -> R {
+    static func withCursor<R, Reads: WordReads>(_ reads: Reads.Type, _ line: [UInt8], tail: [UInt8],
+                                                _ body: (inout LineCursor<Reads>) -> R) -> R {
         let bytes = line + tail
         return bytes.withUnsafeBufferPointer { buffer in
-            var cursor = LineCursor(UnsafeBufferPointer(rebasing: buffer[0..<line.count]), readable: bytes.count)
+            var cursor = LineCursor<Reads>(UnsafeBufferPointer(rebasing: buffer[0..<line.count]), readable: bytes.count)
             return body(&cursor)
         }
+    }
+
+    /// The number at the start of `line` (followed by `tail`) and where it
+    /// ends, read by a cursor of each kind that may read it; both must agree.
+    static func readNumber(_ line: [UInt8], tail: [UInt8]) -> (UInt64, Int)? {
+        func read<Reads: WordReads>(_ reads: Reads.Type) -> (UInt64, Int)? {
+            withCursor(reads, line, tail: tail) { cursor -> (UInt64, Int)? in
+                guard let value = cursor.number() else { return nil }
+                return (value, cursor.i)
+            }
+        }
+        let exact = read(ExactReads.self)
+        if tail.count >= 8 {
+            let padded = read(PaddedReads.self)
+            #expect(padded?.0 == exact?.0 && padded?.1 == exact?.1, "padded and exact reads differ")
+        }
+        return exact
+    }
+
+    /// The end of the plain string at the start of `line`, by a cursor of each kind that may read it.
+    static func stringEnd(_ line: [UInt8], tail: [UInt8]) -> Int? {
+        let exact = withCursor(ExactReads.self, line, tail: tail) { $0.plainStringEnd(from: 0) }
+        if tail.count >= 8 {
+            #expect(withCursor(PaddedReads.self, line, tail: tail) { $0.plainStringEnd(from: 0) } == exact)
+        }
+        return exact
     }
 
     /// The number at the start of `line` as the fast path must read it: 1 to 19 digits.
@@ -50,10 +77,10 @@ struct LineCursorTests {
                 for k in (count + 1)..<8 where random.next() % 2 == 0 { bytes[k] = UInt8(truncatingIfNeeded: random.next()) }
             }
             let word = bytes.enumerated().reduce(UInt64(0)) { $0 | UInt64($1.element) << (8 * UInt64($1.offset)) }
-            #expect(LineCursor.leadingDigits(word) == count, "\(bytes)")
+            #expect(LineCursor<ExactReads>.leadingDigits(word) == count, "\(bytes)")
             if count > 0 {
                 let expected = bytes.prefix(count).reduce(UInt64(0)) { $0 * 10 + UInt64($1 - 48) }
-                #expect(LineCursor.value(ofDigits: word, count: count) == expected, "\(bytes)")
+                #expect(LineCursor<ExactReads>.value(ofDigits: word, count: count) == expected, "\(bytes)")
             }
         }
     }
@@ -69,10 +96,7 @@ struct LineCursorTests {
                 for end in ends {
                     let line = digits + end
                     for tail in Self.tails {
-                        let result = Self.withCursor(line, tail: tail) { cursor -> (UInt64, Int)? in
-                            guard let value = cursor.number() else { return nil }
-                            return (value, cursor.i)
-                        }
+                        let result = Self.readNumber(line, tail: tail)
                         let expected = Self.expectedNumber(line)
                         #expect(result?.0 == expected?.0 && result?.1 == expected?.1, "\(String(decoding: line, as: UTF8.self)) + \(tail)")
                     }
@@ -81,7 +105,9 @@ struct LineCursorTests {
         }
         // The largest 19-digit numbers do not overflow.
         let largest = Array("9999999999999999999".utf8)
-        #expect(Self.withCursor(largest, tail: []) { $0.number() } == 9_999_999_999_999_999_999)
+        #expect(Self.readNumber(largest, tail: [])?.0 == 9_999_999_999_999_999_999)
+        #expect(Self.readNumber(largest, tail: Array("99999999".utf8))?.0 == 9_999_999_999_999_999_999, "digits after the line are not read")
+        #expect(Self.readNumber(largest + [57], tail: Array("99999999".utf8)) == nil, "20 digits")
     }
 
     @Test("a plain string's end: the first quote, unless an escape or a control character comes first")
@@ -97,7 +123,7 @@ struct LineCursorTests {
                 if b == 0x5C || b < 0x20 { break }
             }
             for tail in Self.tails {
-                let end = Self.withCursor(line, tail: tail) { $0.plainStringEnd(from: 0) }
+                let end = Self.stringEnd(line, tail: tail)
                 #expect(end == expected, "\(line) + \(tail)")
             }
         }
@@ -107,9 +133,12 @@ struct LineCursorTests {
     func literalsWithinTheLine() {
         let line = Array(#"{"seq":1,"t":2,"ev":"load","id":3}"#.utf8)
         for cut in 0...line.count {
-            for tail in Self.tails + [Array(line[cut...])] {
-                let matched = Self.withCursor(Array(line[..<cut]), tail: tail) { $0.match(.seqKey) }
+            for tail in Self.tails + [Array(line[cut...]) + Array(repeating: 0, count: 8)] {
+                let matched = Self.withCursor(ExactReads.self, Array(line[..<cut]), tail: tail) { $0.match(.seqKey) }
                 #expect(matched == (cut >= 7), "cut at \(cut)")
+                if tail.count >= 8 {
+                    #expect(Self.withCursor(PaddedReads.self, Array(line[..<cut]), tail: tail) { $0.match(.seqKey) } == matched)
+                }
             }
         }
     }
@@ -118,9 +147,10 @@ struct LineCursorTests {
     func hashes() {
         let text = Array("LoggedInInteractor and more".utf8)
         for end in 0...18 {
-            let hashes = Self.tails.map { tail in Self.withCursor(text, tail: tail) { $0.hash(from: 0, to: end) } }
+            let hashes = Self.tails.map { tail in Self.withCursor(ExactReads.self, text, tail: tail) { $0.hash(from: 0, to: end) } }
+                + [Self.withCursor(PaddedReads.self, text, tail: Self.tails[1]) { $0.hash(from: 0, to: end) }]
             #expect(Set(hashes).count == 1)
-            let alone = Self.withCursor(Array(text[..<end]), tail: []) { $0.hash(from: 0, to: end) }
+            let alone = Self.withCursor(ExactReads.self, Array(text[..<end]), tail: []) { $0.hash(from: 0, to: end) }
             #expect(hashes[0] == alone)
         }
     }

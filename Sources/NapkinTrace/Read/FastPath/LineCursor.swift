@@ -8,7 +8,12 @@
 /// the line's end may be loaded, never used: every result is clamped to the
 /// line. Lines are ASCII punctuation around UTF-8 strings; words are
 /// little-endian (the first byte is the lowest).
-struct LineCursor {
+///
+/// `Reads` says, at compile time, whether at least 8 bytes after the line
+/// may be loaded (``PaddedReads``: every load is then a plain load) or not
+/// (``ExactReads``: a load that would cross the end is assembled byte by
+/// byte).
+struct LineCursor<Reads: WordReads> {
     /// The line's first byte.
     let p: UnsafePointer<UInt8>
     /// The line's length, without a trailing `\r`.
@@ -39,7 +44,9 @@ struct LineCursor {
     /// The eight bytes from `j`, little-endian; beyond what may be loaded, zeros.
     @inline(__always)
     func word(at j: Int) -> UInt64 {
-        if j &+ 8 <= readable {
+        // Padded: every load starts at or before the line's end (each caller
+        // checks that first), so 8 bytes from it are readable.
+        if Reads.padded || j &+ 8 <= readable {
             return UInt64(littleEndian: UnsafeRawPointer(p + j).loadUnaligned(as: UInt64.self))
         }
         return partialWord(at: j)
@@ -219,4 +226,20 @@ struct LineCursor {
     func bytes(from start: Int, to end: Int) -> UnsafeBufferPointer<UInt8> {
         UnsafeBufferPointer(start: p + start, count: end &- start)
     }
+}
+
+/// Whether a ``LineCursor`` may load 8 bytes past the line's end.
+protocol WordReads {
+    /// Whether at least 8 readable bytes follow the line.
+    static var padded: Bool { get }
+}
+
+/// At least 8 readable bytes follow the line (the reader's buffer).
+enum PaddedReads: WordReads {
+    @inline(__always) static var padded: Bool { true }
+}
+
+/// Nothing past the line may be read.
+enum ExactReads: WordReads {
+    @inline(__always) static var padded: Bool { false }
 }

@@ -8,17 +8,9 @@
 /// The line is read a word at a time (``LineCursor``): each key is one or
 /// two word compares, each number is decoded eight digits at a time, each
 /// string is scanned eight bytes at a time. Type names, task labels and
-/// code locations, which a trace repeats, come from ``Caches`` once seen.
-struct TraceFastPath {
-    /// The values the fast path reuses from line to line.
-    struct Caches: Sendable {
-        /// Type names and task labels, by their bytes.
-        var names = ByteKeyedCache<String>()
-        /// Code locations (`src`), by their bytes.
-        var locations = ByteKeyedCache<CodeLocation>()
-    }
-
-    private var c: LineCursor
+/// code locations, which a trace repeats, come from ``FastPathCaches`` once seen.
+struct TraceFastPath<Reads: WordReads> {
+    private var c: LineCursor<Reads>
 
     /// A fast path over `bytes` (a trailing `\r` is ignored), of which
     /// `readable` bytes from its start may be loaded (see ``LineCursor``).
@@ -29,7 +21,7 @@ struct TraceFastPath {
     /// The event, if the line is exactly as the encoder writes it. (Not
     /// inlined: the event is then built in place in the caller's result.)
     @inline(never)
-    mutating func parse(_ caches: inout Caches) -> TraceEvent? {
+    mutating func parse(_ caches: inout FastPathCaches) -> TraceEvent? {
         guard c.match(.seqKey), let seq = c.number(), c.match(.tKey), let t = c.number(), c.match(.evKey),
               let kind = kind(&caches) else { return nil }
         let location: CodeLocation?
@@ -45,7 +37,7 @@ struct TraceFastPath {
 
     /// The event's kind and fields, from its name (with its closing quote) on.
     @inline(__always)
-    private mutating func kind(_ caches: inout Caches) -> TraceEvent.Kind? {
+    private mutating func kind(_ caches: inout FastPathCaches) -> TraceEvent.Kind? {
         switch c.current {
         case UInt8(ascii: "a"):
             if c.match(.attach) {
@@ -170,4 +162,12 @@ struct TraceFastPath {
         cache.insert(parsed, for: bytes, hash: hash)
         return parsed
     }
+}
+
+/// The values the fast path reuses from line to line.
+struct FastPathCaches: Sendable {
+    /// Type names and task labels, by their bytes.
+    var names = ByteKeyedCache<String>()
+    /// Code locations (`src`), by their bytes.
+    var locations = ByteKeyedCache<CodeLocation>()
 }
