@@ -195,12 +195,10 @@ enum ReaderBenchmark {
         let reader = try! TraceReader(path: path)
         var count = 0
         // As `napkin-inspect` reads (TraceInput.read).
-        while let item = reader.next() {
-            switch item {
-            case .event: count += 1
-            case .diagnostic: break
-            }
-        }
+        reader.read(event: { _ in
+            count += 1
+            return true
+        }, diagnostic: { _ in })
         return (Double(now() - start) / 1e9, count)
     }
 
@@ -209,12 +207,10 @@ enum ReaderBenchmark {
         let reader = try! TraceReader(path: path)
         var analyzer = TraceAnalyzer()
         // As `napkin-inspect check` reads (TraceInput.read, CheckedTrace).
-        while let item = reader.next() {
-            switch item {
-            case .event(let event): analyzer.consume(event)
-            case .diagnostic: break
-            }
-        }
+        reader.read(event: { event in
+            analyzer.consume(event)
+            return true
+        }, diagnostic: { _ in })
         analyzer.finish()
         return (Double(now() - start) / 1e9, analyzer.state.nodeCount, analyzer.findings.count)
     }

@@ -119,9 +119,21 @@ extension TraceState {
 
     /// Router `root` and those of its attached descendants whose view is
     /// shown (none, without a walk, when no view is shown at all).
-    mutating func subtreeRoutersShowingViews(_ root: NodeID) -> [NodeID] {
-        guard shownViewCount > 0 else { return [] }
-        var result: [NodeID] = []
+    mutating func subtreeRoutersShowingViews(_ root: NodeID) -> SubtreeIDs {
+        var result = SubtreeIDs()
+        guard shownViewCount > 0 else { return result }
+        // A leaf (the usual case) without a walk: the same step counted, nothing allocated.
+        switch table.with(root, { ($0.pointee.childList.isEmpty, $0.pointee.view == .shown) }) {
+        case nil:
+            workDone &+= 1
+            return result
+        case .some((true, let shown)):
+            workDone &+= 1
+            if shown { result.append(root) }
+            return result
+        default:
+            break
+        }
         var stack = [root]
         while let id = stack.popLast() {
             workDone &+= 1
@@ -134,8 +146,20 @@ extension TraceState {
     }
 
     /// The interactors of router `root` and its attached descendants.
-    mutating func subtreeInteractors(_ root: NodeID) -> [NodeID] {
-        var result: [NodeID] = []
+    mutating func subtreeInteractors(_ root: NodeID) -> SubtreeIDs {
+        var result = SubtreeIDs()
+        // A leaf (the usual case) without a walk: the same step counted, nothing allocated.
+        switch table.with(root, { ($0.pointee.childList.isEmpty, $0.pointee.interactor) }) {
+        case nil:
+            workDone &+= 1
+            return result
+        case .some((true, let interactor)):
+            workDone &+= 1
+            if let interactor { result.append(interactor) }
+            return result
+        default:
+            break
+        }
         var stack = [root]
         while let id = stack.popLast() {
             workDone &+= 1

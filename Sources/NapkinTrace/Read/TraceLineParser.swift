@@ -61,6 +61,18 @@ public struct TraceLineParser: Sendable {
         return fast.parse(&caches)
     }
 
+    /// Reads `line` into `event` if it is exactly as ``TraceEncoder`` writes
+    /// it; returns whether it was (see ``TraceFastPath/parse(into:_:)``).
+    @inline(__always)
+    mutating func fastEvent(_ line: UnsafeBufferPointer<UInt8>, readable: Int, into event: inout TraceEvent) -> Bool {
+        if readable &- line.count >= 8 {
+            var fast = TraceFastPath<PaddedReads>(line, readable: readable)
+            return fast.parse(into: &event, &caches)
+        }
+        var fast = TraceFastPath<ExactReads>(line, readable: readable)
+        return fast.parse(into: &event, &caches)
+    }
+
     /// Parses `line` with the general parser only (any JSON object), as
     /// for a line the fast path does not take.
     mutating func parseGeneral(_ line: UnsafeBufferPointer<UInt8>) -> Result {

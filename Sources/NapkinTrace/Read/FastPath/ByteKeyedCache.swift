@@ -70,13 +70,23 @@ struct ByteKeyedCache<Value: Sendable>: Sendable {
         recent = [UInt8](repeating: 1, count: Self.setCount)
     }
 
+    /// Whether slot `slot` holds `key`'s bytes (its length already matched),
+    /// compared a word at a time.
     @inline(__always)
     private func matches(_ slot: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
-        keys.withUnsafeBufferPointer { buffer in
-            let stored = buffer.baseAddress! + slot * Self.maxKeyLength
+        guard let base = key.baseAddress else { return true }
+        return keys.withUnsafeBufferPointer { buffer in
+            let stored = UnsafeRawPointer(buffer.baseAddress! + slot * Self.maxKeyLength)
+            let given = UnsafeRawPointer(base)
             var k = 0
+            while k &+ 8 <= key.count {
+                if stored.loadUnaligned(fromByteOffset: k, as: UInt64.self) != given.loadUnaligned(fromByteOffset: k, as: UInt64.self) {
+                    return false
+                }
+                k &+= 8
+            }
             while k < key.count {
-                if stored[k] != key[k] { return false }
+                if stored.load(fromByteOffset: k, as: UInt8.self) != given.load(fromByteOffset: k, as: UInt8.self) { return false }
                 k &+= 1
             }
             return true

@@ -18,21 +18,32 @@ struct TraceFastPath<Reads: WordReads> {
         c = LineCursor(bytes, readable: readable)
     }
 
-    /// The event, if the line is exactly as the encoder writes it. (Not
-    /// inlined: the event is then built in place in the caller's result.)
-    @inline(never)
+    /// The event, if the line is exactly as the encoder writes it.
     mutating func parse(_ caches: inout FastPathCaches) -> TraceEvent? {
+        var event = TraceEvent.placeholder
+        return parse(into: &event, &caches) ? event : nil
+    }
+
+    /// Reads the line into `event` (replacing it) if the line is exactly as
+    /// the encoder writes it; returns whether it was (`event` is left alone
+    /// otherwise). Not inlined: the event is built in place in `event`. (A
+    /// caller that keeps one event variable for every line destroys each
+    /// event directly; an optional event is destroyed through its type's
+    /// value witnesses, which costs several calls.)
+    @inline(never)
+    mutating func parse(into event: inout TraceEvent, _ caches: inout FastPathCaches) -> Bool {
         guard c.match(.seqKey), let seq = c.number(), c.match(.tKey), let t = c.number(), c.match(.evKey),
-              let kind = kind(&caches) else { return nil }
+              let kind = kind(&caches) else { return false }
         let location: CodeLocation?
         if c.current == UInt8(ascii: ",") {
-            guard c.match(.srcKey), let parsed = self.location(&caches.locations) else { return nil }
+            guard c.match(.srcKey), let parsed = self.location(&caches.locations) else { return false }
             location = parsed
         } else {
             location = nil
         }
-        guard c.match(UInt8(ascii: "}")), c.atEnd else { return nil }
-        return TraceEvent(seq: seq, time: t, kind: kind, location: location)
+        guard c.match(UInt8(ascii: "}")), c.atEnd else { return false }
+        event = TraceEvent(seq: seq, time: t, kind: kind, location: location)
+        return true
     }
 
     /// The event's kind and fields, from its name (with its closing quote) on.
