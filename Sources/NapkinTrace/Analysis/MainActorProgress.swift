@@ -34,6 +34,10 @@ struct MainActorProgress: Sendable {
                                  into decide: inout [GraceCheck]) {
         // Most events: nothing to do, decided without a call.
         guard isMainActor || !catchingUp.isEmpty else { return }
+        if catchingUp.isEmpty && !context.hasDue(before: event.time) {
+            lastMainActorEvent = max(lastMainActorEvent, event.time)
+            return
+        }
         decideChecks(before: event, isMainActor: isMainActor, &context, into: &decide)
     }
 

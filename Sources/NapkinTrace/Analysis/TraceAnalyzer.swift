@@ -119,16 +119,17 @@ public struct TraceAnalyzer: Sendable {
         // A trace that asked for too much work stopped the model (its integrity
         // says so): the rules stop with it, so the cost stays bounded.
         guard context.state.stoppedAt == nil else { return }
-        let isMainActor = context.state.isMainActorEvent(event)
+        let name = event.kind.name
+        let isMainActor = context.state.isMainActorEvent(event, name: name)
         progress.checksToDecide(before: event, isMainActor: isMainActor, &context, into: &due)
         if !due.isEmpty {
             decide(due)
             due.removeAll(keepingCapacity: true)
         }
-        let effect = context.state.fold(event)
+        let effect = context.state.fold(event, name: name)
         guard context.state.stoppedAt == nil else { return }
-        if case .mark(let text) = event.kind { context.testSpans.note(mark: text, at: event.seq) }
-        var watching = watchers[event.kind.name.index]
+        if name == .mark, case .mark(let text) = event.kind { context.testSpans.note(mark: text, at: event.seq) }
+        var watching = watchers[name.index]
         if effect.misuse == nil { watching &= ~misuseOnly }
         while watching != 0 {
             let index = watching.trailingZeroBitCount

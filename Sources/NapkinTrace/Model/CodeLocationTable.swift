@@ -33,8 +33,15 @@ struct CodeLocationTable: Sendable {
 
     /// The index of `location`, adding it if it is new (0 for nil, or when full).
     mutating func index(of location: CodeLocation?) -> UInt32 {
-        guard let location else { return 0 }
-        return location.withFileIDBytes { bytes in
+        switch location {
+        case .none: 0
+        case .some(let location): index(of: location)
+        }
+    }
+
+    /// The index of `location`, adding it if it is new (0 when full).
+    private mutating func index(of location: borrowing CodeLocation) -> UInt32 {
+        location.withFileIDBytes { bytes in
             guard bytes.count <= Self.maxFileIDBytes else { return 0 }
             let hash = Self.hash(bytes, line: location.line, seed: seed)
             let mask = slots.count &- 1
@@ -53,7 +60,7 @@ struct CodeLocationTable: Sendable {
             }
             guard locations.count < Self.limit, totalBytes + bytes.count <= Self.maxTotalBytes else { return 0 }
             totalBytes += bytes.count
-            locations.append(location)
+            locations.append(copy location)
             hashes.append(hash)
             if locations.count * 2 > slots.count { rehash() } else { place(locations.count - 1) }
             return UInt32(locations.count)

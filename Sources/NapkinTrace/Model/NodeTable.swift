@@ -156,6 +156,22 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
         return true
     }
 
+    /// Mutates the value for `key` in place, adding `value` first if the key
+    /// has none (key 0, never an id, is never stored: `body` then mutates a
+    /// temporary).
+    @inline(__always)
+    mutating func update(_ key: UInt64, inserting value: @autoclosure () -> Value, _ body: (inout Value) -> Void) {
+        guard key != 0 else {
+            var temporary = value()
+            body(&temporary)
+            return
+        }
+        if !update(key, body) {
+            insertIfAbsent(key, value())
+            update(key, body)
+        }
+    }
+
     /// Reads part of the value for `key` in place: `body` gets a pointer to
     /// it, valid for the call, so that reading one field does not copy the
     /// whole value (a node's strings and lists would be retained and

@@ -17,8 +17,8 @@ public struct TraceEvent: Sendable, Hashable {
     /// The line of the app's code that made it happen, when the trace says
     /// (router creation, attach, detach, task start; the `src` field).
     public var location: CodeLocation? {
-        get { storedLocation }
-        set { storedLocation = newValue }
+        _read { yield storedLocation }
+        _modify { yield &storedLocation }
     }
     /// The storage of ``location``, under another name so that the struct
     /// keeps its implicit memberwise initializer, which the public one

@@ -115,6 +115,11 @@ public struct TraceState: Sendable {
 
     /// Applies one event; returns what it changed.
     mutating func fold(_ event: TraceEvent) -> Effect {
+        fold(event, name: event.kind.name)
+    }
+
+    /// ``fold(_:)`` for an event whose kind's name the caller already has.
+    mutating func fold(_ event: TraceEvent, name: TraceEvent.Name) -> Effect {
         var effect = Effect()
         if case .detach(let parent, let child) = event.kind {
             table.with(child) {
@@ -124,7 +129,7 @@ public struct TraceState: Sendable {
         }
         hasRemovedNode = false
         endedTaskOwner = 0
-        effect.misuse = applyEvent(event)
+        effect.misuse = applyEvent(event, name: name)
         effect.endedTaskOwner = endedTaskOwner
         if effect.misuse?.kind == .unknownNode {
             unknownIDCount += 1
@@ -133,7 +138,7 @@ public struct TraceState: Sendable {
         return effect
     }
 
-    private mutating func applyEvent(_ event: TraceEvent) -> Misuse? {
+    private mutating func applyEvent(_ event: TraceEvent, name: TraceEvent.Name) -> Misuse? {
         if stoppedAt != nil {
             if case .sessionStart = event.kind {} else { return nil }
         }
@@ -144,7 +149,7 @@ public struct TraceState: Sendable {
         }
         lastSeq = event.seq
         if event.time > time { time = event.time }
-        kindCounts.count(event.kind.name)
+        kindCounts.count(name)
         let seq = event.seq
         let t = event.time
         switch event.kind {
@@ -168,14 +173,14 @@ public struct TraceState: Sendable {
             return nil
         case .attach(let parent, let child):
             let misuse = attach(parent: parent, child: child, seq: seq, time: t)
-            if event.location != nil, misuse == nil || misuse?.kind == .doubleAttach {
+            if case .some = event.location, misuse == nil || misuse?.kind == .doubleAttach {
                 let from = codeLocationTable.index(of: event.location)
                 table.update(child) { $0.attachedFrom = from }
             }
             return misuse
         case .detach(let parent, let child):
             let misuse = detach(parent: parent, child: child, seq: seq, time: t)
-            if event.location != nil, misuse == nil {
+            if case .some = event.location, misuse == nil {
                 let from = codeLocationTable.index(of: event.location)
                 table.update(child) { $0.detachedFrom = from }
             }
@@ -271,13 +276,17 @@ public struct TraceState: Sendable {
     /// load and deinit run there, and so do views. (Interactors, tasks and
     /// marks run anywhere.)
     @inline(__always)
-    func isMainActorEvent(_ event: TraceEvent) -> Bool {
-        switch event.kind {
-        case .routerCreated, .attach, .detach, .launch, .load, .view: true
-        case .deallocated(let id): table.with(id, { $0.pointee.kind == .router }) == true
-        case .sessionStart, .interactorCreated, .activate, .deactivate, .taskStart, .taskCancel, .taskEnd,
-             .mark, .dropped, .sessionEnd: false
+    func isMainActorEvent(_ event: TraceEvent, name: TraceEvent.Name) -> Bool {
+        switch name {
+        case .router, .attach, .detach, .launch, .load, .view: true
+        case .deallocated: table.with(event.kind.deallocatedID, { $0.pointee.kind == .router }) == true
+        case .session, .interactor, .activate, .deactivate, .taskStart, .taskCancel, .taskEnd, .mark, .dropped, .end: false
         }
+    }
+
+    /// ``isMainActorEvent(_:name:)``, for an event whose name is not at hand.
+    func isMainActorEvent(_ event: TraceEvent) -> Bool {
+        isMainActorEvent(event, name: event.kind.name)
     }
 
     private mutating func createNode(_ node: consuming TraceNode) {

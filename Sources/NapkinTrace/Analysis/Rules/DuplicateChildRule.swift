@@ -66,7 +66,7 @@ struct DuplicateChildRule: FindingRule {
                 touch(parent, under: grandparent, at: event.time)
             }
         case .deallocated(let id):
-            history[id] = nil
+            history.removeValue(forKey: id)
         case .mark:
             marks &+= 1
         default:
@@ -86,15 +86,18 @@ struct DuplicateChildRule: FindingRule {
 
     private mutating func attached(_ child: NodeID, type: String, to parent: NodeID, _ event: TraceEvent,
                                    _ context: inout AnalysisContext) {
-        let previous = history.with(parent) { $0.pointee.first { $0.type == type } } ?? nil
-        var entry = previous ?? TypeHistory(type: type, lastChild: child, lastActivity: event.time, marks: marks)
-        entry.lastChild = child
-        entry.lastActivity = event.time
-        entry.marks = marks
-        if !history.contains(parent) { history[parent] = [] }
-        defer {
-            history.update(parent) { types in
-                if let k = types.firstIndex(where: { $0.type == type }) { types[k] = entry } else { types.append(entry) }
+        // One lookup: the parent's entry for this type, as it was (the fields
+        // below), now brought up to date with this child (or added).
+        let (now, marks) = (event.time, self.marks)
+        var previous: (lastChild: NodeID, lastActivity: UInt64, marks: UInt64, isCollection: Bool)?
+        history.update(parent, inserting: []) { types in
+            if let k = types.firstIndex(where: { $0.type == type }) {
+                previous = (types[k].lastChild, types[k].lastActivity, types[k].marks, types[k].isCollection)
+                types[k].lastChild = child
+                types[k].lastActivity = now
+                types[k].marks = marks
+            } else {
+                types.append(TypeHistory(type: type, lastChild: child, lastActivity: now, marks: marks))
             }
         }
         // The child of this type attached before, if it is still attached here
@@ -109,7 +112,9 @@ struct DuplicateChildRule: FindingRule {
               let older = context.state[previous.lastChild] else { return }
         let (groupEnd, overflow) = previous.lastActivity.addingReportingOverflow(Self.groupWindow)
         if (event.time <= groupEnd || overflow || event.time < previous.lastActivity) && previous.marks == marks {
-            entry.isCollection = true
+            history.update(parent) { types in
+                if let k = types.firstIndex(where: { $0.type == type }) { types[k].isCollection = true }
+            }
             return
         }
         let parentName = context.state[parent]?.name ?? "#\(parent)"

@@ -112,7 +112,7 @@ struct TraceFastPath<Reads: WordReads> {
                   let interactorType = string(&caches.names) else { return nil }
             return .routerCreated(id: id, type: type, interactor: interactor, interactorType: interactorType)
         case UInt8(ascii: "m"):
-            guard c.match(.mark), c.match(.textKey), let text = uncachedString() else { return nil }
+            guard c.match(.mark), c.match(.textKey), let text = string(&caches.marks) else { return nil }
             return .mark(text: text)
         default:
             // `session`, `dropped` and `end` come once per session: the general parser is fast enough.
@@ -151,15 +151,6 @@ struct TraceFastPath<Reads: WordReads> {
         return text
     }
 
-    /// A string value without escapes, built anew (a mark's text is seldom repeated).
-    @inline(__always)
-    private mutating func uncachedString() -> String? {
-        let start = c.i
-        guard let end = c.plainStringEnd(from: start) else { return nil }
-        c.i = end &+ 1
-        return String(decoding: c.bytes(from: start, to: end), as: UTF8.self)
-    }
-
     /// The `src` value (`Module/File.swift:42`), after its opening quote.
     @inline(__always)
     private mutating func location(_ cache: inout ByteKeyedCache<CodeLocation>) -> CodeLocation? {
@@ -181,4 +172,7 @@ struct FastPathCaches: Sendable {
     var names = ByteKeyedCache<String>()
     /// Code locations (`src`), by their bytes.
     var locations = ByteKeyedCache<CodeLocation>()
+    /// Marks' texts, by their bytes (an app repeats most of its marks; a
+    /// cache of their own, so that one-off texts do not push names out).
+    var marks = ByteKeyedCache<String>()
 }
