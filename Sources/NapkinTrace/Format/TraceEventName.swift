@@ -69,6 +69,7 @@ extension TraceEvent.Kind {
     }
 
     /// The name of this kind (its `ev` value).
+    @inline(__always)
     public var name: TraceEvent.Name {
         switch self {
         case .sessionStart: .session

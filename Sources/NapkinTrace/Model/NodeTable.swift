@@ -183,6 +183,7 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
     }
 
     /// Whether `key` has a value.
+    @inline(__always)
     func contains(_ key: UInt64) -> Bool { key != 0 && storage.find(key) != nil }
 
     /// Removes and returns the value for `key` (moved out, not copied).

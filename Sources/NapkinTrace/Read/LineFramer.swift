@@ -96,6 +96,30 @@ struct LineFramer {
         return line(from: lineStart, to: lineStart + offset, complete: true)
     }
 
+    /// The unread bytes in the buffer, with how many may be loaded from
+    /// their start (at least 8 past them), when nothing unusual is going on
+    /// (not inside a line being skipped): for a parser that finds the end
+    /// of the line itself, then calls ``consumeLine(length:)``.
+    @inline(__always)
+    func unreadBytes() -> (bytes: UnsafeBufferPointer<UInt8>, readable: Int)? {
+        guard end > start, !skippingLongLine else { return nil }
+        let bytes = UnsafeBufferPointer(start: (buffer.baseAddress! + start).assumingMemoryBound(to: UInt8.self),
+                                        count: end - start)
+        return (bytes, buffer.count - start)
+    }
+
+    /// Takes the next line, of `length` bytes (at most ``maxLineLength``),
+    /// and its newline, found by a parser in ``unreadBytes()``: as
+    /// ``nextBufferedLine()`` would have.
+    @inline(__always)
+    mutating func consumeLine(length: Int) -> Line {
+        let lineStart = start
+        start = lineStart + length + 1
+        byteCount += length + 1
+        lineCount += 1
+        return line(from: lineStart, to: lineStart + length, complete: true)
+    }
+
     /// The next line from `input`; diagnostics (a line too long, a failed
     /// read) go to `pending`.
     mutating func next(from input: inout FileFollower, pending: inout [TraceReader.Item]) -> Next {

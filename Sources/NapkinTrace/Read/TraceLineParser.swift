@@ -61,6 +61,16 @@ public struct TraceLineParser: Sendable {
         return fast.parse(&caches)
     }
 
+    /// Reads the record at the start of `bytes` (its line and what follows
+    /// it, with at least 8 more readable bytes after them) into `event`, if
+    /// it is exactly as ``TraceEncoder`` writes it and ends right before a
+    /// newline; returns the line's length (see ``TraceFastPath/parseLine(into:_:)``).
+    @inline(__always)
+    mutating func fastLine(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int, into event: inout TraceEvent) -> Int? {
+        var fast = TraceFastPath<PaddedReads>(bytes, readable: readable)
+        return fast.parseLine(into: &event, &caches)
+    }
+
     /// Reads `line` into `event` if it is exactly as ``TraceEncoder`` writes
     /// it; returns whether it was (see ``TraceFastPath/parse(into:_:)``).
     @inline(__always)

@@ -212,6 +212,19 @@ extension TraceReader {
             // One event variable for every line (see TraceFastPath.parse(into:_:)).
             var fast = TraceEvent.placeholder
             while true {
+                // The most common case: a record as the encoder writes it, parsed
+                // in the buffer up to its newline (no newline search first).
+                if pending.isEmpty && !records.isRejected, let unread = lines.unreadBytes(),
+                   let length = records.parser.fastLine(unread.bytes, readable: unread.readable, into: &fast),
+                   length <= lines.maxLineLength {
+                    let line = lines.consumeLine(length: length)
+                    if records.takeInSequence(fast) {
+                        if try !event(fast) { return }
+                        continue
+                    }
+                    if try !deliver(records.accept(fast, line: line, pending: &pending), event, diagnostic) { return }
+                    continue
+                }
                 // The common case, as in next(), without the Item.
                 if pending.isEmpty && !records.isRejected, let line = lines.nextBufferedLine() {
                     if records.parser.fastEvent(line.bytes, readable: line.readable, into: &fast) {

@@ -53,9 +53,12 @@ struct ReadEventsTests {
     func repository() throws {
         var small = TraceReader.Options(maxLineLength: 64)
         small.readChunk = 4096
+        var chunked = TraceReader.Options()
+        chunked.readChunk = 4096
         for (name, bytes) in try Self.repositoryFiles() {
             try Self.expectSame(bytes, name)
             try Self.expectSame(bytes, name + " (small buffers)", options: small)
+            try Self.expectSame(bytes, name + " (small reads)", options: chunked)
         }
     }
 
@@ -70,6 +73,29 @@ struct ReadEventsTests {
         var damaged = bytes
         for k in stride(from: 3, to: damaged.count, by: 997) { damaged[k] = UInt8(ascii: "#") }
         try Self.expectSame(damaged, "damaged")
+    }
+
+    @Test("a long generated trace, read in small chunks, with CRLF endings, and with lines at the length limit")
+    func generated() throws {
+        var bytes: [UInt8] = []
+        var seq: UInt64 = 1
+        TraceEncoder.append(TraceEvent(seq: seq, time: 0, kind: .sessionStart(SessionInfo(app: "t", pid: 1, wallClock: 0))), to: &bytes)
+        for k in 0..<3_000 {
+            seq += 1
+            let kind: TraceEvent.Kind = k % 3 == 0 ? .interactorCreated(id: UInt64(k + 1), type: String(repeating: "T", count: k % 70))
+                : k % 3 == 1 ? .mark(text: "step \(k)") : .deallocated(id: UInt64(k))
+            TraceEncoder.append(TraceEvent(seq: seq, time: UInt64(k) * 1_000, kind: kind), to: &bytes)
+        }
+        var crlf: [UInt8] = []
+        for b in bytes { if b == 10 { crlf.append(13) }; crlf.append(b) }
+        var chunked = TraceReader.Options()
+        chunked.readChunk = 4096
+        var limit = TraceReader.Options(maxLineLength: 100)
+        limit.readChunk = 4096
+        for options in [TraceReader.Options(), chunked, limit] {
+            try Self.expectSame(bytes, "generated", options: options)
+            try Self.expectSame(crlf, "generated, CRLF", options: options)
+        }
     }
 
     @Test("stopped part way: the events so far, then next() goes on from there")

@@ -22,7 +22,7 @@ struct OrphanedTaskRule: FindingRule {
     private static let ownerDeallocated = true
 
     /// An owner whose deactivation waits for its check.
-    private struct Waiting {
+    private struct Waiting: Sendable {
         /// The deactivation the waiting check is about.
         var since: UInt64
         var sinceTime: UInt64
@@ -31,10 +31,10 @@ struct OrphanedTaskRule: FindingRule {
     }
 
     /// Owners with a check waiting, by interactor id (bounded by live interactors).
-    private var waiting: [NodeID: Waiting] = [:]
+    private var waiting = NodeTable<Waiting>()
     /// Per owner: every task started before this sequence number that was
     /// still running at a decision has been reported.
-    private var reportedThrough: [NodeID: UInt64] = [:]
+    private var reportedThrough = NodeTable<UInt64>()
     /// Owners and tasks whose check the trace ended too early to decide.
     private var tooRecent: Set<NodeID> = []
 
@@ -44,9 +44,7 @@ struct OrphanedTaskRule: FindingRule {
         switch event.kind {
         case .deactivate(let owner):
             guard context.state.table.with(owner, { !$0.pointee.taskList.isEmpty }) == true else { return }
-            if waiting[owner] != nil {
-                waiting[owner]!.latest = (event.seq, event.time)
-            } else {
+            if !waiting.update(owner, { $0.latest = (event.seq, event.time) }) {
                 waiting[owner] = Waiting(since: event.seq, sinceTime: event.time)
                 context.schedule(GraceCheck(subject: owner, since: event.seq))
             }
@@ -54,10 +52,10 @@ struct OrphanedTaskRule: FindingRule {
             guard context.state.hasRemovedNode, context.state.lastRemoved.kind == .interactor else { return }
             let owner = context.state.lastRemoved.id
             // (Most interactors end with no entry at all: skip the hashing then.)
-            if !reportedThrough.isEmpty { reportedThrough[owner] = nil }
+            if reportedThrough.count > 0 { reportedThrough.removeValue(forKey: owner) }
             // A deactivation still waiting keeps its moment: its tasks are
             // checked from then, as tasks of an owner that is gone since.
-            let earlier = waiting.isEmpty ? nil : waiting.removeValue(forKey: owner)
+            let earlier = waiting.count == 0 ? nil : waiting.removeValue(forKey: owner)
             guard !context.state.lastRemoved.taskList.isEmpty else { return }
             for task in context.state.lastRemoved.taskList where context.state.isRunning(task: task) {
                 if let earlier {
@@ -70,9 +68,9 @@ struct OrphanedTaskRule: FindingRule {
             // The owner's last task ended: nothing left to wait for (a check
             // still queued finds no entry and is dropped).
             let owner = effect.endedTaskOwner
-            guard owner != 0, !waiting.isEmpty, waiting[owner] != nil,
+            guard owner != 0, waiting.count > 0, waiting.contains(owner),
                   context.state.table.with(owner, { $0.pointee.taskList.isEmpty }) != false else { return }
-            waiting[owner] = nil
+            waiting.removeValue(forKey: owner)
         default:
             break
         }

@@ -30,20 +30,41 @@ struct TraceFastPath<Reads: WordReads> {
     /// caller that keeps one event variable for every line destroys each
     /// event directly; an optional event is destroyed through its type's
     /// value witnesses, which costs several calls.)
-    @inline(never)
+    @inline(__always)
     mutating func parse(into event: inout TraceEvent, _ caches: inout FastPathCaches) -> Bool {
+        parseRecord(into: &event, &caches, untilNewline: false) != nil
+    }
+
+    /// Reads a record from the start of the bytes into `event` (as
+    /// ``parse(into:_:)``), where the bytes hold the record's line and what
+    /// follows it: the record must end with `}` right before a newline.
+    /// Returns the line's length (without the newline), or nil.
+    ///
+    /// Nothing the fast path accepts can hold a newline (keys are fixed,
+    /// numbers are digits, strings stop at any control character), so a
+    /// record read this way is exactly the line a newline search would
+    /// have cut: the reader's buffer is parsed in place, without one.
+    @inline(__always)
+    mutating func parseLine(into event: inout TraceEvent, _ caches: inout FastPathCaches) -> Int? {
+        parseRecord(into: &event, &caches, untilNewline: true)
+    }
+
+    /// Both of the above: the length read, or nil. Not inlined: the event
+    /// is built in place in `event`.
+    @inline(never)
+    private mutating func parseRecord(into event: inout TraceEvent, _ caches: inout FastPathCaches, untilNewline: Bool) -> Int? {
         guard c.match(.seqKey), let seq = c.number(), c.match(.tKey), let t = c.number(), c.match(.evKey),
-              let kind = kind(&caches) else { return false }
+              let kind = kind(&caches) else { return nil }
         let location: CodeLocation?
         if c.current == UInt8(ascii: ",") {
-            guard c.match(.srcKey), let parsed = self.location(&caches.locations) else { return false }
+            guard c.match(.srcKey), let parsed = self.location(&caches.locations) else { return nil }
             location = parsed
         } else {
             location = nil
         }
-        guard c.match(UInt8(ascii: "}")), c.atEnd else { return false }
+        guard c.match(UInt8(ascii: "}")), untilNewline ? c.current == 10 : c.atEnd else { return nil }
         event = TraceEvent(seq: seq, time: t, kind: kind, location: location)
-        return true
+        return c.i
     }
 
     /// The event's kind and fields, from its name (with its closing quote) on.
