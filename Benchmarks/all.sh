@@ -42,13 +42,13 @@ run() {
 }
 
 if [ "$quick" -eq 1 ]; then
-  run "$bench" reader --cycles 20000
+  run "$bench" reader --events 240000 --rounds 3
   run "$bench" emit --events 120000 --rounds 1
   run "$bench" framework --cycles 5000 --rounds 1
   run "$bench" check-dir --traces 4 --cycles 2000 --rounds 1
   run Benchmarks/live.sh --quick
 else
-  run "$bench" reader --cycles 90000
+  run "$bench" reader --events 1000000
   run "$bench" emit
   run "$bench" framework
   run Benchmarks/framework.sh 3

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # The HTML report on a trace of about a million events (napkin-bench's
-# generated RibHouse-like cycles): the time and peak memory to write it, its
+# generated RibHouse-like trace): the time and peak memory to write it, its
 # size, and the time its script takes to run in headless Chromium (the page
 # records it as <body data-load-ms>), three times each.
-#   Benchmarks/report.sh [CYCLES]     (default 90000: 1,081,807 events)
+#   Benchmarks/report.sh [CYCLES]     (default 90000: about 1,080,000 events)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cycles=${1:-90000}
 swift build -c release > /dev/null
 dir=$(mktemp -d)
 trap 'rm -rf "$dir" /tmp/napkin-bench-report-$$.ndjson' EXIT
-trace=$(.build/release/napkin-bench reader --cycles "$cycles" --keep | sed -n 's/^trace: \(.*\) (kept)$/\1/p')
+trace=$(.build/release/napkin-bench reader --shape ribhouse --cycles "$cycles" --keep --no-jq | sed -n 's/^trace: \(.*\) (kept)$/\1/p')
 mv "$trace" "/tmp/napkin-bench-report-$$.ndjson"
 trace="/tmp/napkin-bench-report-$$.ndjson"
 echo "trace: $(.build/release/napkin-inspect stats "$trace" | head -1)"

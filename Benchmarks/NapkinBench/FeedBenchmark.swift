@@ -19,9 +19,7 @@ enum FeedBenchmark {
         let total = rate * seconds
         var bytes: [UInt8] = []
         bytes.reserveCapacity(total * 80)
-        var scratch: [UInt8] = []
-        // About 12 events per lifecycle.
-        SyntheticTrace.generate(cycles: total / 12 + 1, into: &scratch) { chunk in bytes.append(contentsOf: chunk) }
+        SyntheticTrace.generate(events: total) { chunk in bytes.append(contentsOf: chunk) }
         // Line starts, to cut the buffer into slices of whole lines.
         var lineEnds: [Int] = []
         lineEnds.reserveCapacity(total + 16)

@@ -1,5 +1,6 @@
 // napkin-bench: the project's benchmarks. Run in release:
-//   swift run -c release napkin-bench reader      (reader + analysis vs jq)
+//   swift run -c release napkin-bench reader      (reader, reader + analysis vs jq, on a RibHouse-like and a list-shaped trace)
+//       [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq]
 //   swift run -c release napkin-bench framework   (tracing off vs on; Benchmarks/framework.sh adds hooks removed)
 //   swift run -c release napkin-bench emit        (the emit path alone: ns, CPU and allocations per event)
 //   napkin-bench feed --rate 200000 | napkin-inspect live   (does the live view keep pace?)
@@ -16,6 +17,26 @@ func option(_ name: String, _ fallback: Int) -> Int {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count, let v = Int(arguments[i + 1]) else { return fallback }
     return v
 }
+func textOption(_ name: String, _ fallback: String) -> String {
+    guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return fallback }
+    return arguments[i + 1]
+}
+/// The reader benchmark's trace size: `--events N`, or the former `--cycles N` (about 12 events each).
+func readerEvents() -> Int {
+    option("--events", arguments.contains("--cycles") ? option("--cycles", 0) * 12 : 1_000_000)
+}
+func readerShapes() -> [ReaderBenchmark.Shape]? {
+    let name = textOption("--shape", "all")
+    return name == "all" ? ReaderBenchmark.Shape.allCases : ReaderBenchmark.Shape(rawValue: name).map { [$0] }
+}
+func runReader() {
+    guard let shapes = readerShapes() else {
+        print("napkin-bench reader: --shape takes ribhouse, list or all")
+        exit(64)
+    }
+    ReaderBenchmark.run(shapes: shapes, events: readerEvents(), rounds: option("--rounds", 5),
+                        keep: arguments.contains("--keep"), jq: !arguments.contains("--no-jq"))
+}
 
 func text(_ name: String) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
@@ -24,7 +45,16 @@ func text(_ name: String) -> String? {
 
 switch command {
 case "reader":
-    ReaderBenchmark.run(cycles: option("--cycles", 80_000), keep: arguments.contains("--keep"))
+    runReader()
+case "reader-measure":
+    // The reader benchmark's child process: measures one file, prints `KEY value` lines.
+    guard arguments.count > 1 else { print("usage: napkin-bench reader-measure FILE [--rounds N]"); exit(64) }
+    ReaderBenchmark.measureAndPrint(arguments[1], rounds: option("--rounds", 5))
+case "profile-reader":
+    // For profilers: read an existing file once, with the reader alone.
+    let path = arguments.count > 1 ? arguments[1] : "/tmp/napkin-bench.ndjson"
+    let (t, events) = ReaderBenchmark.readOnly(path)
+    print("reader \(t)s, \(events) events")
 case "profile-analysis":
     // For profilers: read and analyse an existing file once.
     let path = arguments.count > 1 ? arguments[1] : "/tmp/napkin-bench.ndjson"
@@ -44,7 +74,7 @@ case "check-dir":
 case "feed":
     FeedBenchmark.run(rate: option("--rate", 200_000), seconds: option("--seconds", 5), started: text("--started"))
 case "all":
-    ReaderBenchmark.run(cycles: option("--cycles", 80_000), keep: false)
+    runReader()
 default:
-    print("usage: napkin-bench reader [--cycles N] [--keep] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N] | check-dir [--traces N] [--cycles N] [--rounds N]")
+    print("usage: napkin-bench reader [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N] | check-dir [--traces N] [--cycles N] [--rounds N]")
 }

@@ -135,6 +135,17 @@ struct AnalysisContext: Sendable {
 
     /// Takes the check with the earliest deadline if it is before `time`
     /// (from whichever queue holds it).
+    /// Whether ``nextDue(before:)`` would take a check (without taking it).
+    @inline(__always)
+    func hasDue(before time: UInt64) -> Bool {
+        switch (checks.firstDue, viewChecks.firstDue) {
+        case (nil, nil): false
+        case (let a?, nil): a < time || time == .max
+        case (nil, let b?): b < time || time == .max
+        case (let a?, let b?): min(a, b) < time || time == .max
+        }
+    }
+
     mutating func nextDue(before time: UInt64) -> GraceCheck? {
         switch (checks.firstDue, viewChecks.firstDue) {
         case (let a?, let b?) where b < a: viewChecks.popFirst(dueBefore: time)

@@ -36,6 +36,10 @@ protocol FindingRule: Sendable {
     /// was attached, then detached, then created).
     static var codeFocus: [Finding.CodeReference.Role] { get }
 
+    /// Whether the rule does nothing with an event that reveals no misuse
+    /// (``TraceState/Effect/misuse`` is nil): the analyzer then skips it.
+    static var observesOnlyMisuse: Bool { get }
+
     /// A rule with no state yet (a new session starts).
     init()
 
@@ -59,6 +63,7 @@ protocol FindingRule: Sendable {
 
 extension FindingRule {
     static var codeFocus: [Finding.CodeReference.Role] { [.attached, .detached, .created] }
+    static var observesOnlyMisuse: Bool { false }
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {}
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {}
     /// By default a check is open while its subject (a node or a task) is alive.

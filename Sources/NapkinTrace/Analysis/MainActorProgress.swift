@@ -29,9 +29,20 @@ struct MainActorProgress: Sendable {
 
     /// Appends to `decide` the checks to decide before `event` is applied,
     /// taken from `context`'s due checks.
+    @inline(__always)
     mutating func checksToDecide(before event: TraceEvent, isMainActor: Bool, _ context: inout AnalysisContext,
                                  into decide: inout [GraceCheck]) {
+        // Most events: nothing to do, decided without a call.
         guard isMainActor || !catchingUp.isEmpty else { return }
+        if catchingUp.isEmpty && !context.hasDue(before: event.time) {
+            lastMainActorEvent = max(lastMainActorEvent, event.time)
+            return
+        }
+        decideChecks(before: event, isMainActor: isMainActor, &context, into: &decide)
+    }
+
+    private mutating func decideChecks(before event: TraceEvent, isMainActor: Bool, _ context: inout AnalysisContext,
+                                       into decide: inout [GraceCheck]) {
         var caughtUp = 0
         while caughtUp < catchingUp.count && catchingUp[caughtUp].until <= event.time { caughtUp += 1 }
         if caughtUp > 0 {

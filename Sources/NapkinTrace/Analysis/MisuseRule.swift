@@ -10,6 +10,9 @@ protocol MisuseRule: FindingRule {
 }
 
 extension MisuseRule {
+    /// A misuse rule reports the misuse an event reveals, and nothing else.
+    static var observesOnlyMisuse: Bool { true }
+
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         guard let misuse = effect.misuse, misuse.kind == Self.misuse else { return }
         let state = context.state

@@ -26,6 +26,8 @@ struct TestSpans: Sendable {
 
     /// Takes a mark at sequence number `seq` into account.
     mutating func note(mark text: String, at seq: UInt64) {
+        // Both prefixes start with "test "; most marks do not (one byte tells).
+        guard text.utf8.first == UInt8(ascii: "t") else { return }
         if text.hasPrefix(NapkinTrace.testStartedPrefix) {
             let name = String(text.dropFirst(NapkinTrace.testStartedPrefix.count).prefix(Self.maxName))
             if spans.count >= Self.limit { spans.removeFirst(spans.count - Self.limit + 1) }

@@ -67,28 +67,31 @@ public struct TraceAnalyzer: Sendable {
     public private(set) var sessionCount = 0
 
     private var context: AnalysisContext
-    private var rules: [any FindingRule]
+    private var rules = RuleSet()
     /// How far the app's main actor has run: what decides the checks.
     private var progress: MainActorProgress
     /// The checks to decide before the current event (reused, not reallocated).
     private var due: [GraceCheck] = []
     private var finished = false
 
-    /// For each event kind (by ``TraceEvent/Name`` index), the rules that watch it.
-    private static let dispatch: [[Int]] = TraceEvent.Name.allCases.map { name in
-        FindingRules.all.indices.filter { FindingRules.all[$0].watches.contains(name) }
+    /// For each event kind (by ``TraceEvent/Name/index``), the rules that
+    /// watch it, as a bit set of indexes into ``FindingRules/all``.
+    private let watchers: [UInt32] = TraceAnalyzer.watcherSets
+    /// The rules that act only on an event that reveals a misuse (see
+    /// ``FindingRule/observesOnlyMisuse``): skipped for the others.
+    private let misuseOnly: UInt32 = TraceAnalyzer.misuseOnlySet
+
+    private static let watcherSets: [UInt32] = TraceEvent.Name.allCases.map { name in
+        FindingRules.all.indices.filter { FindingRules.all[$0].watches.contains(name) }.reduce(0) { $0 | 1 << UInt32($1) }
     }
+    private static let misuseOnlySet: UInt32 =
+        FindingRules.all.indices.filter { FindingRules.all[$0].observesOnlyMisuse }.reduce(0) { $0 | 1 << UInt32($1) }
 
     /// Creates an analyzer.
     public init(options: Options = Options()) {
         self.options = options
         context = AnalysisContext(options: options)
-        rules = Self.makeRules()
         progress = MainActorProgress(settle: options.grace)
-    }
-
-    private static func makeRules() -> [any FindingRule] {
-        FindingRules.all.map { $0.init() }
     }
 
     /// The state of the app at the last event consumed.
@@ -108,7 +111,7 @@ public struct TraceAnalyzer: Sendable {
             if context.state.session != nil { finishSession() }
             sessionCount += 1
             context.startSession()
-            rules = Self.makeRules()
+            rules = RuleSet()
             progress = MainActorProgress(settle: options.grace)
             context.state.apply(event)
             return
@@ -116,22 +119,27 @@ public struct TraceAnalyzer: Sendable {
         // A trace that asked for too much work stopped the model (its integrity
         // says so): the rules stop with it, so the cost stays bounded.
         guard context.state.stoppedAt == nil else { return }
-        let isMainActor = context.state.isMainActorEvent(event)
+        let name = event.kind.name
+        let isMainActor = context.state.isMainActorEvent(event, name: name)
         progress.checksToDecide(before: event, isMainActor: isMainActor, &context, into: &due)
         if !due.isEmpty {
             decide(due)
             due.removeAll(keepingCapacity: true)
         }
-        let effect = context.state.fold(event)
+        let effect = context.state.fold(event, name: name)
         guard context.state.stoppedAt == nil else { return }
-        if case .mark(let text) = event.kind { context.testSpans.note(mark: text, at: event.seq) }
-        for index in Self.dispatch[event.kind.name.index] {
+        if name == .mark, case .mark(let text) = event.kind { context.testSpans.note(mark: text, at: event.seq) }
+        var watching = watchers[name.index]
+        if effect.misuse == nil { watching &= ~misuseOnly }
+        while watching != 0 {
+            let index = watching.trailingZeroBitCount
+            watching &= watching &- 1
             context.currentRule = index
-            rules[index].observe(event, effect, &context)
+            rules.observe(index, event, effect, &context)
         }
         if context.checksNeedCompaction {
             let (rules, state) = (self.rules, context.state)
-            context.compactChecks { rules[$0.rule].isOpen($0, in: state) }
+            context.compactChecks { rules.isOpen($0.rule, $0, in: state) }
         }
     }
 
@@ -161,14 +169,14 @@ public struct TraceAnalyzer: Sendable {
     private mutating func runChecks(before time: UInt64) {
         while let check = context.nextDue(before: time) {
             context.currentRule = check.rule
-            rules[check.rule].decide(check, &context)
+            rules.decide(check.rule, check, &context)
         }
     }
 
     private mutating func decide(_ checks: [GraceCheck]) {
         for check in checks {
             context.currentRule = check.rule
-            rules[check.rule].decide(check, &context)
+            rules.decide(check.rule, check, &context)
         }
     }
 
@@ -181,17 +189,17 @@ public struct TraceAnalyzer: Sendable {
             for check in remaining {
                 context.currentRule = check.rule
                 if check.deadline <= end {
-                    rules[check.rule].decide(check, &context)
-                } else if rules[check.rule].isOpen(check, in: context.state) {
+                    rules.decide(check.rule, check, &context)
+                } else if rules.isOpen(check.rule, check, in: context.state) {
                     undecided += 1
-                    rules[check.rule].undecided(check)
+                    rules.undecided(check.rule, check)
                 }
             }
             remaining = context.takeRemainingChecks()
         }
-        for index in rules.indices {
+        for index in FindingRules.all.indices {
             context.currentRule = index
-            rules[index].finish(&context)
+            rules.finish(index, &context)
         }
     }
 

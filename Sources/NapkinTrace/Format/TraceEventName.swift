@@ -63,7 +63,15 @@ extension TraceEvent {
 }
 
 extension TraceEvent.Kind {
+    /// The id a `deinit` names (0 for any other kind).
+    @inline(__always)
+    var deallocatedID: NodeID {
+        if case .deallocated(let id) = self { return id }
+        return 0
+    }
+
     /// The name of this kind (its `ev` value).
+    @inline(__always)
     public var name: TraceEvent.Name {
         switch self {
         case .sessionStart: .session

@@ -62,6 +62,8 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
             var copy = text.description
             return copy.withUTF8(body)
         case .text(let text):
+            // A native string's bytes in place (no copy, no retain); a bridged one is made contiguous first.
+            if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
             var copy = text
             return copy.withUTF8(body)
         }

@@ -59,11 +59,11 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
         }
 
         /// Inserts a key known to be absent (capacity must allow it).
-        func insertNew(_ key: UInt64, _ value: Value) {
+        func insertNew(_ key: UInt64, _ value: consuming Value) {
             var i = slot(for: key)
             while keys[i] != 0 { i = (i + 1) & (capacity - 1) }
             keys[i] = key
-            (values + i).initialize(to: value)
+            (values + i).initialize(to: consume value)
             count += 1
         }
 
@@ -136,31 +136,54 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
 
     /// Inserts `value` for `key` unless the key has a value; returns whether it inserted.
     @discardableResult
-    mutating func insertIfAbsent(_ key: UInt64, _ value: __owned Value) -> Bool {
+    mutating func insertIfAbsent(_ key: UInt64, _ value: consuming Value) -> Bool {
         guard key != 0 else { return false }
         makeUnique(reserving: 1)
         guard storage.find(key) == nil else { return false }
-        storage.insertNew(key, value)
+        storage.insertNew(key, consume value)
         return true
     }
 
     /// Mutates the value for `key` in place, if present. Returns whether it was present.
     @inline(__always) @discardableResult
     mutating func update(_ key: UInt64, _ body: (inout Value) -> Void) -> Bool {
-        guard key != 0, storage.find(key) != nil else { return false }
-        makeUnique()
-        body(&storage.values[storage.find(key)!])
+        guard key != 0, var i = storage.find(key) else { return false }
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = storage.copy(capacity: storage.capacity)
+            i = storage.find(key)!
+        }
+        body(&storage.values[i])
         return true
     }
 
-    /// Reads part of the value for `key` without copying the value.
+    /// Mutates the value for `key` in place, adding `value` first if the key
+    /// has none (key 0, never an id, is never stored: `body` then mutates a
+    /// temporary).
     @inline(__always)
-    func with<R>(_ key: UInt64, _ body: (borrowing Value) -> R) -> R? {
+    mutating func update(_ key: UInt64, inserting value: @autoclosure () -> Value, _ body: (inout Value) -> Void) {
+        guard key != 0 else {
+            var temporary = value()
+            body(&temporary)
+            return
+        }
+        if !update(key, body) {
+            insertIfAbsent(key, value())
+            update(key, body)
+        }
+    }
+
+    /// Reads part of the value for `key` in place: `body` gets a pointer to
+    /// it, valid for the call, so that reading one field does not copy the
+    /// whole value (a node's strings and lists would be retained and
+    /// released for every lookup).
+    @inline(__always)
+    func with<R>(_ key: UInt64, _ body: (UnsafePointer<Value>) -> R) -> R? {
         guard key != 0, let i = storage.find(key) else { return nil }
-        return body(storage.values[i])
+        return withExtendedLifetime(storage) { body(UnsafePointer(storage.values + i)) }
     }
 
     /// Whether `key` has a value.
+    @inline(__always)
     func contains(_ key: UInt64) -> Bool { key != 0 && storage.find(key) != nil }
 
     /// Removes and returns the value for `key` (moved out, not copied).

@@ -16,21 +16,22 @@ public struct TraceEvent: Sendable, Hashable {
     public var kind: Kind
     /// The line of the app's code that made it happen, when the trace says
     /// (router creation, attach, detach, task start; the `src` field).
-    public var location: CodeLocation?
-
-    /// Creates an event.
-    public init(seq: UInt64, time: UInt64, kind: Kind, location: CodeLocation? = nil) {
-        self.seq = seq
-        self.time = time
-        self.kind = kind
-        self.location = location
+    public var location: CodeLocation? {
+        _read { yield storedLocation }
+        _modify { yield &storedLocation }
     }
+    /// The storage of ``location``, under another name so that the struct
+    /// keeps its implicit memberwise initializer, which the public one
+    /// calls: an initializer that assigns the fields one by one builds the
+    /// event in a temporary and copies it (retaining its strings) on every
+    /// event, where the memberwise one builds it in place.
+    private var storedLocation: CodeLocation?
 
     /// The transitions a trace records. See `docs/trace-format.md` for the
     /// NDJSON spelling of each case.
     public enum Kind: Sendable, Hashable {
         /// The first record of every session.
-        case sessionStart(SessionInfo)
+        indirect case sessionStart(SessionInfo)
         /// An interactor was seen for the first time (written once per interactor).
         case interactorCreated(id: NodeID, type: String)
         /// A router was created; it owns the given interactor.
@@ -68,6 +69,17 @@ public struct TraceEvent: Sendable, Hashable {
         case dropped(count: UInt64, firstSeq: UInt64, lastSeq: UInt64)
         /// The last record of a session that ended cleanly.
         case sessionEnd(reason: String)
+    }
+}
+
+extension TraceEvent {
+    /// An event that stands for none, to initialise a variable that is
+    /// then given each event in turn.
+    static var placeholder: TraceEvent { TraceEvent(seq: 0, time: 0, kind: .load(router: 0), location: nil) }
+
+    /// Creates an event.
+    public init(seq: UInt64, time: UInt64, kind: Kind, location: CodeLocation? = nil) {
+        self.init(seq: seq, time: time, kind: kind, storedLocation: location)
     }
 }
 

@@ -75,17 +75,19 @@ public struct TraceNode: Sendable, Hashable {
     /// The running tasks (the storage behind ``runningTasks``).
     var taskList = IDList()
 
-    init(id: NodeID, kind: NodeKind, type: String, seq: UInt64, time: UInt64) {
-        self.id = id
-        self.kind = kind
-        self.type = type
-        self.createdSeq = seq
-        self.createdTime = time
-    }
-
     /// `Type#id`, the way every output names a node.
     public var name: String { "\(type)#\(id)" }
 
+}
+
+extension TraceNode {
+    /// A node as its creation record describes it. (In an extension, so
+    /// that the struct keeps its memberwise initializer, which builds the
+    /// node in place; one that assigns the fields one by one builds it in a
+    /// temporary and copies it.)
+    init(id: NodeID, kind: NodeKind, type: String, seq: UInt64, time: UInt64) {
+        self.init(id: id, kind: kind, type: type, createdSeq: seq, createdTime: time)
+    }
 }
 
 /// A point of a trace: an event's sequence number and time.

@@ -64,12 +64,13 @@ public struct TraceState: Sendable {
     /// The highest router or interactor id created so far.
     public private(set) var maxNodeID: NodeID = 0
     /// How many events of kind `name` were applied.
-    public func eventCount(_ name: TraceEvent.Name) -> Int { kindCounts[name.index] }
-    private var kindCounts = [Int](repeating: 0, count: TraceEvent.Name.allCases.count)
+    public func eventCount(_ name: TraceEvent.Name) -> Int { kindCounts[name] }
+    private var kindCounts = KindCounts()
     /// Events the app dropped (from `dropped` records).
     public private(set) var droppedEvents: UInt64 = 0
     /// Marks written by the app, most recent last (the last 100).
-    public private(set) var recentMarks: [TraceMark] = []
+    public var recentMarks: [TraceMark] { marks.marks }
+    private var marks = RecentMarks()
     /// Routers and interactors created, and deallocated, so far.
     public private(set) var createdCount = 0, deallocatedCount = 0
     /// Tasks started, and ended, so far.
@@ -100,8 +101,15 @@ public struct TraceState: Sendable {
     }
 
     /// If the last event applied was the `deinit` of a live node: that node
-    /// as it was just before (it is gone from the state).
-    private(set) var removedNode: TraceNode?
+    /// as it was just before (it is gone from the state). A copy: rules read
+    /// the fields they need from ``lastRemoved`` instead, in place.
+    var removedNode: TraceNode? { hasRemovedNode ? lastRemoved : nil }
+    /// Whether the last event applied removed a node (``lastRemoved`` is it).
+    private(set) var hasRemovedNode = false
+    /// The node the last `deinit` of a live node removed; meaningful only
+    /// while ``hasRemovedNode`` (kept, not cleared, after: clearing an
+    /// optional node for every event costs more than the node's memory).
+    private(set) var lastRemoved = TraceNode(id: 0, kind: .router, type: "", seq: 0, time: 0)
     /// Set by the `task_end` of a running task to its owner, for ``Effect``.
     private var endedTaskOwner: NodeID = 0
     /// Set by the `hook_end` of a running `willResignActive`, for ``Effect``.
@@ -116,17 +124,22 @@ public struct TraceState: Sendable {
 
     /// Applies one event; returns what it changed.
     mutating func fold(_ event: TraceEvent) -> Effect {
+        fold(event, name: event.kind.name)
+    }
+
+    /// ``fold(_:)`` for an event whose kind's name the caller already has.
+    mutating func fold(_ event: TraceEvent, name: TraceEvent.Name) -> Effect {
         var effect = Effect()
         if case .detach(let parent, let child) = event.kind {
             table.with(child) {
-                effect.childWasInLiveTree = $0.isInLiveTree
-                effect.childWasAttached = $0.parent == parent
+                effect.childWasInLiveTree = $0.pointee.isInLiveTree
+                effect.childWasAttached = $0.pointee.parent == parent
             }
         }
-        if case .some = removedNode { removedNode = nil }
+        hasRemovedNode = false
         endedTaskOwner = 0
         endedResignation = 0
-        effect.misuse = applyEvent(event)
+        effect.misuse = applyEvent(event, name: name)
         effect.endedTaskOwner = endedTaskOwner
         effect.endedResignation = endedResignation
         if effect.misuse?.kind == .unknownNode {
@@ -136,7 +149,7 @@ public struct TraceState: Sendable {
         return effect
     }
 
-    private mutating func applyEvent(_ event: TraceEvent) -> Misuse? {
+    private mutating func applyEvent(_ event: TraceEvent, name: TraceEvent.Name) -> Misuse? {
         if stoppedAt != nil {
             if case .sessionStart = event.kind {} else { return nil }
         }
@@ -147,12 +160,12 @@ public struct TraceState: Sendable {
         }
         lastSeq = event.seq
         if event.time > time { time = event.time }
-        kindCounts[event.kind.name.index] += 1
+        kindCounts.count(name)
         let seq = event.seq
         let t = event.time
         switch event.kind {
         case .sessionStart(let info):
-            if session != nil { self = TraceState(); kindCounts[TraceEvent.Name.session.index] = 1 }
+            if session != nil { self = TraceState(); kindCounts[.session] = 1 }
             session = info
             recordsHookEnds = info.recordsHookEnds
             lastSeq = seq
@@ -167,19 +180,19 @@ public struct TraceState: Sendable {
             var node = TraceNode(id: id, kind: .router, type: type, seq: seq, time: t)
             node.interactor = interactor == 0 ? nil : interactor
             node.createdFrom = codeLocationTable.index(of: event.location)
-            createNode(node)
+            createNode(consume node)
             if interactor != 0 { table.update(interactor) { $0.router = id } }
             return nil
         case .attach(let parent, let child):
             let misuse = attach(parent: parent, child: child, seq: seq, time: t)
-            if event.location != nil, misuse == nil || misuse?.kind == .doubleAttach {
+            if case .some = event.location, misuse == nil || misuse?.kind == .doubleAttach {
                 let from = codeLocationTable.index(of: event.location)
                 table.update(child) { $0.attachedFrom = from }
             }
             return misuse
         case .detach(let parent, let child):
             let misuse = detach(parent: parent, child: child, seq: seq, time: t)
-            if event.location != nil, misuse == nil {
+            if case .some = event.location, misuse == nil {
                 let from = codeLocationTable.index(of: event.location)
                 table.update(child) { $0.detachedFrom = from }
             }
@@ -208,7 +221,7 @@ public struct TraceState: Sendable {
             return nil
         case .launch(let id):
             guard table.contains(id) else { return missing(id) }
-            if table.with(id, { $0.isLaunched }) == false {
+            if table.with(id, { $0.pointee.isLaunched }) == false {
                 table.update(id) { $0.isLaunched = true }
                 roots.append(id)
             }
@@ -234,7 +247,7 @@ public struct TraceState: Sendable {
                 noteIDConflict(task, seq: seq)
                 return nil
             }
-            let (ownerType, active) = table.with(owner) { ($0.type, $0.isActive) } ?? ("interactor", false)
+            let (ownerType, active) = table.with(owner) { ($0.pointee.type, $0.pointee.isActive) } ?? ("interactor", false)
             var record = TraceTask(id: task, owner: owner, ownerType: ownerType, label: label, startSeq: seq, startTime: t,
                                    startedWhileInactive: !active)
             record.startedFrom = codeLocationTable.index(of: event.location)
@@ -259,11 +272,11 @@ public struct TraceState: Sendable {
             // Moved out of the table, not copied.
             guard let node = table.removeValue(forKey: id) else { return missing(id) }
             deallocate(node, seq: seq, time: t)
-            removedNode = node
+            lastRemoved = node
+            hasRemovedNode = true
             return nil
         case .mark(let text):
-            recentMarks.append(TraceMark(seq: seq, time: t, text: text))
-            if recentMarks.count > 100 { recentMarks.removeFirst(recentMarks.count - 100) }
+            marks.append(TraceMark(seq: seq, time: t, text: text))
             return nil
         case .dropped(let count, _, _):
             // Saturating: a hostile trace may claim any count.
@@ -285,20 +298,25 @@ public struct TraceState: Sendable {
     /// are main-actor objects, so their creation, attach, detach, launch,
     /// load and deinit run there, and so do views. (Interactors, tasks and
     /// marks run anywhere.)
-    func isMainActorEvent(_ event: TraceEvent) -> Bool {
-        switch event.kind {
-        case .routerCreated, .attach, .detach, .launch, .load, .view: true
-        case .deallocated(let id): table.with(id, { $0.kind == .router }) == true
-        case .sessionStart, .interactorCreated, .activate, .deactivate, .hookEnd, .taskStart, .taskCancel, .taskEnd,
-             .mark, .dropped, .sessionEnd: false
+    @inline(__always)
+    func isMainActorEvent(_ event: TraceEvent, name: TraceEvent.Name) -> Bool {
+        switch name {
+        case .router, .attach, .detach, .launch, .load, .view: true
+        case .deallocated: table.with(event.kind.deallocatedID, { $0.pointee.kind == .router }) == true
+        case .session, .interactor, .activate, .deactivate, .hookEnd, .taskStart, .taskCancel, .taskEnd, .mark, .dropped, .end: false
         }
     }
 
-    private mutating func createNode(_ node: TraceNode) {
+    /// ``isMainActorEvent(_:name:)``, for an event whose name is not at hand.
+    func isMainActorEvent(_ event: TraceEvent) -> Bool {
+        isMainActorEvent(event, name: event.kind.name)
+    }
+
+    private mutating func createNode(_ node: consuming TraceNode) {
         // A second creation record for a live id belongs to a corrupt or
         // spliced trace: the node we know is kept, so links stay consistent.
         let (id, kind, seq) = (node.id, node.kind, node.createdSeq)
-        guard !taskTable.contains(id), table.insertIfAbsent(id, node) else {
+        guard !taskTable.contains(id), table.insertIfAbsent(id, consume node) else {
             noteIDConflict(id, seq: seq)
             return
         }
@@ -334,10 +352,10 @@ public struct TraceState: Sendable {
                     $0.parent = nil
                     $0.orphanedFrom = Orphaning(parent: node.id, parentType: node.type, seq: seq)
                 }
-                if table.with(child, { $0.isInLiveTree }) == true { setLive(false, from: child, seq: seq, time: time) }
+                if table.with(child, { $0.pointee.isInLiveTree }) == true { setLive(false, from: child, seq: seq, time: time) }
             }
             if node.isLaunched { roots.removeAll { $0 == node.id } }
-            if let interactor = node.interactor, table.with(interactor, { $0.router }) == node.id {
+            if let interactor = node.interactor, table.with(interactor, { $0.pointee.router }) == node.id {
                 table.update(interactor) { $0.router = nil }
             }
         } else {

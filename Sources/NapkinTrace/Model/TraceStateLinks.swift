@@ -9,7 +9,7 @@ extension TraceState {
         defer { workDone &+= UInt64(steps) }
         while let current = cursor, steps <= table.count {
             if current == ancestor { return true }
-            cursor = table.with(current, { $0.parent }) ?? nil
+            cursor = table.with(current, { $0.pointee.parent }) ?? nil
             steps += 1
         }
         return false
@@ -25,10 +25,10 @@ extension TraceState {
         // A router attached under itself or its own descendant would make a
         // cycle; the model stays a forest and ignores the link.
         // (A leaf can only make a cycle with itself; the walk up is for subtrees.)
-        if child == parent || (table.with(child, { !$0.childList.isEmpty }) == true && isAncestor(child, of: parent)) {
+        if child == parent || (table.with(child, { !$0.pointee.childList.isEmpty }) == true && isAncestor(child, of: parent)) {
             return Misuse(kind: .attachUnderDescendant, node: child, other: parent)
         }
-        if let current = table.with(child, { $0.parent }) ?? nil {
+        if let current = table.with(child, { $0.pointee.parent }) ?? nil {
             if current == parent { return Misuse(kind: .doubleAttach, node: child, other: parent) }
             // Attached to a second parent: the tree keeps the newest link.
             removeChild(child, from: current)
@@ -39,7 +39,7 @@ extension TraceState {
                 $0.slotInParent = slot
                 $0.attachedAt = TraceMoment(seq: seq, time: time)
             }
-            setLive(table.with(parent, { $0.isInLiveTree }) ?? false, from: child, seq: seq, time: time)
+            setLive(table.with(parent, { $0.pointee.isInLiveTree }) ?? false, from: child, seq: seq, time: time)
             return Misuse(kind: .doubleAttach, node: child, other: current)
         }
         // One lookup per node on the common path: a leaf joining its parent.
@@ -65,7 +65,7 @@ extension TraceState {
 
     /// Takes `child` out of `parent`'s children in constant time (amortised).
     mutating func removeChild(_ child: NodeID, from parent: NodeID, slot: Int? = nil) {
-        let slot = slot ?? table.with(child, { $0.slotInParent }) ?? -1
+        let slot = slot ?? table.with(child, { $0.pointee.slotInParent }) ?? -1
         var compacted: [NodeID]?
         table.update(parent) {
             $0.childList.remove(child, slot: slot)
@@ -78,7 +78,7 @@ extension TraceState {
     mutating func detach(parent: NodeID, child: NodeID, seq: UInt64, time: UInt64) -> Misuse? {
         guard table.contains(parent) else { return missing(parent) }
         guard table.contains(child) else { return missing(child) }
-        guard table.with(child, { $0.parent }) == parent else {
+        guard table.with(child, { $0.pointee.parent }) == parent else {
             return Misuse(kind: .detachNonChild, node: child, other: parent)
         }
         removeChild(child, from: parent)
@@ -100,9 +100,9 @@ extension TraceState {
 
     /// Marks `id` and its attached descendants as in (or out of) the live tree.
     mutating func setLive(_ live: Bool, from id: NodeID, seq: UInt64 = 0, time: UInt64 = 0) {
-        if table.with(id, { $0.childList.isEmpty }) == true {
+        if table.with(id, { $0.pointee.childList.isEmpty }) == true {
             // The common case (a leaf): no walk.
-            guard table.with(id, { $0.isInLiveTree }) != live else { return }
+            guard table.with(id, { $0.pointee.isInLiveTree }) != live else { return }
             table.update(id) { $0.isInLiveTree = live }
             if !live { table.update(id) { $0.leftTreeAt = TraceMoment(seq: seq, time: time) } }
             return
@@ -110,38 +110,62 @@ extension TraceState {
         var stack = [id]
         while let next = stack.popLast() {
             workDone &+= 1
-            guard let isLive = table.with(next, { $0.isInLiveTree }), isLive != live else { continue }
+            guard let isLive = table.with(next, { $0.pointee.isInLiveTree }), isLive != live else { continue }
             table.update(next) { $0.isInLiveTree = live }
             if !live { table.update(next) { $0.leftTreeAt = TraceMoment(seq: seq, time: time) } }
-            table.with(next) { stack.append(contentsOf: $0.childList) }
+            table.with(next) { stack.append(contentsOf: $0.pointee.childList) }
         }
     }
 
     /// Router `root` and those of its attached descendants whose view is
     /// shown (none, without a walk, when no view is shown at all).
-    mutating func subtreeRoutersShowingViews(_ root: NodeID) -> [NodeID] {
-        guard shownViewCount > 0 else { return [] }
-        var result: [NodeID] = []
+    mutating func subtreeRoutersShowingViews(_ root: NodeID) -> SubtreeIDs {
+        var result = SubtreeIDs()
+        guard shownViewCount > 0 else { return result }
+        // A leaf (the usual case) without a walk: the same step counted, nothing allocated.
+        switch table.with(root, { ($0.pointee.childList.isEmpty, $0.pointee.view == .shown) }) {
+        case nil:
+            workDone &+= 1
+            return result
+        case .some((true, let shown)):
+            workDone &+= 1
+            if shown { result.append(root) }
+            return result
+        default:
+            break
+        }
         var stack = [root]
         while let id = stack.popLast() {
             workDone &+= 1
             table.with(id) { node in
-                if node.view == .shown { result.append(id) }
-                stack.append(contentsOf: node.childList)
+                if node.pointee.view == .shown { result.append(id) }
+                stack.append(contentsOf: node.pointee.childList)
             }
         }
         return result
     }
 
     /// The interactors of router `root` and its attached descendants.
-    mutating func subtreeInteractors(_ root: NodeID) -> [NodeID] {
-        var result: [NodeID] = []
+    mutating func subtreeInteractors(_ root: NodeID) -> SubtreeIDs {
+        var result = SubtreeIDs()
+        // A leaf (the usual case) without a walk: the same step counted, nothing allocated.
+        switch table.with(root, { ($0.pointee.childList.isEmpty, $0.pointee.interactor) }) {
+        case nil:
+            workDone &+= 1
+            return result
+        case .some((true, let interactor)):
+            workDone &+= 1
+            if let interactor { result.append(interactor) }
+            return result
+        default:
+            break
+        }
         var stack = [root]
         while let id = stack.popLast() {
             workDone &+= 1
             table.with(id) { node in
-                if let interactor = node.interactor { result.append(interactor) }
-                stack.append(contentsOf: node.childList)
+                if let interactor = node.pointee.interactor { result.append(interactor) }
+                stack.append(contentsOf: node.pointee.childList)
             }
         }
         return result

@@ -114,7 +114,7 @@ extension TraceState {
 
     /// Where the running task `id` was started, if the trace says.
     public func codeLocation(ofTask id: NodeID) -> CodeLocation? {
-        taskTable.with(id) { codeLocationTable[$0.startedFrom] } ?? nil
+        taskTable.with(id) { codeLocationTable[$0.pointee.startedFrom] } ?? nil
     }
 
     /// Where `task` (running, or just ended) was started, if the trace says.
@@ -131,6 +131,6 @@ extension TraceState {
     /// The running tasks of router `id`'s interactor.
     public func runningTaskCount(router id: NodeID) -> Int {
         guard let interactor = table[id]?.interactor else { return 0 }
-        return table.with(interactor, { $0.taskList.count }) ?? 0
+        return table.with(interactor, { $0.pointee.taskList.count }) ?? 0
     }
 }

@@ -15,6 +15,10 @@ struct LineFramer {
         var complete: Bool
         /// The 1-based line number.
         var number: Int
+        /// How many bytes from the line's start may be loaded: the line and
+        /// what follows it in the buffer, at least 8 bytes more (see
+        /// ``LineFramer/padding``), so that the parser can read whole words.
+        var readable: Int
     }
 
     /// What ``next(from:pending:)`` found.
@@ -36,8 +40,14 @@ struct LineFramer {
     let maxLineLength: Int
     /// Following a growing file: a last line without newline is not final.
     let follow: Bool
-    /// `maxLineLength` plus one chunk (and one spare byte), allocated once.
+    /// Bytes after the buffer's usable part, zeroed, so that a line at its
+    /// very end can still be read a word (8 bytes) at a time.
+    static let padding = 16
+    /// `maxLineLength` plus one chunk (and one spare byte), allocated once,
+    /// plus ``padding``.
     let buffer: UnsafeMutableRawBufferPointer
+    /// The usable part of the buffer: all but the padding.
+    private let capacity: Int
     /// How many bytes one `read` asks for.
     let readSize: Int
     /// The unread bytes are `start..<end`.
@@ -59,12 +69,55 @@ struct LineFramer {
         self.maxLineLength = maxLineLength
         self.follow = follow
         self.readSize = max(4096, chunk)
-        self.buffer = .allocate(byteCount: maxLineLength + readSize + 1, alignment: 16)
+        self.capacity = maxLineLength + readSize + 1
+        self.buffer = .allocate(byteCount: capacity + Self.padding, alignment: 16)
+        // Every byte initialised: words loaded past a line's end read zeros or older bytes, never garbage.
+        buffer.initializeMemory(as: UInt8.self, repeating: 0)
     }
 
     /// Frees the buffer.
     func release() {
         buffer.deallocate()
+    }
+
+    /// The next line, if it is already whole in the buffer and nothing
+    /// unusual is going on (not too long, not inside a line being skipped);
+    /// otherwise nil, with nothing consumed: ``next(from:pending:)`` then
+    /// takes it from there. The reader's fast path.
+    @inline(__always)
+    mutating func nextBufferedLine() -> Line? {
+        guard end > start, !skippingLongLine,
+              let offset = Platform.offsetOfNewline(in: buffer.baseAddress! + start, count: end - start),
+              offset <= maxLineLength else { return nil }
+        let lineStart = start
+        start = lineStart + offset + 1
+        byteCount += offset + 1
+        lineCount += 1
+        return line(from: lineStart, to: lineStart + offset, complete: true)
+    }
+
+    /// The unread bytes in the buffer, with how many may be loaded from
+    /// their start (at least 8 past them), when nothing unusual is going on
+    /// (not inside a line being skipped): for a parser that finds the end
+    /// of the line itself, then calls ``consumeLine(length:)``.
+    @inline(__always)
+    func unreadBytes() -> (bytes: UnsafeBufferPointer<UInt8>, readable: Int)? {
+        guard end > start, !skippingLongLine else { return nil }
+        let bytes = UnsafeBufferPointer(start: (buffer.baseAddress! + start).assumingMemoryBound(to: UInt8.self),
+                                        count: end - start)
+        return (bytes, buffer.count - start)
+    }
+
+    /// Takes the next line, of `length` bytes (at most ``maxLineLength``),
+    /// and its newline, found by a parser in ``unreadBytes()``: as
+    /// ``nextBufferedLine()`` would have.
+    @inline(__always)
+    mutating func consumeLine(length: Int) -> Line {
+        let lineStart = start
+        start = lineStart + length + 1
+        byteCount += length + 1
+        lineCount += 1
+        return line(from: lineStart, to: lineStart + length, complete: true)
     }
 
     /// The next line from `input`; diagnostics (a line too long, a failed
@@ -123,7 +176,7 @@ struct LineFramer {
     private func line(from lineStart: Int, to lineEnd: Int, complete: Bool) -> Line {
         let bytes = UnsafeBufferPointer(start: (buffer.baseAddress! + lineStart).assumingMemoryBound(to: UInt8.self),
                                         count: lineEnd - lineStart)
-        return Line(bytes: bytes, complete: complete, number: lineCount)
+        return Line(bytes: bytes, complete: complete, number: lineCount, readable: buffer.count - lineStart)
     }
 
     private mutating func reportTooLong(into pending: inout [TraceReader.Item]) {
@@ -152,7 +205,7 @@ struct LineFramer {
             start = 0
             end = remaining
         }
-        let room = buffer.count - 1 - end
+        let room = capacity - 1 - end
         switch input.read(into: buffer.baseAddress! + end, count: min(room, readSize)) {
         case .bytes(let n):
             end += n

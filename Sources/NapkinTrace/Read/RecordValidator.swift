@@ -47,7 +47,11 @@ struct RecordValidator {
     /// What the lines so far say about the trace itself.
     private(set) var integrity = TraceIntegrity()
     /// Set when the input is not a napkin trace; nothing more is read.
-    private(set) var rejection: TraceReadError?
+    private(set) var rejection: TraceReadError? {
+        didSet { isRejected = rejection != nil }
+    }
+    /// Whether ``rejection`` is set (one byte to test on every line).
+    private(set) var isRejected = false
 
     init(source: String, maxLeadingForeignLines: Int) {
         self.source = source
@@ -74,6 +78,31 @@ struct RecordValidator {
 
     /// The item for `line`, if any; warnings that go with it are queued in `pending`.
     mutating func interpret(_ line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item? {
+        // The common case first: a record exactly as the encoder writes it
+        // (never a session record), the next of the session, in time.
+        if let event = parser.fastEvent(line.bytes, readable: line.readable) {
+            if takeInSequence(event) { return .event(event) }
+            return accept(event, line: line, pending: &pending)
+        }
+        return interpretOther(line, pending: &pending)
+    }
+
+    /// Whether `event`, read by the fast path, is simply the next record of
+    /// its session, in time; if so it is counted and taken (nothing else to
+    /// check). Otherwise ``accept(_:line:pending:)`` must see it.
+    @inline(__always)
+    mutating func takeInSequence(_ event: borrowing TraceEvent) -> Bool {
+        guard sawRecord && event.seq == lastSeq &+ 1 && event.time >= lastTime && gapAllowance == 0
+            && event.time - lastTime <= TraceIntegrity.maxPlausibleGap else { return false }
+        lastSeq = event.seq
+        lastTime = event.time
+        integrity.countRecord()
+        eventCount &+= 1
+        return true
+    }
+
+    /// The item for a line the fast path did not take.
+    mutating func interpretOther(_ line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item? {
         // Blank lines (or just "\r") are allowed.
         var blank = true
         for b in line.bytes where b != 32 && b != 9 && b != 13 {
@@ -86,22 +115,10 @@ struct RecordValidator {
             // A UTF-8 byte-order mark, as some editors write: not part of the record.
             bytes = UnsafeBufferPointer(rebasing: bytes[3...])
         }
-        let result = parser.parse(bytes)
-        switch consume result {
+        // (The fast path did not take the line: the general parser decides.)
+        switch parser.parseGeneral(bytes) {
         case .event(let event):
-            // The common case, checked first and cheaply: the next record of the session, in time.
-            if sawRecord && event.seq == lastSeq &+ 1 && event.time >= lastTime && gapAllowance == 0
-                && event.time - lastTime <= TraceIntegrity.maxPlausibleGap && event.kind.name != .session {
-                lastSeq = event.seq
-                lastTime = event.time
-                integrity.countRecord()
-                eventCount += 1
-                return .event(event)
-            }
-            if !sawRecord { first(event, line: line, pending: &pending) }
-            integrity.countRecord()
-            eventCount += 1
-            return check(event, line: line, pending: &pending)
+            return accept(event, line: line, pending: &pending)
         case .unknownKind(let name):
             sawRecord = true
             integrity.countRecord()
@@ -144,6 +161,15 @@ struct RecordValidator {
                            "lines that look like records are damaged (\(reason)): the trace was cut, edited or written by two processes at once")
             return .diagnostic(TraceDiagnostic(.error, line: line.number, "\(reason); line skipped"))
         }
+    }
+
+    /// A record that is not simply the next of its session (or any record
+    /// the general parser read): checks its place in the trace.
+    mutating func accept(_ event: TraceEvent, line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item {
+        if !sawRecord { first(event, line: line, pending: &pending) }
+        integrity.countRecord()
+        eventCount += 1
+        return check(event, line: line, pending: &pending)
     }
 
     /// The first record of the input: is it a session record, of a format this reader knows?

@@ -58,42 +58,45 @@ public final class TraceReader {
         /// A valid event.
         case event(TraceEvent)
         /// A problem with the input (the line is skipped).
-        case diagnostic(TraceDiagnostic)
+        indirect case diagnostic(TraceDiagnostic)
     }
 
     /// The name used in messages (the path, or `-` for standard input).
     public let source: String
     /// Bytes consumed so far.
-    public var byteCount: Int { core.lines.byteCount }
+    public var byteCount: Int { core.pointee.lines.byteCount }
     /// Lines seen so far (including blank and bad ones).
-    public var lineCount: Int { core.lines.lineCount }
+    public var lineCount: Int { core.pointee.lines.lineCount }
     /// Valid events returned so far.
-    public var eventCount: Int { core.records.eventCount }
+    public var eventCount: Int { core.pointee.records.eventCount }
     /// Records of unknown kinds, by `ev` value.
-    public var unknownKinds: [String: Int] { core.records.unknownKinds }
+    public var unknownKinds: [String: Int] { core.pointee.records.unknownKinds }
     /// Fields this reader did not recognise on records it did.
-    public var unknownFieldCount: Int { core.records.parser.unknownFieldCount }
+    public var unknownFieldCount: Int { core.pointee.records.parser.unknownFieldCount }
     /// Lines that could not be used.
-    public var invalidLineCount: Int { core.lines.tooLongLineCount + core.records.invalidLineCount }
+    public var invalidLineCount: Int { core.pointee.lines.tooLongLineCount + core.pointee.records.invalidLineCount }
     /// Whether the input ended in the middle of a line.
-    public var endedMidLine: Bool { core.lines.endedMidLine }
+    public var endedMidLine: Bool { core.pointee.lines.endedMidLine }
     /// What the input so far says about the trace itself: whether a verdict
     /// on it can be trusted (see ``TraceIntegrity``). Complete once ``next()``
     /// has returned `nil`.
     public var integrity: TraceIntegrity {
-        var report = core.records.integrity
-        report.countForeignLines(core.lines.tooLongLineCount)
-        report.endedMidLine = report.endedMidLine || core.lines.endedMidLine
+        var report = core.pointee.records.integrity
+        report.countForeignLines(core.pointee.lines.tooLongLineCount)
+        report.endedMidLine = report.endedMidLine || core.pointee.lines.endedMidLine
         report.finish()
         return report
     }
     /// Set when the input is not a napkin trace at all (its first record is
     /// not a valid trace record); reading stops.
-    public var rejection: TraceReadError? { core.records.rejection }
+    public var rejection: TraceReadError? { core.pointee.records.rejection }
 
     /// All mutable reading state lives in one struct, so the hot loop works on
-    /// `inout self` (no per-field exclusivity checks on the class).
-    private var core: Core
+    /// `inout self`; it is kept behind a pointer the reader owns, so that no
+    /// access to it pays for the dynamic exclusivity checks of a class's
+    /// stored property (the reader is not shared between threads: only
+    /// ``stop()`` is, and it touches `stopSignal` alone).
+    private let core: UnsafeMutablePointer<Core>
     private let stopSignal: StopSignal
 
     /// Opens `path` for reading; `-` reads standard input.
@@ -126,15 +129,18 @@ public final class TraceReader {
         self.source = source
         let stop = StopSignal()
         self.stopSignal = stop
-        self.core = Core(input: FileFollower(fd: descriptor, path: path, owns: owns, follow: options.follow,
+        self.core = .allocate(capacity: 1)
+        self.core.initialize(to: Core(input: FileFollower(fd: descriptor, path: path, owns: owns, follow: options.follow,
                                              pollInterval: options.pollInterval, stop: stop, tap: options.tap),
                          lines: LineFramer(maxLineLength: options.maxLineLength, follow: options.follow,
                                            chunk: options.readChunk),
-                         records: RecordValidator(source: source, maxLeadingForeignLines: options.maxLeadingForeignLines))
+                         records: RecordValidator(source: source, maxLeadingForeignLines: options.maxLeadingForeignLines)))
     }
 
     deinit {
-        core.release()
+        core.pointee.release()
+        core.deinitialize(count: 1)
+        core.deallocate()
     }
 
     /// Makes a reader that is waiting for data (following) return `nil` soon.
@@ -145,12 +151,25 @@ public final class TraceReader {
 
     /// The next event or diagnostic, or `nil` at the end of the input.
     public func next() -> Item? {
-        core.next()
+        core.pointee.next()
     }
 
     /// Reads every remaining item, calling `body` for each.
     public func forEach(_ body: (Item) throws -> Void) rethrows {
-        while let item = core.next() { try body(item) }
+        while let item = core.pointee.next() { try body(item) }
+    }
+
+    /// Reads the remaining items in the order ``next()`` hands them out,
+    /// each event to `event` (which returns false to stop reading there)
+    /// and each diagnostic to `diagnostic`.
+    ///
+    /// The fastest way through a whole trace: an event is handed over as
+    /// it is read, never wrapped in an ``Item`` (destroying an optional
+    /// item goes through the type's value witnesses, a dozen calls per
+    /// event). `napkin-inspect` reads this way.
+    public func read<E: Error>(event: (TraceEvent) throws(E) -> Bool,
+                               diagnostic: (TraceDiagnostic) throws(E) -> Void) throws(E) {
+        try core.pointee.read(event: event, diagnostic: diagnostic)
     }
 }
 
@@ -171,7 +190,76 @@ extension TraceReader {
             input.release()
         }
 
+        @inline(__always)
         mutating func next() -> Item? {
+            // The common case, with nothing in its way: a whole line in the
+            // buffer, a record as the encoder writes it, the next of its session.
+            if pending.isEmpty && !records.isRejected, let line = lines.nextBufferedLine() {
+                if let event = records.parser.fastEvent(line.bytes, readable: line.readable) {
+                    if records.takeInSequence(event) { return .event(event) }
+                    return records.accept(event, line: line, pending: &pending)
+                }
+                if let item = records.interpretOther(line, pending: &pending) { return item }
+                if records.rejection != nil { return nil }
+                if !pending.isEmpty { return pending.removeFirst() }
+            }
+            return nextSlowly()
+        }
+
+        /// See ``TraceReader/read(event:diagnostic:)``.
+        mutating func read<E: Error>(event: (TraceEvent) throws(E) -> Bool,
+                                     diagnostic: (TraceDiagnostic) throws(E) -> Void) throws(E) {
+            // One event variable for every line (see TraceFastPath.parse(into:_:)).
+            var fast = TraceEvent.placeholder
+            while true {
+                // The most common case: a record as the encoder writes it, parsed
+                // in the buffer up to its newline (no newline search first).
+                if pending.isEmpty && !records.isRejected, let unread = lines.unreadBytes(),
+                   let length = records.parser.fastLine(unread.bytes, readable: unread.readable, into: &fast),
+                   length <= lines.maxLineLength {
+                    let line = lines.consumeLine(length: length)
+                    if records.takeInSequence(fast) {
+                        if try !event(fast) { return }
+                        continue
+                    }
+                    if try !deliver(records.accept(fast, line: line, pending: &pending), event, diagnostic) { return }
+                    continue
+                }
+                // The common case, as in next(), without the Item.
+                if pending.isEmpty && !records.isRejected, let line = lines.nextBufferedLine() {
+                    if records.parser.fastEvent(line.bytes, readable: line.readable, into: &fast) {
+                        if records.takeInSequence(fast) {
+                            if try !event(fast) { return }
+                            continue
+                        }
+                        if try !deliver(records.accept(fast, line: line, pending: &pending), event, diagnostic) { return }
+                        continue
+                    }
+                    if let item = records.interpretOther(line, pending: &pending) {
+                        if try !deliver(item, event, diagnostic) { return }
+                        continue
+                    }
+                    if records.rejection != nil { return }
+                    continue
+                }
+                guard let item = nextSlowly() else { return }
+                if try !deliver(item, event, diagnostic) { return }
+            }
+        }
+
+        /// Hands `item` to `event` or `diagnostic`; false when reading stops.
+        private func deliver<E: Error>(_ item: Item, _ event: (TraceEvent) throws(E) -> Bool,
+                                       _ diagnostic: (TraceDiagnostic) throws(E) -> Void) throws(E) -> Bool {
+            switch item {
+            case .event(let e): return try event(e)
+            case .diagnostic(let d):
+                try diagnostic(d)
+                return true
+            }
+        }
+
+        /// ``next()`` for everything but the common case.
+        mutating func nextSlowly() -> Item? {
             if !pending.isEmpty { return pending.removeFirst() }
             if records.rejection != nil { return nil }
             while true {

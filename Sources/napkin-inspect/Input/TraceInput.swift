@@ -46,23 +46,27 @@ struct TraceInput {
     func read(_ body: (TraceEvent) throws(CommandFailure) -> Bool) throws(CommandFailure) -> Summary {
         let reader = try Self.openReader(path)
         var shown: [TraceDiagnostic.Severity: Int] = [:]
-        while let item = reader.next() {
-            switch item {
-            case .event(let event):
-                if !(try body(event)) {
-                    reader.stop()
-                    return finish(reader, shown, complete: false)
-                }
-            case .diagnostic(let diagnostic):
-                // Once the input is rejected as not a trace, the reader may still hand
-                // out one diagnostic about a later line: the rejection says it all.
-                if reader.rejection != nil { continue }
-                let count = shown[diagnostic.severity, default: 0]
-                shown[diagnostic.severity] = count + 1
-                if count < Self.shownPerSeverity && !quiet {
-                    errorOutput("\(reader.source): \(diagnostic.severity.rawValue): \(diagnostic)")
-                }
+        var stoppedEarly = false
+        func event(_ event: TraceEvent) throws(CommandFailure) -> Bool {
+            if try body(event) { return true }
+            stoppedEarly = true
+            return false
+        }
+        func diagnostic(_ diagnostic: TraceDiagnostic) throws(CommandFailure) {
+            // Once the input is rejected as not a trace, the reader may still hand
+            // out one diagnostic about a later line: the rejection says it all.
+            if reader.rejection != nil { return }
+            let count = shown[diagnostic.severity, default: 0]
+            shown[diagnostic.severity] = count + 1
+            if count < Self.shownPerSeverity && !quiet {
+                errorOutput("\(reader.source): \(diagnostic.severity.rawValue): \(diagnostic)")
             }
+        }
+        // The reader's fastest way through a trace (no Item per event).
+        try reader.read(event: event, diagnostic: diagnostic)
+        if stoppedEarly {
+            reader.stop()
+            return finish(reader, shown, complete: false)
         }
         if let rejection = reader.rejection { throw CommandFailure(rejection.description) }
         if reader.eventCount == 0 {

@@ -51,8 +51,9 @@ struct WireFormatRoundTripTests {
     static func fastPath(_ line: String) -> TraceEvent? {
         var copy = line
         return copy.withUTF8 { bytes in
-            var fast = TraceFastPath(bytes)
-            return fast.parse()
+            var fast = TraceFastPath<ExactReads>(bytes, readable: bytes.count)
+            var caches = FastPathCaches()
+            return fast.parse(&caches)
         }
     }
 

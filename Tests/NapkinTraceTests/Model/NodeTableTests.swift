@@ -39,7 +39,7 @@ struct NodeTableTests {
         #expect(Dictionary(uniqueKeysWithValues: table.entries.map { ($0.key, $0.value) }) == reference)
         for k in UInt64(1)...600 {
             #expect(table.contains(k) == (reference[k] != nil))
-            #expect(table.with(k) { $0.text } == reference[k]?.text)
+            #expect(table.with(k) { $0.pointee.text } == reference[k]?.text)
         }
     }
 

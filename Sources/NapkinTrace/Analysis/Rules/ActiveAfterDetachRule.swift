@@ -28,7 +28,9 @@ struct ActiveAfterDetachRule: FindingRule {
                 context.schedule(GraceCheck(subject: interactor, since: event.seq))
             }
         case .deallocated:
-            guard let router = context.state.removedNode, router.kind == .router, router.isInLiveTree else { return }
+            guard context.state.hasRemovedNode, context.state.lastRemoved.kind == .router,
+                  context.state.lastRemoved.isInLiveTree else { return }
+            let router = context.state.lastRemoved
             if let interactor = router.interactor, context.state.contains(interactor) {
                 context.schedule(GraceCheck(subject: interactor, since: event.seq))
             }
@@ -43,10 +45,10 @@ struct ActiveAfterDetachRule: FindingRule {
     }
 
     func decide(_ check: GraceCheck, _ context: inout AnalysisContext) {
-        guard context.state.table.with(check.subject, { $0.isActive }) == true, let node = context.state[check.subject] else { return }
+        guard context.state.table.with(check.subject, { $0.pointee.isActive }) == true, let node = context.state[check.subject] else { return }
         // A hook that never returned holds the deactivation: `stuck-hook` reports it.
         if node.runningHook != nil || Self.resignationWaits(above: node, context.state) { return }
-        if let router = node.router, let (live, left) = context.state.table.with(router, { ($0.isInLiveTree, $0.leftTreeAt) }) {
+        if let router = node.router, let (live, left) = context.state.table.with(router, { ($0.pointee.isInLiveTree, $0.pointee.leftTreeAt) }) {
             if live { return }
             // Its router came back and left again since the check was asked for: wait from then.
             if let left, left.time > check.scheduledAt {
@@ -66,12 +68,12 @@ struct ActiveAfterDetachRule: FindingRule {
     /// the detached subtree, only when a finding is about to be reported.
     private static func resignationWaits(above node: TraceNode, _ state: TraceState) -> Bool {
         guard state.recordsHookEnds, let router = node.router else { return false }
-        var cursor = state.table.with(router, { $0.parent }) ?? nil
+        var cursor = state.table.with(router, { $0.pointee.parent }) ?? nil
         var steps = 0
         while let id = cursor, steps <= state.nodeCount,
-              let (interactor, parent, live) = state.table.with(id, { ($0.interactor, $0.parent, $0.isInLiveTree) }) {
+              let (interactor, parent, live) = state.table.with(id, { ($0.pointee.interactor, $0.pointee.parent, $0.pointee.isInLiveTree) }) {
             if live { return false }
-            if let interactor, state.table.with(interactor, { $0.runningHook?.hook == .willResignActive }) == true { return true }
+            if let interactor, state.table.with(interactor, { $0.pointee.runningHook?.hook == .willResignActive }) == true { return true }
             cursor = parent
             steps += 1
         }
@@ -79,7 +81,7 @@ struct ActiveAfterDetachRule: FindingRule {
     }
 
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state.table.with(check.subject, { $0.isActive }) == true
+        state.table.with(check.subject, { $0.pointee.isActive }) == true
     }
 }
 

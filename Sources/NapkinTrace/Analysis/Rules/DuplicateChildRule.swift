@@ -55,18 +55,18 @@ struct DuplicateChildRule: FindingRule {
     mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         switch event.kind {
         case .attach(let parent, let child):
-            guard effect.misuse == nil, let type = context.state.table.with(child, { $0.type }) else { return }
+            guard effect.misuse == nil, let type = context.state.table.with(child, { $0.pointee.type }) else { return }
             attached(child, type: type, to: parent, event, &context)
         case .load(let id):
             // The last child loading is activity of its group; so is one of its own
             // children loading (a list's rows, attached before the next list comes).
-            guard let parent = context.state.table.with(id, { $0.parent }) ?? nil else { return }
+            guard let parent = context.state.table.with(id, { $0.pointee.parent }) ?? nil else { return }
             touch(id, under: parent, at: event.time)
-            if let grandparent = context.state.table.with(parent, { $0.parent }) ?? nil {
+            if let grandparent = context.state.table.with(parent, { $0.pointee.parent }) ?? nil {
                 touch(parent, under: grandparent, at: event.time)
             }
         case .deallocated(let id):
-            history[id] = nil
+            history.removeValue(forKey: id)
         case .mark:
             marks &+= 1
         default:
@@ -86,15 +86,18 @@ struct DuplicateChildRule: FindingRule {
 
     private mutating func attached(_ child: NodeID, type: String, to parent: NodeID, _ event: TraceEvent,
                                    _ context: inout AnalysisContext) {
-        let previous = history.with(parent) { $0.first { $0.type == type } } ?? nil
-        var entry = previous ?? TypeHistory(type: type, lastChild: child, lastActivity: event.time, marks: marks)
-        entry.lastChild = child
-        entry.lastActivity = event.time
-        entry.marks = marks
-        if !history.contains(parent) { history[parent] = [] }
-        defer {
-            history.update(parent) { types in
-                if let k = types.firstIndex(where: { $0.type == type }) { types[k] = entry } else { types.append(entry) }
+        // One lookup: the parent's entry for this type, as it was (the fields
+        // below), now brought up to date with this child (or added).
+        let (now, marks) = (event.time, self.marks)
+        var previous: (lastChild: NodeID, lastActivity: UInt64, marks: UInt64, isCollection: Bool)?
+        history.update(parent, inserting: []) { types in
+            if let k = types.firstIndex(where: { $0.type == type }) {
+                previous = (types[k].lastChild, types[k].lastActivity, types[k].marks, types[k].isCollection)
+                types[k].lastChild = child
+                types[k].lastActivity = now
+                types[k].marks = marks
+            } else {
+                types.append(TypeHistory(type: type, lastChild: child, lastActivity: now, marks: marks))
             }
         }
         // The child of this type attached before, if it is still attached here
@@ -104,12 +107,14 @@ struct DuplicateChildRule: FindingRule {
         // not the next visit); outside the tree that rule does not look at it.
         guard let previous, !previous.isCollection, previous.lastChild != child,
               context.state.table.with(previous.lastChild, {
-                  $0.parent == parent && !($0.view == .removed && $0.isInLiveTree)
+                  $0.pointee.parent == parent && !($0.pointee.view == .removed && $0.pointee.isInLiveTree)
               }) == true,
               let older = context.state[previous.lastChild] else { return }
         let (groupEnd, overflow) = previous.lastActivity.addingReportingOverflow(Self.groupWindow)
         if (event.time <= groupEnd || overflow || event.time < previous.lastActivity) && previous.marks == marks {
-            entry.isCollection = true
+            history.update(parent) { types in
+                if let k = types.firstIndex(where: { $0.type == type }) { types[k].isCollection = true }
+            }
             return
         }
         let parentName = context.state[parent]?.name ?? "#\(parent)"

@@ -4,6 +4,8 @@
 struct EventAfterDeinitRule: FindingRule {
     static let rule = Finding.Rule("event-after-deinit", .warning, title: "event after deinit", summary: "an event about a router or interactor after its deinit")
     static let watches: Set<TraceEvent.Name> = [.attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .view, .taskStart, .deallocated]
+    /// It reports the `eventAfterDeinit` misuse, and nothing else.
+    static let observesOnlyMisuse = true
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         guard let misuse = effect.misuse, misuse.kind == .eventAfterDeinit else { return }

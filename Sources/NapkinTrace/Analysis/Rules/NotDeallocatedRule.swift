@@ -24,9 +24,10 @@ struct NotDeallocatedRule: FindingRule {
             guard effect.childWasInLiveTree || effect.childWasAttached, context.state.contains(child) else { return }
             context.schedule(GraceCheck(subject: child, since: event.seq))
         case .deallocated:
-            guard let router = context.state.removedNode, router.kind == .router,
-                  let interactor = router.interactor, context.state.contains(interactor) else { return }
-            context.schedule(GraceCheck(subject: interactor, since: event.seq, other: router.id, flag: Self.interactorCheck))
+            guard context.state.hasRemovedNode, context.state.lastRemoved.kind == .router,
+                  let interactor = context.state.lastRemoved.interactor, context.state.contains(interactor) else { return }
+            let router = context.state.lastRemoved.id
+            context.schedule(GraceCheck(subject: interactor, since: event.seq, other: router, flag: Self.interactorCheck))
         default:
             break
         }
@@ -49,7 +50,7 @@ struct NotDeallocatedRule: FindingRule {
             guard !node.isInLiveTree else { return }
             // Its interactor's hook never returned, and the attach (or detach)
             // awaiting that hook holds the router; reported as stuck-hook.
-            if let interactor = node.interactor, context.state.table.with(interactor, { $0.runningHook != nil }) == true { return }
+            if let interactor = node.interactor, context.state.table.with(interactor, { $0.pointee.runningHook != nil }) == true { return }
             // Re-attached and detached again since the check was asked for: wait from then.
             let moved = max(node.leftTreeAt?.time ?? 0, node.attachedAt?.time ?? 0)
             if moved > check.scheduledAt {

@@ -29,7 +29,7 @@ struct OrphanedTaskRule: FindingRule {
     private static let ownerDeallocated = true
 
     /// An owner whose deactivation waits for its check.
-    private struct Waiting {
+    private struct Waiting: Sendable {
         /// The deactivation the waiting check is about.
         var since: UInt64
         var sinceTime: UInt64
@@ -38,10 +38,10 @@ struct OrphanedTaskRule: FindingRule {
     }
 
     /// Owners with a check waiting, by interactor id (bounded by live interactors).
-    private var waiting: [NodeID: Waiting] = [:]
+    private var waiting = NodeTable<Waiting>()
     /// Per owner: every task started before this sequence number that was
     /// still running at a decision has been reported.
-    private var reportedThrough: [NodeID: UInt64] = [:]
+    private var reportedThrough = NodeTable<UInt64>()
     /// Owners and tasks whose check the trace ended too early to decide.
     private var tooRecent: Set<NodeID> = []
 
@@ -57,26 +57,28 @@ struct OrphanedTaskRule: FindingRule {
             guard effect.endedResignation != 0 else { return }
             deactivated(owner, since: effect.endedResignation, at: event.time, &context)
         case .deallocated:
-            guard let owner = context.state.removedNode, owner.kind == .interactor else { return }
+            guard context.state.hasRemovedNode, context.state.lastRemoved.kind == .interactor else { return }
+            let owner = context.state.lastRemoved.id
             // (Most interactors end with no entry at all: skip the hashing then.)
-            if !reportedThrough.isEmpty { reportedThrough[owner.id] = nil }
+            if reportedThrough.count > 0 { reportedThrough.removeValue(forKey: owner) }
             // A deactivation still waiting keeps its moment: its tasks are
             // checked from then, as tasks of an owner that is gone since.
-            let earlier = waiting.isEmpty ? nil : waiting.removeValue(forKey: owner.id)
-            for task in owner.taskList where context.state.isRunning(task: task) {
+            let earlier = waiting.count == 0 ? nil : waiting.removeValue(forKey: owner)
+            guard !context.state.lastRemoved.taskList.isEmpty else { return }
+            for task in context.state.lastRemoved.taskList where context.state.isRunning(task: task) {
                 if let earlier {
-                    context.schedule(GraceCheck(subject: task, since: earlier.since, other: owner.id), at: earlier.sinceTime)
+                    context.schedule(GraceCheck(subject: task, since: earlier.since, other: owner), at: earlier.sinceTime)
                 } else {
-                    context.schedule(GraceCheck(subject: task, since: event.seq, other: owner.id, flag: Self.ownerDeallocated))
+                    context.schedule(GraceCheck(subject: task, since: event.seq, other: owner, flag: Self.ownerDeallocated))
                 }
             }
         case .taskEnd:
             // The owner's last task ended: nothing left to wait for (a check
             // still queued finds no entry and is dropped).
             let owner = effect.endedTaskOwner
-            guard owner != 0, !waiting.isEmpty, waiting[owner] != nil,
-                  context.state.table.with(owner, { $0.taskList.isEmpty }) != false else { return }
-            waiting[owner] = nil
+            guard owner != 0, waiting.count > 0, waiting.contains(owner),
+                  context.state.table.with(owner, { $0.pointee.taskList.isEmpty }) != false else { return }
+            waiting.removeValue(forKey: owner)
         default:
             break
         }
@@ -85,10 +87,8 @@ struct OrphanedTaskRule: FindingRule {
     /// `owner` deactivated (its `deactivate` is `since`) and napkin cancelled
     /// its tasks at `time`: check them one grace period later.
     private mutating func deactivated(_ owner: NodeID, since: UInt64, at time: UInt64, _ context: inout AnalysisContext) {
-        guard context.state.table.with(owner, { !$0.taskList.isEmpty }) == true else { return }
-        if waiting[owner] != nil {
-            waiting[owner]!.latest = (since, time)
-        } else {
+        guard context.state.table.with(owner, { !$0.pointee.taskList.isEmpty }) == true else { return }
+        if !waiting.update(owner, { $0.latest = (since, time) }) {
             waiting[owner] = Waiting(since: since, sinceTime: time)
             context.schedule(GraceCheck(subject: owner, since: since), at: time)
         }

@@ -83,7 +83,7 @@ struct StuckHookRule: FindingRule {
 
     /// Open while the hook the check is about still runs.
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state.table.with(check.subject, { $0.runningHook?.since.seq == check.since }) == true
+        state.table.with(check.subject, { $0.pointee.runningHook?.since.seq == check.since }) == true
     }
 }
 

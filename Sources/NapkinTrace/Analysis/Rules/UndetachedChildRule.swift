@@ -9,9 +9,12 @@ struct UndetachedChildRule: FindingRule {
     static let codeFocus: [Finding.CodeReference.Role] = [.attached, .created]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
-        guard let parent = context.state.removedNode, parent.kind == .router else { return }
-        for child in parent.childList where context.state.contains(child) {
-            context.schedule(GraceCheck(subject: child, since: event.seq, other: parent.id))
+        // The removed node's fields are read in place (see TraceState.lastRemoved).
+        guard context.state.hasRemovedNode, context.state.lastRemoved.kind == .router,
+              !context.state.lastRemoved.childList.isEmpty else { return }
+        let parent = context.state.lastRemoved.id, children = context.state.lastRemoved.childList
+        for child in children where context.state.contains(child) {
+            context.schedule(GraceCheck(subject: child, since: event.seq, other: parent))
         }
     }
 

@@ -25,7 +25,7 @@ struct ViewGoneStillAttachedRule: FindingRule {
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
         guard case .view(let router, .removed) = event.kind,
-              context.state.table.with(router, { $0.isInLiveTree && $0.parent != nil }) == true else { return }
+              context.state.table.with(router, { $0.pointee.isInLiveTree && $0.pointee.parent != nil }) == true else { return }
         context.schedule(GraceCheck(subject: router, since: event.seq))
     }
 
@@ -54,7 +54,7 @@ struct ViewGoneStillAttachedRule: FindingRule {
 
     /// Open while the router is alive, attached in the live tree, and its view removed.
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        state.table.with(check.subject, { $0.isInLiveTree && $0.parent != nil && $0.view == .removed }) == true
+        state.table.with(check.subject, { $0.pointee.isInLiveTree && $0.pointee.parent != nil && $0.pointee.view == .removed }) == true
     }
 
     /// Whether an ancestor of `node` that is attached to a parent has its
@@ -66,7 +66,7 @@ struct ViewGoneStillAttachedRule: FindingRule {
         defer { state.workDone &+= steps }
         while let id = cursor, steps <= UInt64(state.nodeCount) {
             steps += 1
-            guard let (removed, parent) = state.table.with(id, { ($0.view == .removed, $0.parent) }) else { return false }
+            guard let (removed, parent) = state.table.with(id, { ($0.pointee.view == .removed, $0.pointee.parent) }) else { return false }
             if removed && parent != nil { return true }
             cursor = parent
         }

@@ -53,13 +53,16 @@ struct ViewShownAfterDetachRule: FindingRule {
             // Only a misuse moves a router out of the tree with an attach: a
             // second parent outside the tree took it.
             guard effect.misuse?.kind == .doubleAttach,
-                  context.state.table.with(child, { $0.leftTreeAt?.seq == event.seq }) == true else { return }
+                  context.state.table.with(child, { $0.pointee.leftTreeAt?.seq == event.seq }) == true else { return }
             checkViews(below: child, since: event.seq, &context)
         case .detach(_, let child):
             guard effect.childWasInLiveTree else { return }
             checkViews(below: child, since: event.seq, &context)
         case .deallocated:
-            guard let router = context.state.removedNode, router.kind == .router else { return }
+            // Usually a router that left the tree with its view gone: decided from two fields read in place.
+            guard context.state.hasRemovedNode, context.state.lastRemoved.kind == .router,
+                  context.state.lastRemoved.isInLiveTree || context.state.lastRemoved.view == .shown else { return }
+            let router = context.state.lastRemoved
             if router.isInLiveTree {
                 // Its children left the tree with it.
                 for child in router.childList { checkViews(below: child, since: event.seq, &context) }
@@ -75,7 +78,7 @@ struct ViewShownAfterDetachRule: FindingRule {
             if goneWhileShown.count > 0 { goneWhileShown[router] = nil }
         case .view(let router, .shown):
             // Shown while outside the tree, after having been in it.
-            guard context.state.table.with(router, { !$0.isInLiveTree && $0.leftTreeAt != nil }) == true else { return }
+            guard context.state.table.with(router, { !$0.pointee.isInLiveTree && $0.pointee.leftTreeAt != nil }) == true else { return }
             context.schedule(GraceCheck(subject: router, since: event.seq), after: .viewGrace)
         default:
             break
@@ -120,7 +123,7 @@ struct ViewShownAfterDetachRule: FindingRule {
     /// for a gone router, the check asked for at its deinit while its view
     /// has not reported that it went.
     func isOpen(_ check: GraceCheck, in state: TraceState) -> Bool {
-        guard let open = state.table.with(check.subject, { !$0.isInLiveTree && $0.view == .shown }) else {
+        guard let open = state.table.with(check.subject, { !$0.pointee.isInLiveTree && $0.pointee.view == .shown }) else {
             return check.flag == Self.goneCheck && goneWhileShown.contains(check.subject)
         }
         return open

@@ -1,0 +1,202 @@
+/// The fast path of ``TraceLineParser``: lines exactly as ``TraceEncoder``
+/// writes them (its key order, no whitespace, no escapes), which is every
+/// line of a trace produced by NapkinTrace. Anything else returns nil and
+/// goes through the general parser, so correctness never depends on this
+/// path; it only makes the common case cheap (`FastPathAgreementTests`
+/// checks that both paths agree wherever this one answers).
+///
+/// The line is read a word at a time (``LineCursor``): each key is one or
+/// two word compares, each number is decoded eight digits at a time, each
+/// string is scanned eight bytes at a time. Type names, task labels and
+/// code locations, which a trace repeats, come from ``FastPathCaches`` once seen.
+struct TraceFastPath<Reads: WordReads> {
+    private var c: LineCursor<Reads>
+
+    /// A fast path over `bytes` (a trailing `\r` is ignored), of which
+    /// `readable` bytes from its start may be loaded (see ``LineCursor``).
+    init(_ bytes: UnsafeBufferPointer<UInt8>, readable: Int) {
+        c = LineCursor(bytes, readable: readable)
+    }
+
+    /// The event, if the line is exactly as the encoder writes it.
+    mutating func parse(_ caches: inout FastPathCaches) -> TraceEvent? {
+        var event = TraceEvent.placeholder
+        return parse(into: &event, &caches) ? event : nil
+    }
+
+    /// Reads the line into `event` (replacing it) if the line is exactly as
+    /// the encoder writes it; returns whether it was (`event` is left alone
+    /// otherwise). Not inlined: the event is built in place in `event`. (A
+    /// caller that keeps one event variable for every line destroys each
+    /// event directly; an optional event is destroyed through its type's
+    /// value witnesses, which costs several calls.)
+    @inline(__always)
+    mutating func parse(into event: inout TraceEvent, _ caches: inout FastPathCaches) -> Bool {
+        parseRecord(into: &event, &caches, untilNewline: false) != nil
+    }
+
+    /// Reads a record from the start of the bytes into `event` (as
+    /// ``parse(into:_:)``), where the bytes hold the record's line and what
+    /// follows it: the record must end with `}` right before a newline.
+    /// Returns the line's length (without the newline), or nil.
+    ///
+    /// Nothing the fast path accepts can hold a newline (keys are fixed,
+    /// numbers are digits, strings stop at any control character), so a
+    /// record read this way is exactly the line a newline search would
+    /// have cut: the reader's buffer is parsed in place, without one.
+    @inline(__always)
+    mutating func parseLine(into event: inout TraceEvent, _ caches: inout FastPathCaches) -> Int? {
+        parseRecord(into: &event, &caches, untilNewline: true)
+    }
+
+    /// Both of the above: the length read, or nil. Not inlined: the event
+    /// is built in place in `event`.
+    @inline(never)
+    private mutating func parseRecord(into event: inout TraceEvent, _ caches: inout FastPathCaches, untilNewline: Bool) -> Int? {
+        guard c.match(.seqKey), let seq = c.number(), c.match(.tKey), let t = c.number(), c.match(.evKey),
+              let kind = kind(&caches) else { return nil }
+        let location: CodeLocation?
+        if c.current == UInt8(ascii: ",") {
+            guard c.match(.srcKey), let parsed = self.location(&caches.locations) else { return nil }
+            location = parsed
+        } else {
+            location = nil
+        }
+        guard c.match(UInt8(ascii: "}")), untilNewline ? c.current == 10 : c.atEnd else { return nil }
+        event = TraceEvent(seq: seq, time: t, kind: kind, location: location)
+        return c.i
+    }
+
+    /// The event's kind and fields, from its name (with its closing quote) on.
+    @inline(__always)
+    private mutating func kind(_ caches: inout FastPathCaches) -> TraceEvent.Kind? {
+        switch c.current {
+        case UInt8(ascii: "a"):
+            if c.match(.attach) {
+                guard let (parent, child) = link() else { return nil }
+                return .attach(parent: parent, child: child)
+            }
+            guard c.match(.activate), let id = idField() else { return nil }
+            return .activate(interactor: id)
+        case UInt8(ascii: "d"):
+            if c.match(.deinitName) {
+                guard let id = idField() else { return nil }
+                return .deallocated(id: id)
+            }
+            if c.match(.detach) {
+                guard let (parent, child) = link() else { return nil }
+                return .detach(parent: parent, child: child)
+            }
+            guard c.match(.deactivate), let id = idField() else { return nil }
+            return .deactivate(interactor: id)
+        case UInt8(ascii: "v"):
+            guard c.match(.view), let id = idField(), c.match(.stateKey) else { return nil }
+            let appearance: ViewAppearance
+            if c.match(.shown) { appearance = .shown }
+            else if c.match(.covered) { appearance = .covered }
+            else if c.match(.removed) { appearance = .removed }
+            else { return nil }
+            return .view(router: id, appearance: appearance)
+        case UInt8(ascii: "l"):
+            if c.match(.load) {
+                guard let id = idField() else { return nil }
+                return .load(router: id)
+            }
+            guard c.match(.launch), let id = idField() else { return nil }
+            return .launch(router: id)
+        case UInt8(ascii: "t"):
+            if c.match(.taskStart) {
+                guard c.match(.taskKey), let task = c.id(), c.match(.ownerKey), let owner = c.id() else { return nil }
+                var label: String?
+                if c.current == UInt8(ascii: ",") && c.match(.labelKey) {
+                    guard let text = string(&caches.names) else { return nil }
+                    label = text
+                }
+                return .taskStart(task: task, owner: owner, label: label)
+            }
+            if c.match(.taskCancel) {
+                guard c.match(.taskKey), let task = c.id() else { return nil }
+                return .taskCancel(task: task)
+            }
+            guard c.match(.taskEnd), c.match(.taskKey), let task = c.id(), c.match(.outcomeKey) else { return nil }
+            let outcome: TaskOutcome
+            if c.match(.cancelled) { outcome = .cancelled }
+            else if c.match(.completed) { outcome = .completed }
+            else { return nil }
+            return .taskEnd(task: task, outcome: outcome)
+        case UInt8(ascii: "h"):
+            guard c.match(.hookEnd), let id = idField() else { return nil }
+            return .hookEnd(interactor: id)
+        case UInt8(ascii: "i"):
+            guard c.match(.interactor), let id = idField(), c.match(.typeKey), let type = string(&caches.names) else { return nil }
+            return .interactorCreated(id: id, type: type)
+        case UInt8(ascii: "r"):
+            guard c.match(.router), let id = idField(), c.match(.typeKey), let type = string(&caches.names),
+                  c.match(.interactorKey), let interactor = c.number(), c.match(.itypeKey),
+                  let interactorType = string(&caches.names) else { return nil }
+            return .routerCreated(id: id, type: type, interactor: interactor, interactorType: interactorType)
+        case UInt8(ascii: "m"):
+            guard c.match(.mark), c.match(.textKey), let text = string(&caches.marks) else { return nil }
+            return .mark(text: text)
+        default:
+            // `session`, `dropped` and `end` come once per session: the general parser is fast enough.
+            return nil
+        }
+    }
+
+    // MARK: - Fields
+
+    /// `,"id":N` with N not 0.
+    @inline(__always)
+    private mutating func idField() -> UInt64? {
+        guard c.match(.idKey) else { return nil }
+        return c.id()
+    }
+
+    /// `,"parent":N,"child":M`.
+    @inline(__always)
+    private mutating func link() -> (UInt64, UInt64)? {
+        guard c.match(.parentKey), let parent = c.id(), c.match(.childKey), let child = c.id() else { return nil }
+        return (parent, child)
+    }
+
+    /// A string value without escapes, after its opening quote (consumed
+    /// with its key), through `cache`.
+    @inline(__always)
+    private mutating func string(_ cache: inout ByteKeyedCache<String>) -> String? {
+        let start = c.i
+        guard let end = c.plainStringEnd(from: start) else { return nil }
+        c.i = end &+ 1
+        let bytes = c.bytes(from: start, to: end)
+        let hash = c.hash(from: start, to: end)
+        if let known = cache.value(for: bytes, hash: hash) { return known }
+        let text = String(decoding: bytes, as: UTF8.self)
+        cache.insert(text, for: bytes, hash: hash)
+        return text
+    }
+
+    /// The `src` value (`Module/File.swift:42`), after its opening quote.
+    @inline(__always)
+    private mutating func location(_ cache: inout ByteKeyedCache<CodeLocation>) -> CodeLocation? {
+        let start = c.i
+        guard let end = c.plainStringEnd(from: start) else { return nil }
+        c.i = end &+ 1
+        let bytes = c.bytes(from: start, to: end)
+        let hash = c.hash(from: start, to: end)
+        if let known = cache.value(for: bytes, hash: hash) { return known }
+        guard let parsed = CodeLocation(parsing: String(decoding: bytes, as: UTF8.self)) else { return nil }
+        cache.insert(parsed, for: bytes, hash: hash)
+        return parsed
+    }
+}
+
+/// The values the fast path reuses from line to line.
+struct FastPathCaches: Sendable {
+    /// Type names and task labels, by their bytes.
+    var names = ByteKeyedCache<String>()
+    /// Code locations (`src`), by their bytes.
+    var locations = ByteKeyedCache<CodeLocation>()
+    /// Marks' texts, by their bytes (an app repeats most of its marks; a
+    /// cache of their own, so that one-off texts do not push names out).
+    var marks = ByteKeyedCache<String>()
+}
