@@ -44,6 +44,10 @@ enum ReaderBenchmark {
         var read = 0.0, analysis = 0.0
         /// The same in wall-clock seconds.
         var readWall = 0.0, analysisWall = 0.0
+        /// Median wall-clock and CPU seconds of the reader with the analysis
+        /// as `napkin-inspect check` reads a large file: read ahead on a
+        /// second thread (``TraceReader/readAhead(event:diagnostic:)``).
+        var aheadWall = 0.0, ahead = 0.0
         var liveNodes = 0, findings = 0
         /// Peak memory of the process before reading, and at the end (KiB).
         var startKiB = 0, peakKiB = 0
@@ -77,6 +81,8 @@ enum ReaderBenchmark {
                      m.read, mb / m.read, Double(m.events) / m.read / 1e6, m.readWall, mb / m.readWall))
         print(String(format: "  reader + analysis:    %7.3f s  %7.1f MB/s  %6.2f M events/s  (wall %.3f s, %.1f MB/s)",
                      m.analysis, mb / m.analysis, Double(m.events) / m.analysis / 1e6, m.analysisWall, mb / m.analysisWall))
+        print(String(format: "  read ahead + analysis: %6.3f s  %7.1f MB/s  %6.2f M events/s  (wall, 2 threads; CPU %.3f s) as check reads a large file",
+                     m.aheadWall, mb / m.aheadWall, Double(m.events) / m.aheadWall / 1e6, m.ahead))
         print(String(format: "  peak memory:          %7.1f MiB (%.1f MiB before reading: +%.1f MiB)",
                      Double(m.peakKiB) / 1024, Double(m.startKiB) / 1024, Double(m.peakKiB - m.startKiB) / 1024))
         if let jq {
@@ -93,6 +99,9 @@ enum ReaderBenchmark {
             ("ANALYSIS_EVENTS_PER_S", "\(Int(Double(m.events) / m.analysis))"),
             ("READ_WALL_MBPS", String(format: "%.1f", mb / m.readWall)),
             ("ANALYSIS_WALL_MBPS", String(format: "%.1f", mb / m.analysisWall)),
+            ("AHEAD_WALL_MBPS", String(format: "%.1f", mb / m.aheadWall)),
+            ("AHEAD_EVENTS_PER_S", "\(Int(Double(m.events) / m.aheadWall))"),
+            ("AHEAD_CPU_S", String(format: "%.3f", m.ahead)),
             ("PEAK_KIB", "\(m.peakKiB)"),
             ("START_KIB", "\(m.startKiB)"),
         ]
@@ -125,10 +134,12 @@ enum ReaderBenchmark {
         guard let events = values["EVENTS"].flatMap(Int.init), let bytes = values["BYTES"].flatMap(Int.init),
               let read = values["READ_S"].flatMap(Double.init), let analysis = values["ANALYSIS_S"].flatMap(Double.init),
               let readWall = values["READ_WALL_S"].flatMap(Double.init), let analysisWall = values["ANALYSIS_WALL_S"].flatMap(Double.init),
+              let ahead = values["AHEAD_S"].flatMap(Double.init), let aheadWall = values["AHEAD_WALL_S"].flatMap(Double.init),
               let live = values["LIVE_NODES"].flatMap(Int.init), let findings = values["FINDINGS"].flatMap(Int.init),
               let start = values["START_KIB"].flatMap(Int.init), let peak = values["PEAK_KIB"].flatMap(Int.init) else { return nil }
         return Measurement(events: events, bytes: bytes, read: read, analysis: analysis, readWall: readWall,
-                           analysisWall: analysisWall, liveNodes: live, findings: findings, startKiB: start, peakKiB: peak)
+                           analysisWall: analysisWall, aheadWall: aheadWall, ahead: ahead, liveNodes: live, findings: findings,
+                           startKiB: start, peakKiB: peak)
     }
 
     /// The child's side: measures `path` and prints `KEY value` lines.
@@ -140,6 +151,8 @@ enum ReaderBenchmark {
         print("ANALYSIS_S \(m.analysis)")
         print("READ_WALL_S \(m.readWall)")
         print("ANALYSIS_WALL_S \(m.analysisWall)")
+        print("AHEAD_S \(m.ahead)")
+        print("AHEAD_WALL_S \(m.aheadWall)")
         print("LIVE_NODES \(m.liveNodes)")
         print("FINDINGS \(m.findings)")
         print("START_KIB \(m.startKiB)")
@@ -154,6 +167,7 @@ enum ReaderBenchmark {
         m.bytes = fileSize(path)
         _ = readOnly(path)
         var reads: [Double] = [], analyses: [Double] = [], readWalls: [Double] = [], analysisWalls: [Double] = []
+        var aheads: [Double] = [], aheadWalls: [Double] = []
         for _ in 0..<max(1, rounds) {
             var cpu = processCPUTime()
             let (t1, n) = readOnly(path)
@@ -161,9 +175,13 @@ enum ReaderBenchmark {
             readWalls.append(t1)
             m.events = n
             cpu = processCPUTime()
-            let (t2, alive, found) = readAndAnalyze(path)
+            let (t2, alive, found, _) = readAndAnalyze(path)
             analyses.append(Double(processCPUTime() - cpu) / 1e9)
             analysisWalls.append(t2)
+            cpu = processCPUTime()
+            let (t3, _, _, _) = readAndAnalyze(path, readingAhead: true)
+            aheads.append(Double(processCPUTime() - cpu) / 1e9)
+            aheadWalls.append(t3)
             m.liveNodes = alive
             m.findings = found
         }
@@ -171,6 +189,8 @@ enum ReaderBenchmark {
         m.analysis = median(analyses)
         m.readWall = median(readWalls)
         m.analysisWall = median(analysisWalls)
+        m.ahead = median(aheads)
+        m.aheadWall = median(aheadWalls)
         m.peakKiB = peakOfThisImage()
         return m
     }
@@ -202,17 +222,28 @@ enum ReaderBenchmark {
         return (Double(now() - start) / 1e9, count)
     }
 
-    static func readAndAnalyze(_ path: String) -> (Double, Int, Int) {
+    static func readAndAnalyze(_ path: String, readingAhead: Bool = false) -> (Double, Int, Int, Int) {
         let start = now()
         let reader = try! TraceReader(path: path)
         var analyzer = TraceAnalyzer()
-        // As `napkin-inspect check` reads (TraceInput.read, CheckedTrace).
-        reader.read(event: { event in
-            analyzer.consume(event)
-            return true
-        }, diagnostic: { _ in })
+        var count = 0
+        // As `napkin-inspect check` reads (TraceInput.read, CheckedTrace):
+        // a large file on a machine with more than one core, read ahead.
+        if readingAhead {
+            reader.readAhead(event: { event in
+                count += 1
+                analyzer.consume(event)
+                return true
+            }, diagnostic: { _ in })
+        } else {
+            reader.read(event: { event in
+                count += 1
+                analyzer.consume(event)
+                return true
+            }, diagnostic: { _ in })
+        }
         analyzer.finish()
-        return (Double(now() - start) / 1e9, analyzer.state.nodeCount, analyzer.findings.count)
+        return (Double(now() - start) / 1e9, analyzer.state.nodeCount, analyzer.findings.count, count)
     }
 
     static func jqTime(_ path: String) -> Double? {

@@ -25,7 +25,8 @@ struct TraceGenerator {
         self.flushEvery = flushEvery
         self.flush = flush
         out.reserveCapacity(flushEvery + 4096)
-        emit(.sessionStart(SessionInfo(app: app, pid: 4242, wallClock: 1_795_486_112_203_644_398)), after: 0)
+        emit(.sessionStart(SessionInfo(app: app, pid: 4242, wallClock: 1_795_486_112_203_644_398,
+                                       revision: TraceFormat.revision)), after: 0)
     }
 
     /// A new router, interactor or task id.
@@ -36,7 +37,17 @@ struct TraceGenerator {
 
     /// Writes `kind`, `after` nanoseconds (plus up to a third more, jittered)
     /// after the previous event, with a code location when `src` is given.
+    /// An `activate` or `deactivate` is followed by its hook's `hook_end` a
+    /// little later, as the framework writes them (format revision 1).
     mutating func emit(_ kind: TraceEvent.Kind, after gap: UInt64 = 20_000, src: CodeLocation? = nil) {
+        write(kind, after: gap, src: src)
+        switch kind {
+        case .activate(let interactor), .deactivate(let interactor): write(.hookEnd(interactor: interactor), after: 3_000)
+        default: break
+        }
+    }
+
+    private mutating func write(_ kind: TraceEvent.Kind, after gap: UInt64, src: CodeLocation? = nil) {
         seq += 1
         noise = noise &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         time += gap + (gap / 3 == 0 ? 0 : (noise >> 33) % (gap / 3))

@@ -10,6 +10,7 @@
 // Numbers are ratios of contenders measured in the same run.
 
 import Foundation
+import RuntimeCounters
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let command = arguments.first ?? "all"
@@ -38,6 +39,12 @@ func runReader() {
                         keep: arguments.contains("--keep"), jq: !arguments.contains("--no-jq"))
 }
 
+/// Heap allocations per event since `start` (`n/a` where they are not counted).
+func allocationsPerEvent(since start: UInt64, _ events: Int) -> String {
+    guard runtime_counters_available() != 0 else { return "n/a" }
+    return String(format: "%.3f", Double(runtime_counters_allocations() - start) / Double(max(events, 1)))
+}
+
 func text(_ name: String) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
     return arguments[i + 1]
@@ -53,13 +60,15 @@ case "reader-measure":
 case "profile-reader":
     // For profilers: read an existing file once, with the reader alone.
     let path = arguments.count > 1 ? arguments[1] : "/tmp/napkin-bench.ndjson"
+    let allocations = runtime_counters_allocations()
     let (t, events) = ReaderBenchmark.readOnly(path)
-    print("reader \(t)s, \(events) events")
+    print("reader \(t)s, \(events) events, \(allocationsPerEvent(since: allocations, events)) heap allocations per event")
 case "profile-analysis":
     // For profilers: read and analyse an existing file once.
     let path = arguments.count > 1 ? arguments[1] : "/tmp/napkin-bench.ndjson"
-    let (t, alive, found) = ReaderBenchmark.readAndAnalyze(path)
-    print("analysis \(t)s, \(alive) live, \(found) findings")
+    let allocations = runtime_counters_allocations()
+    let (t, alive, found, events) = ReaderBenchmark.readAndAnalyze(path)
+    print("analysis \(t)s, \(events) events, \(alive) live, \(found) findings, \(allocationsPerEvent(since: allocations, events)) heap allocations per event")
 case "framework":
     let child: FrameworkBenchmark.Child? = arguments.contains("--default-hooks") ? .defaultHooks
         : arguments.contains("--with-hooks") ? .withHooks : nil

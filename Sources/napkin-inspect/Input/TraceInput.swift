@@ -1,3 +1,4 @@
+import Foundation
 import NapkinTrace
 
 /// Reads a trace file for a command: streams its events, reports the reader's
@@ -14,6 +15,17 @@ struct TraceInput {
     /// written at once by default; a trace read on another thread
     /// (`check --jobs`) keeps its lines, to be written in the order of the traces.
     var errorOutput: (String) -> Void = { Output.error($0) }
+    /// Whether a large file may be read ahead on a second thread while
+    /// `body` works (``TraceReader/readAhead(event:diagnostic:)``): only a
+    /// regular file of at least ``readAheadMinimumBytes``, on a machine with
+    /// more than one core. Off where the cores are already busy (`check`
+    /// with several traces at once). What is read, written and returned is
+    /// the same either way.
+    var readAhead = true
+
+    /// A file smaller than this is read on the calling thread: starting a
+    /// thread costs more than it saves.
+    static let readAheadMinimumBytes = 1 << 20
 
     /// What reading produced besides the events.
     struct Summary {
@@ -45,6 +57,7 @@ struct TraceInput {
     /// Reads every event, calling `body`; `body` returns false to stop early.
     func read(_ body: (TraceEvent) throws(CommandFailure) -> Bool) throws(CommandFailure) -> Summary {
         let reader = try Self.openReader(path)
+        let ahead = readAhead && Self.worthReadingAhead(path)
         var shown: [TraceDiagnostic.Severity: Int] = [:]
         var stoppedEarly = false
         func event(_ event: TraceEvent) throws(CommandFailure) -> Bool {
@@ -55,15 +68,21 @@ struct TraceInput {
         func diagnostic(_ diagnostic: TraceDiagnostic) throws(CommandFailure) {
             // Once the input is rejected as not a trace, the reader may still hand
             // out one diagnostic about a later line: the rejection says it all.
-            if reader.rejection != nil { return }
+            // (Reading ahead, the reader leaves those out itself; its state
+            // belongs to the other thread until it returns.)
+            if !ahead && reader.rejection != nil { return }
             let count = shown[diagnostic.severity, default: 0]
             shown[diagnostic.severity] = count + 1
             if count < Self.shownPerSeverity && !quiet {
                 errorOutput("\(reader.source): \(diagnostic.severity.rawValue): \(diagnostic)")
             }
         }
-        // The reader's fastest way through a trace (no Item per event).
-        try reader.read(event: event, diagnostic: diagnostic)
+        // The reader's fastest ways through a trace (no Item per event).
+        if ahead {
+            try reader.readAhead(event: event, diagnostic: diagnostic)
+        } else {
+            try reader.read(event: event, diagnostic: diagnostic)
+        }
         if stoppedEarly {
             reader.stop()
             return finish(reader, shown, complete: false)
@@ -75,6 +94,16 @@ struct TraceInput {
                 : "\(path): no valid trace records")
         }
         return finish(reader, shown, complete: true)
+    }
+
+    /// Whether `path` is a regular file large enough to read ahead, on a
+    /// machine with a core to spare.
+    static func worthReadingAhead(_ path: String) -> Bool {
+        guard path != "-", ProcessInfo.processInfo.activeProcessorCount > 1,
+              let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+              attributes[.type] as? FileAttributeType == .typeRegular,
+              let size = attributes[.size] as? Int else { return false }
+        return size >= readAheadMinimumBytes
     }
 
     /// Reports how many diagnostics were not shown and, once the whole trace

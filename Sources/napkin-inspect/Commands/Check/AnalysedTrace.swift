@@ -13,12 +13,13 @@ struct AnalysedTrace: Sendable {
     /// cannot be read as a trace, a trace with that one trace problem.
     var trace: CheckedTrace
 
-    /// Reads and analyses the trace at `path` with `options`.
-    init(reading path: String, options: TraceAnalyzer.Options) {
+    /// Reads and analyses the trace at `path` with `options`, reading a
+    /// large file ahead on a second thread if `readAhead` (see ``TraceInput/readAhead``).
+    init(reading path: String, options: TraceAnalyzer.Options, readAhead: Bool = true) {
         // The reader calls back on this thread only, before `init` returns.
         var lines: [String] = []
         do {
-            trace = try CheckedTrace(analysing: path, options: options) { lines.append($0) }
+            trace = try CheckedTrace(analysing: path, options: options, readAhead: readAhead) { lines.append($0) }
         } catch {
             lines.append(error.message)
             trace = CheckedTrace(unreadable: path, problem: error.message)

@@ -60,11 +60,14 @@ struct CheckedTrace: Encodable {
 extension CheckedTrace {
     /// Reads and analyses the trace at `path`, every finding in ``findings``
     /// (the allow-list and the baseline set theirs apart later). The reader's
-    /// lines for standard error go to `errorOutput`.
-    init(analysing path: String, options: TraceAnalyzer.Options,
+    /// lines for standard error go to `errorOutput`. A large file is read
+    /// ahead on a second thread if `readAhead` (``TraceInput/readAhead``).
+    init(analysing path: String, options: TraceAnalyzer.Options, readAhead: Bool = true,
          errorOutput: @escaping (String) -> Void) throws(CommandFailure) {
         var analyzer = TraceAnalyzer(options: options)
-        let summary = try TraceInput(path: path, errorOutput: errorOutput).read { event in
+        var input = TraceInput(path: path, errorOutput: errorOutput)
+        input.readAhead = readAhead
+        let summary = try input.read { event in
             analyzer.consume(event)
             return true
         }

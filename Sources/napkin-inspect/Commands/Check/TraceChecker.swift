@@ -27,7 +27,12 @@ struct TraceChecker {
         let options = analysis
         var checked: [CheckedTrace] = []
         checked.reserveCapacity(files.count)
-        OrderedParallelWork.run(count: files.count, jobs: jobs, work: { AnalysedTrace(reading: files[$0], options: options) }) { _, analysed in
+        // One trace at a time: a large one is read ahead on a second thread.
+        // Several at once already keep the cores busy.
+        let readAhead = min(jobs, files.count) == 1
+        OrderedParallelWork.run(count: files.count, jobs: jobs, work: {
+            AnalysedTrace(reading: files[$0], options: options, readAhead: readAhead)
+        }) { _, analysed in
             for line in analysed.errorLines { Output.error(line) }
             var result = analysed.trace
             allowList.setApartAllowed(in: &result)
