@@ -103,23 +103,30 @@ private final class ReadAheadChannel: @unchecked Sendable {
     private var producerDone = false
 
     /// The reading thread's side: reads every item into batches until the
-    /// input ends or the other side stops.
+    /// input ends or the other side stops. A batch is handed over when it
+    /// holds ``batchSize`` items, events or diagnostics (a run of bad lines
+    /// is handed over as it comes, not held until the next event).
     static func produce(from reader: TraceReader, into channel: ReadAheadChannel) {
         var batch = channel.emptyBatch()
-        var going = true
-        reader.read(event: { event in
-            batch.events.append(event)
-            if batch.events.count == Self.batchSize {
-                going = channel.put(&batch)
-            }
-            return going
-        }, diagnostic: { diagnostic in
-            guard reader.rejection == nil else { return }
-            batch.diagnostics.append((batch.events.count, diagnostic))
-        })
-        if going && !batch.isEmpty { _ = channel.put(&batch) }
+        do throws(Stopped) {
+            try reader.read(event: { (event) throws(Stopped) -> Bool in
+                batch.events.append(event)
+                if batch.events.count + batch.diagnostics.count >= Self.batchSize, !channel.put(&batch) { throw Stopped() }
+                return true
+            }, diagnostic: { (diagnostic) throws(Stopped) in
+                guard reader.rejection == nil else { return }
+                batch.diagnostics.append((batch.events.count, diagnostic))
+                if batch.events.count + batch.diagnostics.count >= Self.batchSize, !channel.put(&batch) { throw Stopped() }
+            })
+            if !batch.isEmpty { _ = channel.put(&batch) }
+        } catch {
+            // The using side stopped: nothing more to hand over.
+        }
         channel.finishProducing()
     }
+
+    /// Thrown on the reading thread to leave the reader once the using side stopped.
+    private struct Stopped: Error {}
 
     private func emptyBatch() -> ReadAheadBatch {
         var batch = ReadAheadBatch()
@@ -131,13 +138,19 @@ private final class ReadAheadChannel: @unchecked Sendable {
     /// an empty one in its place; false once the using side stopped.
     private func put(_ batch: inout ReadAheadBatch) -> Bool {
         condition.lock()
-        defer { condition.unlock() }
         while full.count >= Self.depth && !stopped { condition.wait() }
-        if stopped { return false }
+        if stopped {
+            condition.unlock()
+            return false
+        }
         full.append(batch)
         batch = empty.popLast() ?? ReadAheadBatch()
-        if batch.events.capacity < Self.batchSize { batch.events.reserveCapacity(Self.batchSize) }
         condition.broadcast()
+        condition.unlock()
+        // Emptied here, not on the using side: releasing the events' strings
+        // is work the reading thread has time for.
+        batch.removeAll()
+        if batch.events.capacity < Self.batchSize { batch.events.reserveCapacity(Self.batchSize) }
         return true
     }
 
@@ -149,13 +162,12 @@ private final class ReadAheadChannel: @unchecked Sendable {
     }
 
     /// Puts the next full batch in `batch`; false when the reading thread is
-    /// done and every batch was taken. The batch it held (used) is emptied
-    /// here and kept for the reading thread to fill again.
+    /// done and every batch was taken. The batch it held (used) goes back to
+    /// the reading thread, which empties it and fills it again.
     func take(into batch: inout ReadAheadBatch) -> Bool {
-        batch.removeAll()
         condition.lock()
         defer { condition.unlock() }
-        if batch.events.capacity >= Self.batchSize { empty.append(batch) }
+        if batch.events.capacity > 0 { empty.append(batch) }
         batch = ReadAheadBatch()
         while full.isEmpty && !producerDone { condition.wait() }
         guard !full.isEmpty else { return false }
