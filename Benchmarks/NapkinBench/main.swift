@@ -63,6 +63,11 @@ case "profile-reader":
     let allocations = runtime_counters_allocations()
     let (t, events) = ReaderBenchmark.readOnly(path)
     print("reader \(t)s, \(events) events, \(allocationsPerEvent(since: allocations, events)) heap allocations per event")
+case "profile-ahead":
+    // For profilers: read ahead and analyse an existing file once.
+    let path = arguments.count > 1 ? arguments[1] : "/tmp/napkin-bench.ndjson"
+    let (t, alive, found, events) = ReaderBenchmark.readAndAnalyze(path, readingAhead: true)
+    print("read ahead + analysis \(t)s, \(events) events, \(alive) live, \(found) findings")
 case "profile-analysis":
     // For profilers: read and analyse an existing file once.
     let path = arguments.count > 1 ? arguments[1] : "/tmp/napkin-bench.ndjson"
