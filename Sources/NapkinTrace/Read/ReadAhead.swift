@@ -28,28 +28,13 @@ extension TraceReader {
         }
         thread.stackSize = 1 << 23
         thread.start()
-        var batch = ReadAheadBatch()
+        var batch: ReadAheadBatch?
         do {
-            while channel.take(into: &batch) {
-                // Diagnostics are rare: each knows how many of the batch's events come before it.
-                var nextDiagnostic = 0
-                let stopped: Bool = try batch.events.withUnsafeBufferPointer { (events) throws(E) -> Bool in
-                    for index in events.indices {
-                        while nextDiagnostic < batch.diagnostics.count && batch.diagnostics[nextDiagnostic].before == index {
-                            try diagnostic(batch.diagnostics[nextDiagnostic].diagnostic)
-                            nextDiagnostic += 1
-                        }
-                        if try !event(events[index]) { return true }
-                    }
-                    return false
-                }
-                if stopped {
+            while let next = channel.take(returning: batch) {
+                batch = next
+                if try !next.handOver(event: event, diagnostic: diagnostic) {
                     channel.stopAndWait()
                     return
-                }
-                while nextDiagnostic < batch.diagnostics.count {
-                    try diagnostic(batch.diagnostics[nextDiagnostic].diagnostic)
-                    nextDiagnostic += 1
                 }
             }
         } catch {
@@ -69,15 +54,76 @@ private struct ReaderHandle: @unchecked Sendable {
 
 /// Items read ahead: the events, and the diagnostics among them, each with
 /// the number of the batch's events that come before it.
-private struct ReadAheadBatch {
-    var events: [TraceEvent] = []
-    var diagnostics: [(before: Int, diagnostic: TraceDiagnostic)] = []
+///
+/// The events are kept in storage of their own, not an array, so that each
+/// is moved out for `event` and back after it: handed over without a copy,
+/// and so with no reference counting on the using thread (the reading
+/// thread releases the events when it empties the batch to fill it again).
+///
+/// `@unchecked Sendable`: a batch belongs to one thread at a time, handed
+/// from one to the other through ``ReadAheadChannel``'s lock.
+private final class ReadAheadBatch: @unchecked Sendable {
+    /// Room for ``ReadAheadChannel/batchSize`` events, the first ``count`` initialised.
+    private let events = UnsafeMutablePointer<TraceEvent>.allocate(capacity: ReadAheadChannel.batchSize)
+    private(set) var count = 0
+    private var diagnostics: [(before: Int, diagnostic: TraceDiagnostic)] = []
 
-    var isEmpty: Bool { events.isEmpty && diagnostics.isEmpty }
+    deinit {
+        events.deinitialize(count: count)
+        events.deallocate()
+    }
 
-    mutating func removeAll() {
-        events.removeAll(keepingCapacity: true)
+    var isEmpty: Bool { count == 0 && diagnostics.isEmpty }
+    /// Whether it holds ``ReadAheadChannel/batchSize`` items, events and diagnostics.
+    var isFull: Bool { count + diagnostics.count >= ReadAheadChannel.batchSize }
+
+    /// Adds `event` (the batch is not full).
+    func append(_ event: TraceEvent) {
+        (events + count).initialize(to: event)
+        count += 1
+    }
+
+    /// Adds `diagnostic`, after the events so far.
+    func append(_ diagnostic: TraceDiagnostic) {
+        diagnostics.append((count, diagnostic))
+    }
+
+    func removeAll() {
+        events.deinitialize(count: count)
+        count = 0
         if !diagnostics.isEmpty { diagnostics.removeAll(keepingCapacity: true) }
+    }
+
+    /// Hands every item to `event` or `diagnostic`, in order; false if
+    /// `event` returned false (nothing after it is handed over).
+    func handOver<E: Error>(event: (TraceEvent) throws(E) -> Bool,
+                            diagnostic: (TraceDiagnostic) throws(E) -> Void) throws(E) -> Bool {
+        // Read once: a class's stored properties are checked for exclusive
+        // access on every use.
+        let (events, count, diagnostics) = (self.events, self.count, self.diagnostics)
+        var nextDiagnostic = 0
+        for index in 0..<count {
+            while nextDiagnostic < diagnostics.count && diagnostics[nextDiagnostic].before == index {
+                try diagnostic(diagnostics[nextDiagnostic].diagnostic)
+                nextDiagnostic += 1
+            }
+            let slot = events + index
+            let current = slot.move()
+            let going: Bool
+            do {
+                going = try event(current)
+            } catch {
+                slot.initialize(to: current)
+                throw error
+            }
+            slot.initialize(to: current)
+            if !going { return false }
+        }
+        while nextDiagnostic < diagnostics.count {
+            try diagnostic(diagnostics[nextDiagnostic].diagnostic)
+            nextDiagnostic += 1
+        }
+        return true
     }
 }
 
@@ -107,16 +153,16 @@ private final class ReadAheadChannel: @unchecked Sendable {
     /// holds ``batchSize`` items, events or diagnostics (a run of bad lines
     /// is handed over as it comes, not held until the next event).
     static func produce(from reader: TraceReader, into channel: ReadAheadChannel) {
-        var batch = channel.emptyBatch()
+        var batch = ReadAheadBatch()
         do throws(Stopped) {
             try reader.read(event: { (event) throws(Stopped) -> Bool in
-                batch.events.append(event)
-                if batch.events.count + batch.diagnostics.count >= Self.batchSize, !channel.put(&batch) { throw Stopped() }
+                batch.append(event)
+                if batch.isFull, !channel.put(&batch) { throw Stopped() }
                 return true
             }, diagnostic: { (diagnostic) throws(Stopped) in
                 guard reader.rejection == nil else { return }
-                batch.diagnostics.append((batch.events.count, diagnostic))
-                if batch.events.count + batch.diagnostics.count >= Self.batchSize, !channel.put(&batch) { throw Stopped() }
+                batch.append(diagnostic)
+                if batch.isFull, !channel.put(&batch) { throw Stopped() }
             })
             if !batch.isEmpty { _ = channel.put(&batch) }
         } catch {
@@ -127,12 +173,6 @@ private final class ReadAheadChannel: @unchecked Sendable {
 
     /// Thrown on the reading thread to leave the reader once the using side stopped.
     private struct Stopped: Error {}
-
-    private func emptyBatch() -> ReadAheadBatch {
-        var batch = ReadAheadBatch()
-        batch.events.reserveCapacity(Self.batchSize)
-        return batch
-    }
 
     /// Hands over `batch` (waiting while ``depth`` batches wait) and puts
     /// an empty one in its place; false once the using side stopped.
@@ -150,7 +190,6 @@ private final class ReadAheadChannel: @unchecked Sendable {
         // Emptied here, not on the using side: releasing the events' strings
         // is work the reading thread has time for.
         batch.removeAll()
-        if batch.events.capacity < Self.batchSize { batch.events.reserveCapacity(Self.batchSize) }
         return true
     }
 
@@ -161,19 +200,18 @@ private final class ReadAheadChannel: @unchecked Sendable {
         condition.unlock()
     }
 
-    /// Puts the next full batch in `batch`; false when the reading thread is
-    /// done and every batch was taken. The batch it held (used) goes back to
-    /// the reading thread, which empties it and fills it again.
-    func take(into batch: inout ReadAheadBatch) -> Bool {
+    /// The next full batch, or nil when the reading thread is done and
+    /// every batch was taken. `used` (the previous batch) goes back to the
+    /// reading thread, which empties it and fills it again.
+    func take(returning used: ReadAheadBatch?) -> ReadAheadBatch? {
         condition.lock()
         defer { condition.unlock() }
-        if batch.events.capacity > 0 { empty.append(batch) }
-        batch = ReadAheadBatch()
+        if let used { empty.append(used) }
         while full.isEmpty && !producerDone { condition.wait() }
-        guard !full.isEmpty else { return false }
-        batch = full.removeFirst()
+        guard !full.isEmpty else { return nil }
+        let next = full.removeFirst()
         condition.broadcast()
-        return true
+        return next
     }
 
     /// Stops the reading thread at its next batch and waits until it is
