@@ -25,6 +25,8 @@ extension TraceReader {
         let reader = ReaderHandle(reader: self)
         let thread = Thread {
             ReadAheadChannel.produce(from: reader.reader, into: channel)
+            // Only once `produce` returned: its references to the reader are gone.
+            channel.finishProducing()
         }
         thread.stackSize = 1 << 23
         thread.start()
@@ -63,8 +65,13 @@ extension TraceReader {
 /// The reader, handed to the thread that reads ahead. `@unchecked Sendable`:
 /// only that thread touches the reader until ``ReadAheadChannel/stopAndWait()``
 /// returns (which waits for the thread to be done with it).
+///
+/// Not retained: `readAhead` is a method of the reader, which lives until it
+/// returns. A reference kept by the thread would outlive `readAhead` (the
+/// thread ends a moment later), and the reader's deinit, which closes its
+/// file, could then run on that thread after the caller let go of it.
 private struct ReaderHandle: @unchecked Sendable {
-    let reader: TraceReader
+    unowned(unsafe) let reader: TraceReader
 }
 
 /// Items read ahead: the events, and the diagnostics among them, each with
@@ -88,8 +95,9 @@ private struct ReadAheadBatch {
 /// `@unchecked Sendable`: every stored property is read and written only with
 /// `condition` locked (an `NSCondition`: a pthread mutex and its condition variable).
 private final class ReadAheadChannel: @unchecked Sendable {
-    /// Items per batch: large enough that the handover costs little per
-    /// item, small enough that the batches in flight stay in the cache.
+    /// Events (and, apart, diagnostics) per batch: large enough that the
+    /// handover costs little per item, small enough that the batches in
+    /// flight stay in the cache.
     static let batchSize = 2_048
     /// Full batches that may wait before the reading thread waits too.
     static let depth = 4
@@ -103,23 +111,33 @@ private final class ReadAheadChannel: @unchecked Sendable {
     private var producerDone = false
 
     /// The reading thread's side: reads every item into batches until the
-    /// input ends or the other side stops.
+    /// input ends or the other side stops; then ``finishProducing()``.
     static func produce(from reader: TraceReader, into channel: ReadAheadChannel) {
         var batch = channel.emptyBatch()
         var going = true
-        reader.read(event: { event in
-            batch.events.append(event)
-            if batch.events.count == Self.batchSize {
-                going = channel.put(&batch)
-            }
-            return going
-        }, diagnostic: { diagnostic in
-            guard reader.rejection == nil else { return }
-            batch.diagnostics.append((batch.events.count, diagnostic))
-        })
+        do throws(Stopped) {
+            try reader.read(event: { (event) throws(Stopped) -> Bool in
+                batch.events.append(event)
+                if batch.events.count == Self.batchSize {
+                    going = channel.put(&batch)
+                }
+                return going
+            }, diagnostic: { (diagnostic) throws(Stopped) in
+                guard reader.rejection == nil else { return }
+                batch.diagnostics.append((batch.events.count, diagnostic))
+                // A long run of diagnostics (the app's own output) is handed
+                // over too, so that what is read ahead stays bounded.
+                if batch.diagnostics.count == Self.batchSize {
+                    going = channel.put(&batch)
+                    if !going { throw Stopped() }
+                }
+            })
+        } catch {}
         if going && !batch.isEmpty { _ = channel.put(&batch) }
-        channel.finishProducing()
     }
+
+    /// Thrown to stop reading from a diagnostic, once the using side stopped.
+    private struct Stopped: Error {}
 
     private func emptyBatch() -> ReadAheadBatch {
         var batch = ReadAheadBatch()
@@ -141,7 +159,8 @@ private final class ReadAheadChannel: @unchecked Sendable {
         return true
     }
 
-    private func finishProducing() {
+    /// The reading thread is done with the reader.
+    func finishProducing() {
         condition.lock()
         producerDone = true
         condition.broadcast()
