@@ -25,6 +25,8 @@ extension TraceReader {
         let reader = ReaderHandle(reader: self)
         let thread = Thread {
             ReadAheadChannel.produce(from: reader.reader, into: channel)
+            // Only once `produce` returned: its references to the reader are gone.
+            channel.finishProducing()
         }
         thread.stackSize = 1 << 23
         thread.start()
@@ -48,8 +50,13 @@ extension TraceReader {
 /// The reader, handed to the thread that reads ahead. `@unchecked Sendable`:
 /// only that thread touches the reader until ``ReadAheadChannel/stopAndWait()``
 /// returns (which waits for the thread to be done with it).
+///
+/// Not retained: `readAhead` is a method of the reader, which lives until it
+/// returns. A reference kept by the thread would outlive `readAhead` (the
+/// thread ends a moment later), and the reader's deinit, which closes its
+/// file, could then run on that thread after the caller let go of it.
 private struct ReaderHandle: @unchecked Sendable {
-    let reader: TraceReader
+    unowned(unsafe) let reader: TraceReader
 }
 
 /// Items read ahead: the events, and the diagnostics among them, each with
@@ -149,7 +156,8 @@ private final class ReadAheadChannel: @unchecked Sendable {
     private var producerDone = false
 
     /// The reading thread's side: reads every item into batches until the
-    /// input ends or the other side stops. A batch is handed over when it
+    /// input ends or the other side stops (then the thread calls
+    /// ``finishProducing()``). A batch is handed over when it
     /// holds ``batchSize`` items, events or diagnostics (a run of bad lines
     /// is handed over as it comes, not held until the next event).
     static func produce(from reader: TraceReader, into channel: ReadAheadChannel) {
@@ -168,7 +176,6 @@ private final class ReadAheadChannel: @unchecked Sendable {
         } catch {
             // The using side stopped: nothing more to hand over.
         }
-        channel.finishProducing()
     }
 
     /// Thrown on the reading thread to leave the reader once the using side stopped.
@@ -193,7 +200,8 @@ private final class ReadAheadChannel: @unchecked Sendable {
         return true
     }
 
-    private func finishProducing() {
+    /// The reading thread is done with the reader.
+    func finishProducing() {
         condition.lock()
         producerDone = true
         condition.broadcast()
