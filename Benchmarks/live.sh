@@ -107,7 +107,7 @@ EOF
   lateness=$(sed -n 's/.*, \([0-9.]*\)x; blocked.*/\1/p' <<<"$feed")
   events=$(sed -n 's/^feed: \([0-9]*\) events.*/\1/p' <<<"$feed")
   grep -q "kept pace" <<<"$feed" && kept=1
-  grep -q "napkin-inspect live" "$dir/capture" && grep -q "RootRouter" "$dir/capture" && screen_ok=1
+  grep -q "napkin-inspect live" "$dir/capture" && grep -q "LaunchNapkinRouter" "$dir/capture" && screen_ok=1
   local hz; hz=$(getconf CLK_TCK)
   awk -v k="$kept" -v l="${lateness:-0}" -v p="${peak:-0}" -v f=$((f1 - f0)) -v t0="$t0" -v t1="$t1" -v s="$screen_ok" \
       -v n="${events:-0}" -v reader=$(( (c1 - c0) - (m1 - m0) )) -v draw=$((m1 - m0)) -v hz="$hz" 'BEGIN {

@@ -19,7 +19,8 @@ enum FeedBenchmark {
         let total = rate * seconds
         var bytes: [UInt8] = []
         bytes.reserveCapacity(total * 80)
-        SyntheticTrace.generate(events: total) { chunk in bytes.append(contentsOf: chunk) }
+        // The tree stays up at the end: the live view's last screen shows it.
+        SyntheticTrace.generate(events: total, tearingDown: false) { chunk in bytes.append(contentsOf: chunk) }
         // Line starts, to cut the buffer into slices of whole lines.
         var lineEnds: [Int] = []
         lineEnds.reserveCapacity(total + 16)

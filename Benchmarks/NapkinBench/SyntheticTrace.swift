@@ -11,8 +11,11 @@ import NapkinTrace
 /// `NAPKIN_TRACE=/tmp/rh.ndjson rib-house --speed 100 --loop 3 --quiet`.
 enum SyntheticTrace {
     /// Appends about `events` events (whole visits, at least one) and hands
-    /// the bytes to `flush`, about a MiB at a time.
-    static func generate(events: Int, flushEvery: Int = 1 << 20, flush: @escaping ([UInt8]) -> Void) {
+    /// the bytes to `flush`, about a MiB at a time. The app tears its tree
+    /// down at the end, unless `tearingDown` is false (the session then ends
+    /// on the logged-out screen, as a live view of the feed should show it).
+    static func generate(events: Int, flushEvery: Int = 1 << 20, tearingDown: Bool = true,
+                         flush: @escaping ([UInt8]) -> Void) {
         var app = RibHouseShape(TraceGenerator(app: "rib-house", flushEvery: flushEvery, flush: flush))
         app.launch()
         var visit = 1
@@ -20,7 +23,11 @@ enum SyntheticTrace {
             app.visit(visit)
             visit += 1
         } while app.trace.count < events
-        app.tearDown()
+        if tearingDown {
+            app.tearDown()
+        } else {
+            app.trace.finish()
+        }
     }
 }
 

@@ -53,7 +53,8 @@ struct CheckCommand: Command {
         check [options] -- COMMAND [ARGS...]
         Find lifecycle bugs; exit 1 when there are any (a CI gate).
         Analyses each trace (a DIR means every .ndjson file in it) and prints the findings;
-        several traces are analysed at once, one per core (--jobs N), with the same output.
+        several traces are analysed at once, one per core (--jobs N), with the same output;
+        a large trace analysed on its own is read ahead on a second thread.
         With COMMAND (e.g. -- swift test), runs it with NAPKIN_TRACE pointing at a directory, so that
         every process it starts writes its own trace, then checks them all.
         With --baseline FILE, findings recorded in FILE by --write-baseline are known: only new ones fail.
