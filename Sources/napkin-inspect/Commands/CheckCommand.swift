@@ -37,7 +37,7 @@ struct CheckCommand: Command {
         /// `--jobs N`.
         static let jobs = ValueOption.count(
             "jobs", range: 1...OrderedParallelWork.maxJobs, noun: "jobs",
-            help: "Check up to N traces at once, each on a thread of its own (default: one per core; 1: one after the other).")
+            help: "Check up to N traces at once, each on a thread of its own (default: one per core; 1: one after the other, on one thread). A trace is read ahead on a second thread only within N.")
         /// `--source-root DIR`.
         static let sourceRoot = ValueOption.text(
             "source-root", valueName: "DIR",
@@ -54,7 +54,7 @@ struct CheckCommand: Command {
         Find lifecycle bugs; exit 1 when there are any (a CI gate).
         Analyses each trace (a DIR means every .ndjson file in it) and prints the findings;
         several traces are analysed at once, one per core (--jobs N), with the same output;
-        a large trace analysed on its own is read ahead on a second thread.
+        a large trace with a core to spare is read ahead on a second thread.
         With COMMAND (e.g. -- swift test), runs it with NAPKIN_TRACE pointing at a directory, so that
         every process it starts writes its own trace, then checks them all.
         With --baseline FILE, findings recorded in FILE by --write-baseline are known: only new ones fail.

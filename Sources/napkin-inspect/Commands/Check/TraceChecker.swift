@@ -27,9 +27,9 @@ struct TraceChecker {
         let options = analysis
         var checked: [CheckedTrace] = []
         checked.reserveCapacity(files.count)
-        // One trace at a time: a large one is read ahead on a second thread.
-        // Several at once already keep the cores busy.
-        let readAhead = min(jobs, files.count) == 1
+        // `--jobs N` is a bound on busy threads: a trace is read ahead on a
+        // thread of its own only when every trace analysed at once can have one.
+        let readAhead = 2 * min(jobs, files.count) <= jobs
         OrderedParallelWork.run(count: files.count, jobs: jobs, work: {
             AnalysedTrace(reading: files[$0], options: options, readAhead: readAhead)
         }) { _, analysed in
