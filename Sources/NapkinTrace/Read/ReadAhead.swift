@@ -17,10 +17,16 @@ extension TraceReader {
     ///   nothing else on it (its counts, ``rejection``, ``stop()``) until it
     ///   returns. Then the counts include the items read ahead but not
     ///   handed over, if `event` stopped early or a callback threw.
-    /// - Not for a reader that follows its input: it would wait for data on
-    ///   its own thread, and `event` would see nothing until a batch filled.
+    /// - A reader that follows its input is read on the calling thread, as
+    ///   ``read(event:diagnostic:)`` reads it: read ahead, it would wait for
+    ///   data on the other thread, and `event` would see nothing until a
+    ///   batch filled.
     public func readAhead<E: Error>(event: (TraceEvent) throws(E) -> Bool,
                                     diagnostic: (TraceDiagnostic) throws(E) -> Void) throws(E) {
+        if follows {
+            try read(event: event, diagnostic: diagnostic)
+            return
+        }
         let channel = ReadAheadChannel()
         let reader = ReaderHandle(reader: self)
         let thread = Thread {

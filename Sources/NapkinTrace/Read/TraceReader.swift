@@ -77,6 +77,8 @@ public final class TraceReader {
     public var invalidLineCount: Int { core.pointee.lines.tooLongLineCount + core.pointee.records.invalidLineCount }
     /// Whether the input ended in the middle of a line.
     public var endedMidLine: Bool { core.pointee.lines.endedMidLine }
+    /// Whether the reader follows its input as it grows (``Options/follow``).
+    var follows: Bool { core.pointee.input.follow }
     /// What the input so far says about the trace itself: whether a verdict
     /// on it can be trusted (see ``TraceIntegrity``). Complete once ``next()``
     /// has returned `nil`.

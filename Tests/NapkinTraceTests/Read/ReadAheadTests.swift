@@ -404,6 +404,20 @@ struct ReadAheadTests {
         #expect(aheadReader.rejection == nil)
     }
 
+    @Test("a reader that follows its input is read on the calling thread: stopped at event 0, nothing was read ahead",
+          .timeLimit(.minutes(2)))
+    func followingReaderIsNotReadAhead() throws {
+        let file = try TemporaryFile(Self.longTrace, name: "read-ahead-follow")
+        defer { file.remove() }
+        let reader = try TraceReader(path: file.path, options: .init(follow: true, maxLineLength: 256))
+        let reading = Self.read(reader, ahead: true, stopping: Stopping(event: 0))
+        let events = reading.items.filter { if case .event = $0 { true } else { false } }.count
+        #expect(events == 1)
+        #expect(reading.lateCalls == 0)
+        // Read ahead, the reading thread would have parsed at least a batch.
+        #expect(reader.eventCount == 1, "read \(reader.eventCount) events")
+    }
+
     @Test("a callback that throws at event k: the error comes out, nothing after it, and the reader goes away",
           .timeLimit(.minutes(2)), arguments: [0, 1, 2_047, 2_048, 5_000])
     func throwsAt(k: Int) throws {
