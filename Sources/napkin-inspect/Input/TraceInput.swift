@@ -18,9 +18,8 @@ struct TraceInput {
     /// Whether a large file may be read ahead on a second thread while
     /// `body` works (``TraceReader/readAhead(event:diagnostic:)``): only a
     /// regular file of at least ``readAheadMinimumBytes``, on a machine with
-    /// more than one core. Off where the cores are already busy (`check`
-    /// with several traces at once). What is read, written and returned is
-    /// the same either way.
+    /// more than one core. Off where `check --jobs N` leaves no thread to
+    /// spare. What is read, written and returned is the same either way.
     var readAhead = true
 
     /// A file smaller than this is read on the calling thread: starting a
