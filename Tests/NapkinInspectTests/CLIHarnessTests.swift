@@ -44,7 +44,9 @@ struct CLIHarnessTests {
         let scratch = try ScratchDirectory("timeout")
         let pidFile = scratch.file("child.pid")
         do {
-            _ = try await CLIHarness.run("/bin/sh", ["-c", "sleep 60 & echo $! > '\(pidFile)'; wait"], timeout: 1)
+            // `sleep 600`, not 60: a loaded machine running the sanitizer once held
+            // this test's task back for over a minute, and the program had ended.
+            _ = try await CLIHarness.run("/bin/sh", ["-c", "sleep 600 & echo $! > '\(pidFile)'; wait"], timeout: 1)
             Issue.record("no timeout")
         } catch let error as CLITimeout {
             #expect(error.command.first == "/bin/sh")

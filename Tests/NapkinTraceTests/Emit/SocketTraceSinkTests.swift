@@ -336,8 +336,10 @@ struct SocketTraceSinkTests {
         let directory = try makeShortTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let path = directory + "/i.sock"
-        // After the first failure, the next attempt would come only a minute later.
-        let app = App(.unix(path: path), settings: .init(firstBackoffMS: 60_000, maxBackoffMS: 60_000, backlogCapacity: 16))
+        // After the first failure, the next attempt would come only an hour later
+        // (not a minute: a loaded machine running the sanitizer once held this
+        // test's task back for over a minute, and the second attempt came).
+        let app = App(.unix(path: path), settings: .init(firstBackoffMS: 3_600_000, maxBackoffMS: 3_600_000, backlogCapacity: 16))
         app.screen(2, "Root", under: nil)
         app.marks(40, "m")
         try #require(await waitUntil { app.sink.status.attempts == 1 && app.sink.status.backlogCount == 16 })
