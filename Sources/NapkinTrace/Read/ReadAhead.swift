@@ -3,7 +3,9 @@ import Foundation
 extension TraceReader {
     /// Reads the remaining items as ``read(event:diagnostic:)`` does, in the
     /// same order and on the calling thread, while a second thread reads and
-    /// parses the input ahead of them, a few thousand items at most.
+    /// parses the input ahead of them: at most four batches of 2,048 items
+    /// wait, besides the one it fills and the one handed out (about 200 KB
+    /// of events each).
     ///
     /// On a machine with a core to spare this takes the reading off the
     /// critical path: a caller that does real work per event (the analysis)
