@@ -157,10 +157,13 @@ struct LiveInspectorTerminalTests {
             func send(_ trace: String) async throws -> CLIResult {
                 try await CLIHarness.run(CLIHarness.traceProbePath, ["send", trace, "0", "5000"], environment: ["NAPKIN_TRACE": address], timeout: 60)
             }
+            // Each app waits for one of the harness's few program slots, which
+            // the other tests' programs may hold for a while on a busy machine:
+            // its screen gets more than the usual 30 s.
             async let first = send(CLIHarness.exampleTrace("clean"))
-            try await tmux.waitFor("the first app") { $0.first?.contains("rib-house (pid 3447)") == true }
+            try await tmux.waitFor("the first app", seconds: 120) { $0.first?.contains("rib-house (pid 3447)") == true }
             async let second = send(CLIHarness.exampleTrace("bug-swipe-back"))
-            let both = try await tmux.waitFor("the session bar with both apps") { screen in
+            let both = try await tmux.waitFor("the session bar with both apps", seconds: 120) { screen in
                 screen.count > 1 && screen[1].contains("1 rib-house (pid 3447)") && screen[1].contains("2 rib-house (pid 3501)")
             }
             #expect(both.first?.hasPrefix("napkin-inspect live  [1/2] rib-house (pid 3447)") == true, "\(both.first ?? "")")
