@@ -31,11 +31,13 @@ let package = Package(
         // Counts heap allocations and thread hand-offs in the executables that link it
         // (the benchmarks and the test probe): it replaces malloc and dispatch_async_f.
         .target(name: "RuntimeCounters", path: "Benchmarks/RuntimeCounters"),
-        .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace"], swiftSettings: strict),
+        // What every test target shares (tests only): `.dedicatedThread` for tests that compute for long or block.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace", "TestSupport"], swiftSettings: strict),
         // A small traced program the tests run as a child process (exit, crash, closed pipe).
         .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinTrace", "RuntimeCounters"], path: "Tests/TraceProbe", swiftSettings: strict),
-        .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "TraceProbe"], swiftSettings: strict),
-        .testTarget(name: "NapkinTestingTests", dependencies: ["NapkinTesting", "Napkin", "NapkinTrace"], swiftSettings: strict),
-        .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "RibHouse", "TraceProbe"], swiftSettings: strict),
+        .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "TraceProbe", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NapkinTestingTests", dependencies: ["NapkinTesting", "Napkin", "NapkinTrace", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "RibHouse", "TraceProbe", "TestSupport"], swiftSettings: strict),
     ]
 )

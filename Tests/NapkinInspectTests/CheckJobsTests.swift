@@ -99,14 +99,15 @@ struct CheckJobsTests {
     func command() async throws {
         let scratch = try ScratchDirectory("jobs-command")
         // Four processes at once: two clean, two leaking (one leaked LoggedInRouter per session, two sessions each).
+        // The leaking ones at the default speed, checked with the default grace (see `CheckRunCommandTests`).
         let script = try scratch.write("apps.sh", """
-            "$1" --speed 20 --quiet & "$1" --speed 20 --quiet --bug retain-cycle &
-            "$1" --speed 20 --quiet & "$1" --speed 20 --quiet --bug retain-cycle &
+            "$1" --speed 20 --quiet & "$1" --quiet --bug retain-cycle &
+            "$1" --speed 20 --quiet & "$1" --quiet --bug retain-cycle &
             wait
             """)
         for jobs in ["1", "4"] {
             let kept = scratch.file("traces-\(jobs)")
-            let run = try await CLIHarness.inspect(["check", "--jobs", jobs, "--grace", "50ms", "--format", "json", "--trace-dir", kept,
+            let run = try await CLIHarness.inspect(["check", "--jobs", jobs, "--format", "json", "--trace-dir", kept,
                                                     "--", "/bin/sh", script, CLIHarness.ribHousePath], timeout: 120)
             #expect(run.status == 1, "\(run)")
             let report = try #require(try JSONSerialization.jsonObject(with: run.stdoutData) as? [String: Any])
@@ -118,7 +119,7 @@ struct CheckJobsTests {
             }
             #expect(leaking.count == 2, "\(run)")
             // The kept traces, checked again from the directory, on either number of jobs: the very same report.
-            let again = try await Self.expectSameOutput([kept, "--grace", "50ms", "--format", "json"])
+            let again = try await Self.expectSameOutput([kept, "--format", "json"])
             #expect(again.status == run.status)
             #expect(again.stdoutData == run.stdoutData, "\(run)\n\(again)")
         }

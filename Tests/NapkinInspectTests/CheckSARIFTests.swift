@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// `check --format sarif` end to end: every log checked against SARIF 2.1.0
 /// and GitHub code scanning's requirements (``SARIFValidation``), results
@@ -24,7 +25,7 @@ struct CheckSARIFTests {
         }
     }
 
-    @Test("every example bug: one result per finding, at the file and line --format text prints, the other lines related",
+    @Test("every example bug: one result per finding, at the file and line --format text prints, the other lines related", .dedicatedThread,
           arguments: ExpectedFindings.examples.filter { $0.rule != nil })
     func examples(_ example: (name: String, rule: String?)) async throws {
         let path = CLIHarness.exampleTrace(example.name)
@@ -160,8 +161,9 @@ struct CheckSARIFTests {
         let expected = Set(recorded.results.compactMap(SARIFValidation.fingerprint))
         #expect(expected.count == 1)
         for _ in 0..<2 {
-            let result = try await CLIHarness.inspect(["check", "--format", "sarif", "--grace", "50ms", "--",
-                                                       CLIHarness.ribHousePath, "--speed", "20", "--quiet", "--bug", "retain-cycle"])
+            // The default speed and grace: see `CheckRunCommandTests` for why not a shorter one.
+            let result = try await CLIHarness.inspect(["check", "--format", "sarif", "--",
+                                                       CLIHarness.ribHousePath, "--quiet", "--bug", "retain-cycle"])
             #expect(result.status == 1, "\(result)")
             let log = try SARIFValidation.check(result)
             #expect(!log.results.isEmpty)

@@ -1,6 +1,7 @@
 import NapkinTrace
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// Numbers a trace supplies can be anything up to 2^64 - 1: renderers clamp
 /// and saturate instead of trapping.
@@ -57,7 +58,7 @@ struct ExtremeNumbersTests {
         #expect(TimeFormat.point(Self.max) == "18446744073.710s")
     }
 
-    @Test("stats depth is counted per attach, whatever the depth")
+    @Test("stats depth is counted per attach, whatever the depth", .dedicatedThread)
     func attachDepths() {
         var state = TraceState()
         var depths = AttachDepths()

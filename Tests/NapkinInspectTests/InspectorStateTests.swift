@@ -1,6 +1,7 @@
 import NapkinTrace
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// The inspector without a terminal: keys change an ``InspectorState``, and
 /// frames (``LiveView/frame(_:inspector:)``) settle and draw it.
@@ -187,7 +188,7 @@ struct InspectorStateTests {
         #expect(inspector.moment == .live)
     }
 
-    @Test("back never moves forward: from a moment the history dropped while paused, ← and [ stay")
+    @Test("back never moves forward: from a moment the history dropped while paused, ← and [ stay", .dedicatedThread)
     func droppedMoment() {
         let events = LiveHistoryTests.trace(cycles: 3_000)
         var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), maxEvents: 8_192, spacing: 0)

@@ -1,5 +1,6 @@
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// ``KeyDecoder``: the terminal's bytes to keys, including sequences cut
 /// between two reads and garbage.
@@ -91,7 +92,7 @@ struct KeyDecoderTests {
         #expect(Self.decode(cut, Self.bytes("~k")) == [.character("~"), .character("k")], "too long to keep across reads")
     }
 
-    @Test("any bytes at all: never a crash, and at most one key per byte")
+    @Test("any bytes at all: never a crash, and at most one key per byte", .dedicatedThread)
     func anyBytes() {
         var generator = SystemRandomNumberGenerator()
         var decoder = KeyDecoder()

@@ -106,6 +106,26 @@ struct LiveCommandTests {
         #expect(result.stderr.contains("not a napkin trace: line 1"), "\(result)")
     }
 
+    @Test("live -- processes that exit the instant their trace is sent, with both cores busy: every session is read, every time")
+    func liveCommandExitRace() async throws {
+        // Each sender connects, writes the fixture and exits at once; the shell
+        // exits as soon as the last one did. A connection still in the listen
+        // backlog (or accepted, not yet read) when the command exits must be read.
+        let senders = 12, rounds = 6
+        let script = "i=0; while [ $i -lt \(senders) ]; do \"$0\" send \"$1\" & i=$((i+1)); done; wait"
+        let hogs = try BusyLoops(count: 2)
+        defer { hogs.stop() }
+        for round in 1...rounds {
+            let result = try await CLIHarness.inspect(["live", "--", "/bin/sh", "-c", script, CLIHarness.traceProbePath,
+                                                       CLIHarness.fixture("duplicate-child")], timeout: 120)
+            #expect(result.status == 0, "round \(round): \(result)")
+            let summaries = result.stdoutLines.filter { $0.hasSuffix("(19 events)") }.count
+            #expect(summaries == senders, "round \(round): \(summaries) of \(senders) sessions: \(result)")
+            #expect(!result.stderr.contains("no trace records"), "round \(round): \(result)")
+            #expect(!result.stderr.contains("still connected"), "round \(round): \(result)")
+        }
+    }
+
     @Test("live -- a command that does not exist: exit 2, one line")
     func liveMissingCommand() async throws {
         let result = try await CLIHarness.inspect(["live", "--", "/no/such/napkin-app"])

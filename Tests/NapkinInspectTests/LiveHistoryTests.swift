@@ -1,6 +1,7 @@
 import NapkinTrace
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// ``LiveHistory``: the moments it rebuilds are those of folding the trace
 /// from its start, within the bounds it documents.
@@ -58,7 +59,7 @@ struct LiveHistoryTests {
         return analyzer
     }
 
-    @Test("a moment rebuilt anywhere in reach is the prefix folded from scratch")
+    @Test("a moment rebuilt anywhere in reach is the prefix folded from scratch", .dedicatedThread)
     func rebuildEqualsPrefix() throws {
         let events = Self.trace(cycles: 3_000)
         let budget = HistoryBudget(total: 1_000_000)
@@ -84,7 +85,7 @@ struct LiveHistoryTests {
         #expect(history.checkpointCount <= 8_192 / 819 + 1)
     }
 
-    @Test("before the ring wraps, every moment from the first event back is in reach; from a rebuilt moment, only the events after it are replayed")
+    @Test("before the ring wraps, every moment from the first event back is in reach; from a rebuilt moment, only the events after it are replayed", .dedicatedThread)
     func shortSession() throws {
         let events = Self.trace(cycles: 100)
         var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), maxEvents: 100_000, spacing: 0)
@@ -101,7 +102,7 @@ struct LiveHistoryTests {
         #expect(backward.events.count < 400, "a moment in hand after the target is not a start")
     }
 
-    @Test("checkpoints are rare: one per max(capacity / 10, 8 x live nodes) events, at most one per spacing of wall time")
+    @Test("checkpoints are rare: one per max(capacity / 10, 8 x live nodes) events, at most one per spacing of wall time", .dedicatedThread)
     func checkpointSpacing() {
         let events = Self.trace(cycles: 3_000)
         var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), maxEvents: 100_000, spacing: 0)
@@ -113,7 +114,7 @@ struct LiveHistoryTests {
         #expect(slow.checkpointCount == 1, "a minute between checkpoints: only the first")
     }
 
-    @Test("the budget bounds all histories together, and comes back when a history is freed")
+    @Test("the budget bounds all histories together, and comes back when a history is freed", .dedicatedThread)
     func budget() throws {
         let events = Self.trace(cycles: 300)
         let budget = HistoryBudget(total: 3 * EventRing.chunkSize)
@@ -134,7 +135,7 @@ struct LiveHistoryTests {
         #expect(budget.free == 2 * EventRing.chunkSize, "freed with its session")
     }
 
-    @Test("jumping by trace time: forward to the first moment at least that late, back to the last at most that early, within reach")
+    @Test("jumping by trace time: forward to the first moment at least that late, back to the last at most that early, within reach", .dedicatedThread)
     func jumps() throws {
         let events = Self.trace(cycles: 300)  // a cycle every 10 ms
         var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), maxEvents: 100_000, spacing: 0)

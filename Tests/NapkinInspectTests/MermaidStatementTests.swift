@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// No text from a trace can start a Mermaid statement of its own: every line
 /// of every diagram of the hostile corpus starts with one of the statements
@@ -42,7 +43,7 @@ struct MermaidStatementTests {
         return events
     }
 
-    @Test("every line of every diagram of every usable hostile case starts with a statement of the renderer",
+    @Test("every line of every diagram of every usable hostile case starts with a statement of the renderer", .dedicatedThread,
           arguments: HostileCorpus.cases.filter { $0.status["*"] != 2 })
     func statements(_ item: HostileCorpus.Case) throws {
         let events = try Self.events(item.file)

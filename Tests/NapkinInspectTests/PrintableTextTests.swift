@@ -1,5 +1,6 @@
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// ``PrintableText``: every text from a trace made safe for a terminal and a log.
 @Suite("printable text")
@@ -38,7 +39,7 @@ struct PrintableTextTests {
         }
     }
 
-    @Test("a limit cuts the printable text with an ellipsis, at a cost that follows the limit")
+    @Test("a limit cuts the printable text with an ellipsis, at a cost that follows the limit", .dedicatedThread)
     func limit() {
         #expect(PrintableText.printable("short", limit: 10) == "short")
         #expect(PrintableText.printable(String(repeating: "a", count: 100), limit: 10) == "aaaaaaaaa\u{2026}")

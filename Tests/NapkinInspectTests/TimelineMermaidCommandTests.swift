@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// `timeline` and `mermaid` end to end: the built `napkin-inspect` binary run on
 /// trace files, checking output and exit status.
@@ -9,7 +10,7 @@ import Testing
 struct TimelineMermaidCommandTests {
     /// The `napkin-inspect` executable next to the test bundle.
     static let binary: String? = {
-        var candidates: [URL] = []
+        var candidates: [URL] = [CLIHarness.productsDirectory.appendingPathComponent("napkin-inspect")]
         let me = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
         var directory = me.deletingLastPathComponent()
         for _ in 0..<4 {
@@ -28,6 +29,7 @@ struct TimelineMermaidCommandTests {
     }
 
     private func inspect(_ arguments: [String]) throws -> Result {
+        #if os(macOS) || os(Linux) // Foundation's Process is not on iOS (nor is a napkin-inspect to run)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.binary))
         process.arguments = arguments
@@ -43,6 +45,10 @@ struct TimelineMermaidCommandTests {
         process.waitUntilExit()
         return Result(status: process.terminationStatus,
                       stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
+        #else
+        Issue.record("this platform cannot run napkin-inspect \(arguments)")
+        return Result(status: -1, stdout: "", stderr: "")
+        #endif
     }
 
     /// Writes `fixture` to a temporary trace file and passes its path to `body`.
@@ -53,7 +59,7 @@ struct TimelineMermaidCommandTests {
         try body(url.path)
     }
 
-    @Test("timeline prints the chart of the whole trace", .enabled(if: binary != nil))
+    @Test("timeline prints the chart of the whole trace", .dedicatedThread, .enabled(if: binary != nil))
     func timelineText() throws {
         try withTrace(.small) { path in
             let result = try inspect(["timeline", path, "--width", "72"])
@@ -65,7 +71,7 @@ struct TimelineMermaidCommandTests {
         }
     }
 
-    @Test("timeline --node filters; a name that matches nothing is one line on stderr and exit 2", .enabled(if: binary != nil))
+    @Test("timeline --node filters; a name that matches nothing is one line on stderr and exit 2", .dedicatedThread, .enabled(if: binary != nil))
     func timelineNode() throws {
         try withTrace(.small) { path in
             let home = try inspect(["timeline", path, "--node", "home", "--width", "60"])
@@ -87,7 +93,7 @@ struct TimelineMermaidCommandTests {
         }
     }
 
-    @Test("timeline --format mermaid prints a Gantt chart, filtered by --node", .enabled(if: binary != nil))
+    @Test("timeline --format mermaid prints a Gantt chart, filtered by --node", .dedicatedThread, .enabled(if: binary != nil))
     func timelineMermaid() throws {
         try withTrace(.small) { path in
             let result = try inspect(["timeline", path, "--format", "mermaid", "--node", "Home"])
@@ -106,7 +112,7 @@ struct TimelineMermaidCommandTests {
         }
     }
 
-    @Test("mermaid: tree (default), timeline and sequence views, --markdown fence", .enabled(if: binary != nil))
+    @Test("mermaid: tree (default), timeline and sequence views, --markdown fence", .dedicatedThread, .enabled(if: binary != nil))
     func mermaidViews() throws {
         try withTrace(.small) { path in
             let tree = try inspect(["mermaid", path, "--grace", "20ms"])
@@ -130,7 +136,7 @@ struct TimelineMermaidCommandTests {
         }
     }
 
-    @Test("mermaid --at shows the tree at that moment; tree --format mermaid agrees", .enabled(if: binary != nil))
+    @Test("mermaid --at shows the tree at that moment; tree --format mermaid agrees", .dedicatedThread, .enabled(if: binary != nil))
     func mermaidAt() throws {
         try withTrace(.small) { path in
             let early = try inspect(["mermaid", path, "--at", "20ms"])

@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import Synchronization
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -98,7 +99,8 @@ struct TraceBackpressureTests {
         #expect(dropped > 0)
 
         // Now the reader comes: the writer moves again and writes the dropped record.
-        let reader = Task.detached { () -> [UInt8] in
+        // The read and the shutdown block: each on a thread of its own, off the cooperative pool.
+        async let received = onOwnThread("pipe-reader") { () -> [UInt8] in
             var bytes: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 65_536)
             while true {
@@ -108,9 +110,9 @@ struct TraceBackpressureTests {
             }
             return bytes
         }
-        await Task.detached { tracer.shutdown(reason: "test") }.value
+        await onOwnThread("tracer-shutdown") { tracer.shutdown(reason: "test") }
         close(writeEnd)
-        let trace = WireTrace(await reader.value)
+        let trace = WireTrace(await received)
         close(readEnd)
 
         #expect(trace.badLines.isEmpty && trace.unterminatedTail == nil)

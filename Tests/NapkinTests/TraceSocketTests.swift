@@ -2,6 +2,7 @@ import Foundation
 import Napkin
 import NapkinTrace
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -124,7 +125,7 @@ struct TraceSocketTests {
         try #require(await waitUntil { Self.contains(inspector.bytes(of: 0), #""ev":"deinit","id":\#(settingsID)}"#) })
         TraceContext.$recording.withValue(tracer) { NapkinTrace.mark("done") }
         try #require(await waitUntil { Self.contains(inspector.bytes(of: 0), #""text":"done""#) })
-        await Task.detached { tracer.shutdown(reason: "finished") }.value
+        await onOwnThread("tracer-shutdown") { tracer.shutdown(reason: "finished") }  // it blocks: off the pool
         try #require(await waitUntil { inspector.hasEnded(0) })
 
         let (events, integrity, analyzer) = try Self.read(inspector.bytes(of: 0))

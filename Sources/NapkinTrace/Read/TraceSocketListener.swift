@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A listening socket that traced apps connect to (`NAPKIN_TRACE=tcp:…` or
 /// `unix:…`); each accepted connection carries one session's trace, to be
 /// read with a ``TraceReader`` over its descriptor.
@@ -10,6 +12,7 @@ package final class TraceSocketListener: Sendable {
     /// Whether only this machine can connect (a loopback address or a unix socket).
     package let isLocal: Bool
     private let fd: Int32
+    private let closed = Atomic<Bool>(false)
 
     /// Listens on `address` (for a host name, on its first address).
     /// Throws a message naming the address and the fix.
@@ -53,8 +56,17 @@ package final class TraceSocketListener: Sendable {
         return Platform.accept(on: fd)
     }
 
-    /// Stops listening; a unix socket file is removed.
+    /// Waits at most `timeoutMS` until a connection can be accepted (or the wait is interrupted).
+    package func waitForConnection(timeoutMS: Int32) {
+        _ = Platform.waitUntilReadable(fd, timeoutMS: timeoutMS)
+    }
+
+    /// Whether ``close()`` was called.
+    package var isClosed: Bool { closed.load(ordering: .acquiring) }
+
+    /// Stops listening; a unix socket file is removed. Only the first call does anything.
     package func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         Platform.closeDescriptor(fd)
         if case .unix(let path) = address { Platform.removeSocketFile(path) }
     }

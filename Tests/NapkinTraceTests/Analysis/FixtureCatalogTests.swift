@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// The fixture traces of `Tests/Fixtures/traces` as a set: every file has
 /// its expectations in `expected-findings.json` (or is the clean twin of one
@@ -62,7 +63,7 @@ struct FixtureCatalogTests {
         #expect(readme.contains("expected-findings.json"))
     }
 
-    @Test("fixtures are well formed: session first, end last, seqs increasing, time monotonic")
+    @Test("fixtures are well formed: session first, end last, seqs increasing, time monotonic", .dedicatedThread)
     func wellFormed() throws {
         for name in try Fixtures.allNames() {
             let (result, reader) = try readAll(path: Fixtures.path(name))

@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// What the analyzer does for every rule: the grace period and its checks
 /// (decided by trace time, by a live clock, or left undecided at the end),
@@ -117,7 +118,7 @@ struct TraceAnalyzerTests {
         #expect(TraceAnalyzer.analyze(b.events, options: .init(expectTeardown: true)).isClean)
     }
 
-    @Test("re-encoding a fixture's events as NDJSON gives the same events and findings",
+    @Test("re-encoding a fixture's events as NDJSON gives the same events and findings", .dedicatedThread,
           arguments: try ExpectedFindings.load().allCasesWithTwins())
     func encodeRoundTrip(_ c: ExpectedFindings.Case) throws {
         let events = try Fixtures.events(c.fixture)
@@ -129,7 +130,7 @@ struct TraceAnalyzerTests {
                 == TraceAnalyzer.analyze(events, options: c.options).findings)
     }
 
-    @Test("the analysis is the same when fed event by event with the live clock advancing in between",
+    @Test("the analysis is the same when fed event by event with the live clock advancing in between", .dedicatedThread,
           arguments: try ExpectedFindings.load().allCasesWithTwins())
     func incremental(_ c: ExpectedFindings.Case) throws {
         let events = try Fixtures.events(c.fixture)

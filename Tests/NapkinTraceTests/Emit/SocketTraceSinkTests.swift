@@ -1,6 +1,7 @@
 import Foundation
 @testable import NapkinTrace
 import Testing
+import TestSupport
 
 /// `NAPKIN_TRACE=tcp:` and `unix:`: the socket sink, with a stand-in
 /// inspector on loopback or a unix socket in a temporary directory. No
@@ -311,7 +312,7 @@ struct SocketTraceSinkTests {
         // A string longer than a record on a socket may be is shortened on the way in.
         var huge = EventBacklog(capacity: 10, byteLimit: 1 << 20)
         huge.append(TraceEvent(seq: 1, time: 1, kind: .mark(text: String(repeating: "y", count: 100_000)))) { _ in }
-        #expect(huge.bytes <= EventBacklog.eventCost + Platform.atomicPipeWriteSize)
+        #expect(huge.bytes <= EventBacklog.eventCost + NDJSONTraceSink.socketRecordLimit)
     }
 
     @Test("with no listener the sink's backlog stays within its bound however much the app emits")
@@ -345,7 +346,7 @@ struct SocketTraceSinkTests {
         try #require(await waitUntil { app.sink.status.attempts == 1 && app.sink.status.backlogCount == 16 })
         let listener = try TestListener.unix(path)
         defer { listener.stop() }
-        await Task.detached { app.tracer.shutdown(reason: "finished") }.value
+        await onOwnThread("tracer-shutdown") { app.tracer.shutdown(reason: "finished") }  // it blocks: off the pool
         #expect(app.sink.status.attempts == 2)
         try #require(await waitUntil { listener.hasEnded(0) })
         let part = try Part(listener.bytes(of: 0))

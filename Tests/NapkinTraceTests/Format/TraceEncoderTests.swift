@@ -1,6 +1,7 @@
 import Foundation
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// The NDJSON spelling of every event kind (trace format v1, docs/trace-format.md).
 @Suite("Trace encoder")
@@ -91,7 +92,7 @@ struct TraceEncoderTests {
         }
     }
 
-    @Test("a line far larger than the stack buffer (a megabyte of control characters, each six bytes escaped) is whole")
+    @Test("a line far larger than the stack buffer (a megabyte of control characters, each six bytes escaped) is whole", .dedicatedThread)
     func hugeLine() throws {
         let text = String(repeating: "\u{1}\"x", count: 350_000)
         var bytes: [UInt8] = []

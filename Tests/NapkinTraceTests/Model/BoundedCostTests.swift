@@ -1,5 +1,6 @@
 @testable import NapkinTrace
 import Testing
+import TestSupport
 
 /// The model and the analysis stay near-linear in time and bounded in memory
 /// on hostile shapes, and say so when a trace asks for more.
@@ -21,7 +22,7 @@ struct BoundedCostTests {
         }
     }
 
-    @Test("a huge subtree moved again and again by single events: the analysis stops and the integrity says so")
+    @Test("a huge subtree moved again and again by single events: the analysis stops and the integrity says so", .dedicatedThread)
     func hugeSubtreeMoves() {
         var e = Events()
         e.router(2)
@@ -52,7 +53,7 @@ struct BoundedCostTests {
         #expect(!integrity.isUsable)
     }
 
-    @Test("the same moves written as the framework writes them (each move (de)activates every interactor) are followed to the end")
+    @Test("the same moves written as the framework writes them (each move (de)activates every interactor) are followed to the end", .dedicatedThread)
     func movesPaidForByEvents() {
         var e = Events()
         e.router(2)
@@ -77,7 +78,7 @@ struct BoundedCostTests {
         #expect(TraceIntegrity().including(state).isUsable)
     }
 
-    @Test("100,000 children of one parent attached and detached: constant time each, every count right")
+    @Test("100,000 children of one parent attached and detached: constant time each, every count right", .dedicatedThread)
     func hundredThousandSiblings() {
         var e = Events()
         e.router(2)

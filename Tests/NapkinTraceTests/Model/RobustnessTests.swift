@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// Inputs no real app writes but a reader must survive: very deep trees,
 /// repeated creation records, fuzzer findings. (Cycles are refused by the
@@ -9,7 +10,7 @@ struct RobustnessTests {
     /// The fuzzer's regression inputs, `Tests/Fixtures/fuzz/*.ndjson`.
     static let fuzzDirectory = "Tests/Fixtures/fuzz"
 
-    @Test("a tree 50,000 routers deep folds, walks and analyses without recursion")
+    @Test("a tree 50,000 routers deep folds, walks and analyses without recursion", .dedicatedThread)
     func veryDeepTree() {
         let depth = 50_000
         var analyzer = TraceAnalyzer()

@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// The whole life of every node, as intervals: attached, active, loaded,
 /// deallocated, and each task's start, cancellation and end.
@@ -165,7 +166,7 @@ struct TraceHistoryTests {
         #expect(h.marks.first?.seq == 2)
     }
 
-    @Test("every fixture folds into a history whose spans are well formed")
+    @Test("every fixture folds into a history whose spans are well formed", .dedicatedThread)
     func fixturesAreWellFormed() throws {
         for name in try Fixtures.allNames() {
             let (result, _) = try readAll(path: Fixtures.path(name))

@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// The tree model folded from events: the tree, its changes, time travel,
 /// misuse, and memory that follows the live nodes rather than the trace.
@@ -375,7 +376,7 @@ struct TraceStateTests {
         #expect(state.eventCount(.mark) == 0)
     }
 
-    @Test("memory follows the live nodes: 20,000 create/attach/task/detach/deinit cycles leave a small state")
+    @Test("memory follows the live nodes: 20,000 create/attach/task/detach/deinit cycles leave a small state", .dedicatedThread)
     func memoryIsBounded() {
         var state = TraceState()
         var seq: UInt64 = 0

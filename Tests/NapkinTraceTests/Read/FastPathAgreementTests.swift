@@ -1,6 +1,7 @@
 import Foundation
 @testable import NapkinTrace
 import Testing
+import TestSupport
 
 /// The fast path against the general parser, line by line: wherever the
 /// fast path gives an event, the general parser gives the same one (so
@@ -84,7 +85,7 @@ struct FastPathAgreementTests {
         return lines
     }
 
-    @Test("every line of every trace in the repository, and encoder lines with numbers of every length")
+    @Test("every line of every trace in the repository, and encoder lines with numbers of every length", .dedicatedThread)
     func repository() throws {
         var parser = TraceLineParser()
         var taken = 0
@@ -93,7 +94,7 @@ struct FastPathAgreementTests {
         #expect(taken > lines.count / 2, "the fast path takes most lines (\(taken) of \(lines.count))")
     }
 
-    @Test("lines mutated byte by byte: replaced, deleted, inserted, cut")
+    @Test("lines mutated byte by byte: replaced, deleted, inserted, cut", .dedicatedThread)
     func mutations() throws {
         let interesting: [UInt8] = Array("\"\\,:}{0 9a-.e".utf8) + [0x00, 0x0D, 0x1F, 0x7F, 0xC3, 0xFF]
         let encoded = Self.encoderLines()

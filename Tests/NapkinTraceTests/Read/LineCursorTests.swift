@@ -1,5 +1,6 @@
 @testable import NapkinTrace
 import Testing
+import TestSupport
 
 /// The word-at-a-time pieces of the fast path (``LineCursor``,
 /// ``WireLiteral``), each checked against the obvious byte-at-a-time
@@ -85,7 +86,7 @@ struct LineCursorTests {
         }
     }
 
-    @Test("numbers of 0 to 25 digits, followed by anything, read exactly or refused")
+    @Test("numbers of 0 to 25 digits, followed by anything, read exactly or refused", .dedicatedThread)
     func numbers() {
         var random = SplitMix(seed: 7)
         let ends: [[UInt8]] = [[], Array(",".utf8), Array("}".utf8), Array(".5,".utf8), Array("e3}".utf8), Array("-1".utf8), [0xC3, 0xA9]]

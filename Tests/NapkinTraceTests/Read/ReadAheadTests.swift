@@ -1,6 +1,7 @@
 import Foundation
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `TraceReader.readAhead(event:diagnostic:)` hands out what
 /// `read(event:diagnostic:)` hands out on a fresh reader, in the same order
@@ -275,7 +276,7 @@ struct ReadAheadTests {
 
     // MARK: - Whole traces
 
-    @Test("every trace file of the repository, read whole and with small buffers")
+    @Test("every trace file of the repository, read whole and with small buffers", .dedicatedThread)
     func repository() throws {
         var small = TraceReader.Options(maxLineLength: 64)
         small.readChunk = 4096
@@ -291,7 +292,7 @@ struct ReadAheadTests {
         #expect(files > 50)
     }
 
-    @Test("11,000 events with damage on both sides of every batch boundary, a second session, and a cut last line")
+    @Test("11,000 events with damage on both sides of every batch boundary, a second session, and a cut last line", .dedicatedThread)
     func boundaries() throws {
         let (bytes, junkPositions) = Self.generate(count: 11_000, junk: Self.boundaryJunk,
                                                    tail: [.damaged, .foreign, .outOfOrder, .blank], truncated: true)
@@ -312,7 +313,7 @@ struct ReadAheadTests {
         }
     }
 
-    @Test("whole batches: exactly 4 of them, then with diagnostics only after the last, and one event more")
+    @Test("whole batches: exactly 4 of them, then with diagnostics only after the last, and one event more", .dedicatedThread)
     func wholeBatches() throws {
         let exact = Self.generate(count: 4 * Self.batch).bytes
         let plain = try Self.expectSame(bytes: exact, "4 whole batches")
@@ -327,7 +328,7 @@ struct ReadAheadTests {
         #expect(Self.diagnosticPositions(plainOneMore.items) == [4 * Self.batch])
     }
 
-    @Test("a line over the default limit of 1 MiB right before the first event of the second batch")
+    @Test("a line over the default limit of 1 MiB right before the first event of the second batch", .dedicatedThread)
     func longLineAtBoundary() throws {
         let bytes = Self.generate(count: 3 * Self.batch, junk: [Self.batch: [.tooLong, .foreign]], longLine: (1 << 20) + 100).bytes
         let file = try TemporaryFile(bytes, name: "read-ahead-long")
@@ -336,7 +337,7 @@ struct ReadAheadTests {
         #expect(Self.diagnosticPositions(plain.items) == [Self.batch, Self.batch])
     }
 
-    @Test("thousands of diagnostics between two events, more than a batch holds")
+    @Test("thousands of diagnostics between two events, more than a batch holds", .dedicatedThread)
     func manyDiagnosticsTogether() throws {
         var junk: [Int: [Junk]] = [3: Array(repeating: .damaged, count: 3 * Self.batch + 5)]
         junk[Self.batch + 10] = Array(repeating: .foreign, count: Self.batch)
@@ -359,7 +360,7 @@ struct ReadAheadTests {
         try Self.expectSame(blank.path, "blank lines only")
     }
 
-    @Test("input that is not a trace: rejected afterwards as with read, no diagnostic after the rejection",
+    @Test("input that is not a trace: rejected afterwards as with read, no diagnostic after the rejection", .dedicatedThread,
           arguments: [
               ("a JSON array", "[\n  {\"seq\": 1, \"t\": 0},\n  {\"seq\": 2, \"t\": 1}\n]\n"),
               ("plain text", "Hello,\nthis is not a trace.\n\nIt has lines.\n"),
@@ -384,7 +385,7 @@ struct ReadAheadTests {
     /// 50,000 events with junk sprinkled over the first batches.
     static let longTrace: [UInt8] = generate(count: 50_000, junk: boundaryJunk, tail: [.foreign], truncated: true).bytes
 
-    @Test("event returns false at event k: exactly k + 1 events, then nothing, and the reading thread stops",
+    @Test("event returns false at event k: exactly k + 1 events, then nothing, and the reading thread stops", .dedicatedThread,
           .timeLimit(.minutes(2)), arguments: [0, 1, 2_047, 2_048, 5_000])
     func stopsAt(k: Int) throws {
         let file = try TemporaryFile(Self.longTrace, name: "read-ahead-stop")
@@ -418,7 +419,7 @@ struct ReadAheadTests {
         #expect(reader.eventCount == 1, "read \(reader.eventCount) events")
     }
 
-    @Test("a callback that throws at event k: the error comes out, nothing after it, and the reader goes away",
+    @Test("a callback that throws at event k: the error comes out, nothing after it, and the reader goes away", .dedicatedThread,
           .timeLimit(.minutes(2)), arguments: [0, 1, 2_047, 2_048, 5_000])
     func throwsAt(k: Int) throws {
         let file = try TemporaryFile(Self.longTrace, name: "read-ahead-throw")
@@ -439,7 +440,7 @@ struct ReadAheadTests {
         #expect(gone == nil)
     }
 
-    @Test("a long run of diagnostics is handed over in batches too: stopped at the first event, the reader is not read to the end",
+    @Test("a long run of diagnostics is handed over in batches too: stopped at the first event, the reader is not read to the end", .dedicatedThread,
           .timeLimit(.minutes(2)))
     func diagnosticsAreBatched() throws {
         let bytes = Self.generate(count: 3 * Self.batch, junk: [2: Array(repeating: .foreign, count: 100_000)]).bytes
@@ -454,7 +455,7 @@ struct ReadAheadTests {
         try Self.expectSame(file.path, "100,000 diagnostics between two events")
     }
 
-    @Test("a diagnostic callback that throws: the error comes out, nothing after it",
+    @Test("a diagnostic callback that throws: the error comes out, nothing after it", .dedicatedThread,
           .timeLimit(.minutes(2)), arguments: [0, 3, 4, 9])
     func diagnosticThrows(d: Int) throws {
         let file = try TemporaryFile(Self.longTrace, name: "read-ahead-throw-diagnostic")

@@ -1,6 +1,7 @@
 import Foundation
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `TraceReader.read(event:diagnostic:)`, the fast way through a trace, hands
 /// out exactly what a loop over `next()` does, in the same order, and leaves
@@ -49,7 +50,7 @@ struct ReadEventsTests {
         return files
     }
 
-    @Test("every trace file of the repository, whole, and with small buffers")
+    @Test("every trace file of the repository, whole, and with small buffers", .dedicatedThread)
     func repository() throws {
         var small = TraceReader.Options(maxLineLength: 64)
         small.readChunk = 4096
@@ -62,7 +63,7 @@ struct ReadEventsTests {
         }
     }
 
-    @Test("cut at every line, and with a line damaged in the middle")
+    @Test("cut at every line, and with a line damaged in the middle", .dedicatedThread)
     func cutAndDamaged() throws {
         let bytes = Array(try Data(contentsOf: PackagePaths.url("Examples/traces/clean.ndjson")))
         let ends = bytes.indices.filter { bytes[$0] == 10 }
@@ -75,7 +76,7 @@ struct ReadEventsTests {
         try Self.expectSame(damaged, "damaged")
     }
 
-    @Test("a long generated trace, read in small chunks, with CRLF endings, and with lines at the length limit")
+    @Test("a long generated trace, read in small chunks, with CRLF endings, and with lines at the length limit", .dedicatedThread)
     func generated() throws {
         var bytes: [UInt8] = []
         var seq: UInt64 = 1
@@ -98,7 +99,7 @@ struct ReadEventsTests {
         }
     }
 
-    @Test("stopped part way: the events so far, then next() goes on from there")
+    @Test("stopped part way: the events so far, then next() goes on from there", .dedicatedThread)
     func stopped() throws {
         let bytes = Array(try Data(contentsOf: PackagePaths.url("Examples/traces/clean.ndjson")))
         let (all, _) = try readAll(bytes: bytes)

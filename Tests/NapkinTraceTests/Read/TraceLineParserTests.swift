@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// The hand-written NDJSON line parser: every event kind round-trips through
 /// the encoder, any valid JSON object is accepted, and everything else is
@@ -381,7 +382,7 @@ struct TraceLineParserTests {
         expectInvalid(#"{"seq":"x","ev":"load"}"#, "\"seq\"", "integer")
     }
 
-    @Test("the parser never crashes on random and mutated input")
+    @Test("the parser never crashes on random and mutated input", .dedicatedThread)
     func fuzz() {
         var rng = SplitMix(seed: 0x5EED)
         var parser = TraceLineParser()

@@ -7,6 +7,7 @@ import Testing
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import TestSupport
 #endif
 
 /// The streaming reader: tolerant of everything a real trace file can contain,
@@ -148,7 +149,7 @@ struct TraceReaderTests {
 
     // MARK: - Truncation
 
-    @Test("truncation at every byte offset: complete lines are kept, at most a warning about the cut line", arguments: [
+    @Test("truncation at every byte offset: complete lines are kept, at most a warning about the cut line", .dedicatedThread, arguments: [
         "orphaned-task", "duplicate-child",
     ])
     func truncationAtEveryOffset(_ name: String) throws {
@@ -200,7 +201,7 @@ struct TraceReaderTests {
         if result.events.count > 2, case .mark(let text) = result.events[2].kind { #expect(text.contains("\u{FFFD}")) }
     }
 
-    @Test("random bytes: the reader never crashes and never invents events")
+    @Test("random bytes: the reader never crashes and never invents events", .dedicatedThread)
     func randomBytes() throws {
         var rng = SplitMix(seed: 42)
         let file = try TemporaryFile(name: "random")
@@ -277,7 +278,7 @@ struct TraceReaderTests {
         #expect(result.events.isEmpty)
     }
 
-    @Test("sequence gaps not accounted for by a dropped record, seqs going back, time going back or jumping: damage")
+    @Test("sequence gaps not accounted for by a dropped record, seqs going back, time going back or jumping: damage", .dedicatedThread)
     func sequenceAndTime() throws {
         func problems(_ lines: [String]) throws -> [TraceIntegrity.Problem.Kind] {
             let (_, reader) = try readAll(text: lines.joined(separator: "\n") + "\n")
@@ -338,7 +339,7 @@ struct TraceReaderTests {
 
     // MARK: - Enormous lines
 
-    @Test("a line longer than maxLineLength is skipped with an error; the following events are kept",
+    @Test("a line longer than maxLineLength is skipped with an error; the following events are kept", .dedicatedThread,
           arguments: [100, 5_000, 300_000, 1_000_000])
     func enormousLine(_ length: Int) throws {
         let text = String(repeating: "x", count: length)
@@ -358,7 +359,7 @@ struct TraceReaderTests {
         #expect(reader.lineCount == 6)
     }
 
-    @Test("an enormous line with the default limit, and one at the very end without a newline")
+    @Test("an enormous line with the default limit, and one at the very end without a newline", .dedicatedThread)
     func enormousLineDefaultLimit() throws {
         let huge = String(repeating: "a", count: 3 << 20)
         let lines = [Self.session, huge] + Self.marks(3...4) + [huge]

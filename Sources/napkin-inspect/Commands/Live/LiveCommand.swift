@@ -117,11 +117,8 @@ struct LiveCommand: Command {
                 status = child.wait()
             }
         }
-        feed.stop()
-        let deadline = Platform.monotonicNanoseconds() &+ 2_000_000_000
-        while !feed.sessions.all.allSatisfy({ $0.isFinished }) && Platform.monotonicNanoseconds() < deadline {
-            Platform.sleep(nanoseconds: LiveLoop.tick)
-        }
+        // You quit: what is queued is accepted and what is open is cut, with no wait.
+        feed.finish(grace: 0)
         if let pane = feed.pane {
             // The command's output was shown in the live view; show it again now that the screen is back.
             for line in pane.last(200) { Output.line(PrintableText.printable(line)) }

@@ -81,11 +81,27 @@ struct LiveFeed {
                         pane: nil, listener: listener, reader: nil, socketDirectory: nil)
     }
 
-    /// Stops reading: the listener (and its connections) or the file's reader.
-    func stop() {
-        listener?.stop()
+    /// Stops taking input and lets what already reached us be read. The
+    /// listener accepts every connection still queued and stops listening;
+    /// its connections go on being read until they end or `grace` nanoseconds
+    /// pass, and are then cut (their sessions say they were still connected).
+    /// A file's reader stops at once. Returns once every session finished,
+    /// or about two seconds after the cut for a reader that does not notice.
+    func finish(grace: UInt64) {
+        listener?.stopAccepting()
         reader?.reader.stop()
+        waitUntilFinished(nanoseconds: grace)
+        listener?.cutOpenConnections()
+        // Cut readers finish their sessions with what they read.
+        waitUntilFinished(nanoseconds: 2_000_000_000)
         if let socketDirectory { rmdir(socketDirectory) }
+    }
+
+    private func waitUntilFinished(nanoseconds: UInt64) {
+        let deadline = Platform.monotonicNanoseconds() &+ nanoseconds
+        while !sessions.all.allSatisfy({ $0.isFinished }) && Platform.monotonicNanoseconds() < deadline {
+            Platform.sleep(nanoseconds: LiveLoop.tick)
+        }
     }
 
     /// A new directory only we can enter, for a command's socket: in `TMPDIR`

@@ -6,8 +6,8 @@ import NapkinTrace
 struct LiveLoop {
     /// How long the loop sleeps between looks at the sessions.
     static let tick: UInt64 = 20_000_000
-    /// After the command exited, how long its processes' connections may
-    /// stay open before they are read no more.
+    /// After the command exited, or the listener was told to stop, how long
+    /// connections may stay open before they are read no more.
     static let drainAfterExit: UInt64 = 2_000_000_000
     /// Rejected connections reported on standard error, at most (the rest are counted).
     static let maxRejectionLines = 10
@@ -36,7 +36,10 @@ struct LiveLoop {
                 childStatus = status
                 childExitedAt = now
             }
-            let allFinished = sessions.allSatisfy { $0.isFinished }
+            // A process that connected and exited before its connection was
+            // accepted: accept it now, before deciding that nothing is left to read.
+            if childStatus != nil { feed.listener?.acceptQueued() }
+            let allFinished = feed.sessions.all.allSatisfy { $0.isFinished }
             if feed.child != nil {
                 // The command's processes close their traces as they exit; one that
                 // outlives it, or keeps its connection open, is given a moment.
@@ -49,12 +52,9 @@ struct LiveLoop {
             }
             Platform.sleep(nanoseconds: Self.tick)
         }
-        feed.stop()
-        // Stopped readers finish their sessions with what they read.
-        let deadline = Platform.monotonicNanoseconds() &+ 2_000_000_000
-        while !feed.sessions.all.allSatisfy({ $0.isFinished }) && Platform.monotonicNanoseconds() < deadline {
-            Platform.sleep(nanoseconds: Self.tick)
-        }
+        // What is queued is accepted; what is open is read until it ends, for
+        // at most `drainAfterExit`, then cut (the session says so on stderr).
+        feed.finish(grace: Self.drainAfterExit)
         for session in feed.sessions.all { printer.report(session, final: true) }
         printer.reportRejections(feed.sessions, refused: feed.listener?.refusedCount ?? 0)
 

@@ -15,9 +15,16 @@ import Synchronization
 ///   other output comes first on a socket) within ``handshakeSeconds``, or it
 ///   is closed;
 /// - lines are at most ``maxLineLength`` bytes (the app writes records of at
-///   most `PIPE_BUF` to a socket); a longer line is skipped, whatever its length;
+///   most 16 KiB to its connection, `NDJSONTraceSink.socketRecordLimit`); a
+///   longer line is skipped, whatever its length;
 /// - each connection's read buffer is ``readChunk`` + ``maxLineLength`` bytes (128 KiB);
 /// - all sessions share one budget of live nodes (``LiveSessions/nodeBudget``).
+///
+/// No connection that reached the listener is dropped: ``acceptQueued()``
+/// and ``stopAccepting()`` accept every connection waiting in the socket's
+/// backlog (an app that connected and exited before it was accepted), and
+/// ``cutOpenConnections()``, the last step, stops only connections that are
+/// still open once the caller's grace has passed; their sessions say so.
 ///
 /// Nothing is ever written to a connection: the stream is one-way.
 final class SessionListener: Sendable {
@@ -37,6 +44,12 @@ final class SessionListener: Sendable {
     /// `--record DIR`, if given.
     let recordDirectory: String?
     private let stopped = Atomic<Bool>(false)
+    /// Set by the accept thread once it left its loop; the socket is closed only then.
+    private let acceptLoopDone = Atomic<Bool>(false)
+    /// Held while connections are accepted and registered (the count of
+    /// connections accepted so far), so that once ``acceptQueued()`` returns
+    /// every connection accepted before is in ``open``.
+    private let accepting = Locked<Int>(0)
     private let open = Locked<[Connection]>([])
     private let refused = Atomic<Int>(0)
     private let notices = Locked<[String]>([])
@@ -66,12 +79,49 @@ final class SessionListener: Sendable {
         thread.start()
     }
 
-    /// Stops accepting, and stops reading every open connection (their
-    /// sessions finish with what they read).
-    func stop() {
+    /// Stops accepting: accepts what is queued in the backlog (each gets a
+    /// session and is read on), then closes the listening socket. Open
+    /// connections go on being read; ``cutOpenConnections()`` stops them.
+    func stopAccepting() {
         guard !stopped.exchange(true, ordering: .relaxed) else { return }
-        for connection in open.withLock({ $0 }) { connection.reader.reader.stop() }
+        // The accept thread polls at most `acceptPollMS` at a time; wait for it to leave
+        // (it may be starved on a busy machine: a bounded wait, then close regardless).
+        let deadline = Platform.monotonicNanoseconds() &+ 5_000_000_000
+        while !acceptLoopDone.load(ordering: .acquiring) && Platform.monotonicNanoseconds() < deadline {
+            Platform.sleep(nanoseconds: 1_000_000)
+        }
+        acceptQueued()
         socket.close()
+    }
+
+    /// Stops reading the connections still open (their sessions finish with
+    /// what they read, and say they were still connected).
+    func cutOpenConnections() {
+        for connection in open.withLock({ $0 }) { connection.reader.reader.stop() }
+    }
+
+    /// Stops accepting and stops reading every open connection at once.
+    func stop() {
+        stopAccepting()
+        cutOpenConnections()
+    }
+
+    /// Accepts every connection waiting in the backlog now, without waiting
+    /// for more; when it returns, each connection made before the call (by a
+    /// process that may have exited since) has a session being read.
+    func acceptQueued() {
+        accepting.withLock { accepted in
+            guard !socket.isClosed else { return }
+            while let (fd, peer) = socket.accept(timeoutMS: 0) {
+                accepted += 1
+                if openCount >= Self.maxOpenConnections {
+                    refused.add(1, ordering: .relaxed)
+                    close(fd)
+                } else {
+                    read(fd, name: peer == "local" ? "connection \(accepted)" : "connection \(accepted) from \(peer)")
+                }
+            }
+        }
     }
 
     /// How many connections are being read now.
@@ -88,20 +138,17 @@ final class SessionListener: Sendable {
         }
     }
 
+    /// How long the accept thread waits for a connection before it looks at ``stopped`` again.
+    private static let acceptPollMS: Int32 = 100
+
     private func acceptLoop() {
-        var accepted = 0
         while !stopped.load(ordering: .relaxed) {
-            if let (fd, peer) = socket.accept(timeoutMS: 100) {
-                accepted += 1
-                if openCount >= Self.maxOpenConnections {
-                    refused.add(1, ordering: .relaxed)
-                    close(fd)
-                } else {
-                    read(fd, name: peer == "local" ? "connection \(accepted)" : "connection \(accepted) from \(peer)")
-                }
-            }
+            socket.waitForConnection(timeoutMS: Self.acceptPollMS)
+            guard !stopped.load(ordering: .relaxed) else { break }
+            acceptQueued()
             closeSilentConnections()
         }
+        acceptLoopDone.store(true, ordering: .releasing)
     }
 
     /// Starts reading a new connection on a thread of its own.

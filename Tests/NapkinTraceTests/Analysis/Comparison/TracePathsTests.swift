@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// Routers are named by their path of types in the tree, never by id:
 /// siblings of one type and a screen opened again are numbered in the order
@@ -127,7 +128,7 @@ struct TracePathsTests {
         #expect(names == ["outside:ARouter", "outside:ARouter/BRouter"] || names == ["outside:BRouter", "outside:BRouter/ARouter"])
     }
 
-    @Test("a deep chain costs its length, not its square")
+    @Test("a deep chain costs its length, not its square", .dedicatedThread)
     func deepChain() throws {
         var history = TraceHistory()
         for event in TraceBuilder.chain(depth: 20_000) { history.apply(event) }

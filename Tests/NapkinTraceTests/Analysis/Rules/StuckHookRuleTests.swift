@@ -1,6 +1,7 @@
 import Foundation
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `stuck-hook` (`Analysis/Rules/StuckHookRule.swift`): a `didBecomeActive`
 /// or `willResignActive` that has not returned a grace period after it
@@ -89,7 +90,7 @@ struct StuckHookRuleTests {
         #expect(TraceAnalyzer.analyze(b.events).isClean)
     }
 
-    @Test("a trace written before hook_end existed (no rev): no stuck-hook, however long a hook seems to run")
+    @Test("a trace written before hook_end existed (no rev): no stuck-hook, however long a hook seems to run", .dedicatedThread)
     func oldTracesAreNotChecked() throws {
         let (old, _) = activation(returnsAfter: nil, revision: 0)
         let report = TraceAnalyzer.analyze(old.events)

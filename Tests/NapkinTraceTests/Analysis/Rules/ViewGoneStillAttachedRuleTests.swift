@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `view-gone-still-attached` (`Analysis/Rules/ViewGoneStillAttachedRule.swift`):
 /// a router whose view was removed (popped, dismissed) while it was attached
@@ -197,7 +198,7 @@ struct ViewGoneStillAttachedRuleTests {
         #expect(TraceAnalyzer.analyze(b.events).isClean)
     }
 
-    @Test("a view removed and shown again thousands of times: the checks waiting stay bounded")
+    @Test("a view removed and shown again thousands of times: the checks waiting stay bounded", .dedicatedThread)
     func boundedChecks() {
         var b = homeShown()
         b.step = 10_000
