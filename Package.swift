@@ -9,7 +9,10 @@ let strict: [SwiftSetting] = [
 
 let package = Package(
     name: "napkin-inspect",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    // The versions napkin 2.x requires. They are also where `isolated deinit`
+    // (Router's) runs natively: below iOS 18.4 / macOS 15.4 it would go through
+    // the back-deployment shim (see Router's deinit).
+    platforms: [.macOS(.v26), .iOS(.v26)],
     products: [
         .library(name: "Napkin", targets: ["Napkin"]),
         .library(name: "NapkinTrace", targets: ["NapkinTrace"]),

@@ -33,7 +33,7 @@ enum FrameworkBenchmark {
     final class HookedRouter: Router<HookedInteractor> {}
 
     @MainActor
-    final class BenchView: ViewControllable {}
+    final class BenchView: HeadlessViewControllable {}
 
     @MainActor
     final class BenchRoot: LaunchRouter<BenchInteractor, BenchView> {}

@@ -5,6 +5,19 @@ import Darwin
 #endif
 import Foundation
 
+// The benchmark's one platform file. Spawning differs between glibc and
+// Darwin in the type of the file actions (a struct in glibc; on Darwin an
+// opaque pointer, nil until initialized), and in how a program reaches its
+// environment (glibc's `environ`, Darwin's `_NSGetEnviron()`): the child is
+// given this process's environment as an explicit array on both.
+#if canImport(Darwin)
+typealias SpawnFileActions = posix_spawn_file_actions_t?
+func emptySpawnFileActions() -> SpawnFileActions { nil }
+#else
+typealias SpawnFileActions = posix_spawn_file_actions_t
+func emptySpawnFileActions() -> SpawnFileActions { posix_spawn_file_actions_t() }
+#endif
+
 /// One run of a program, measured: wall time, CPU time, peak memory, exit status.
 struct ProcessRun {
     /// Wall seconds, from spawning to reaping.
@@ -19,16 +32,17 @@ struct ProcessRun {
     /// Runs `program` with `arguments` to its end, its standard output into
     /// `stdout` (discarded by default) and its standard error discarded.
     init(_ program: String, _ arguments: [String], stdout: String = "/dev/null") {
-        var actions = posix_spawn_file_actions_t()
+        var actions = emptySpawnFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
+        let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for p in argv + envp { free(p) } }
         var pid: pid_t = 0
         let start = DispatchTime.now().uptimeNanoseconds
-        guard posix_spawn(&pid, program, &actions, nil, argv, environ) == 0 else { return }
+        guard posix_spawn(&pid, program, &actions, nil, argv, envp) == 0 else { return }
         var status: Int32 = 0
         var usage = rusage()
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}

@@ -8,7 +8,7 @@ import PackageDescription
 
 let package = Package(
     name: "LeakCheckedApp",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v26), .iOS(.v26)],   // what napkin-inspect (and napkin 2.x) require
     dependencies: [.package(name: "napkin-inspect", path: "../..")],
     targets: [
         .target(name: "Shop", dependencies: [.product(name: "Napkin", package: "napkin-inspect")],

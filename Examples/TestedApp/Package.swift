@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "TestedApp",
-    platforms: [.macOS(.v15), .iOS(.v18)],
+    platforms: [.macOS(.v26), .iOS(.v26)],   // what napkin-inspect (and napkin 2.x) require
     dependencies: [.package(name: "napkin-inspect", path: "../..")],
     targets: [
         .target(name: "Counter", dependencies: [.product(name: "Napkin", package: "napkin-inspect")],

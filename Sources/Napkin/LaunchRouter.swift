@@ -78,17 +78,29 @@ open class LaunchRouter<InteractorType, ViewControllerType>: ViewableRouter<Inte
     #if canImport(UIKit)
     /// Installs the root view controller in `window`, makes it key and
     /// visible, activates the root interactor and loads the tree.
+    ///
+    /// A ``HeadlessViewControllable`` root has no view controller to
+    /// install: the window is left as it is, and the tree launches as with
+    /// ``launch()``.
     public final func launch(from window: UIWindow) async {
-        window.rootViewController = viewControllable.uiviewController
-        window.makeKeyAndVisible()
+        if !(viewControllable is any HeadlessViewControllable) {
+            window.rootViewController = viewControllable.uiviewController
+            window.makeKeyAndVisible()
+        }
         await launch()
     }
     #elseif canImport(AppKit)
     /// Installs the root view controller in `window`, shows it, activates the
     /// root interactor and loads the tree.
+    ///
+    /// A ``HeadlessViewControllable`` root has no view controller to
+    /// install: the window is left as it is, and the tree launches as with
+    /// ``launch()``.
     public final func launch(from window: NSWindow) async {
-        window.contentViewController = viewControllable.nsviewController
-        window.makeKeyAndOrderFront(nil)
+        if !(viewControllable is any HeadlessViewControllable) {
+            window.contentViewController = viewControllable.nsviewController
+            window.makeKeyAndOrderFront(nil)
+        }
         await launch()
     }
     #endif

@@ -292,6 +292,16 @@ open class Router<InteractorType>: Routing {
         await load()
     }
 
+    /// Runs on the main actor, like everything else of the router: it reads
+    /// `children` and the view it reported, and deactivates the subtree.
+    ///
+    /// `isolated deinit` is native from iOS 18.4 and macOS 15.4; below those,
+    /// the compiler routes it through a back-deployment shim
+    /// (`swift_task_deinitOnExecutorMainActorBackDeploy`) with crash reports
+    /// upstream (swiftlang/swift#85663). The package therefore requires
+    /// iOS 26 and macOS 26 (`Package.swift`), the versions napkin 2.x
+    /// requires anyway, so no supported OS runs the shim. Lowering those
+    /// platforms means revisiting this deinit first.
     isolated deinit {
         // Children that live on (app references, the task below) no longer have this parent.
         for child in children {

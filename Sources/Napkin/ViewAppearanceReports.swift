@@ -105,6 +105,25 @@ enum ViewReports {
         }
     }
 
+    /// The view listed under `view` was freed (the appearance observer
+    /// found it gone): writes ``ViewAppearance/removed`` for its router,
+    /// unless that was the last appearance written, and forgets it. Does
+    /// nothing if a live object is listed there (another view at a reused
+    /// address) or nothing is.
+    static func viewWasFreed(_ view: ObjectIdentifier) {
+        guard let entry = entries[view], entry.view == nil else { return }
+        entries[view] = nil
+        if entry.last != .removed {
+            entry.tracer.emit(.view(router: entry.router, appearance: .removed))
+        }
+    }
+
+    /// Whether `view` is listed: its router is traced, or went while the
+    /// view was shown and the view has not disappeared since.
+    static func lists(_ view: AnyObject) -> Bool {
+        entries[ObjectIdentifier(view)]?.view === view
+    }
+
     /// How many views are listed (for tests).
     static var count: Int { entries.count }
 }

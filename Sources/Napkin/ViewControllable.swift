@@ -8,7 +8,10 @@ import AppKit
 ///
 /// On UIKit and AppKit it exposes the platform view controller (view
 /// controller subclasses get it for free). Elsewhere (Linux) it has no
-/// requirement: any main-actor object can be a napkin's view.
+/// requirement: any main-actor object can be a napkin's view. A view with
+/// no platform view controller (a server's, a command-line tool's, a test
+/// double) conforms to ``HeadlessViewControllable`` instead, on every
+/// platform.
 @MainActor
 public protocol ViewControllable: AnyObject {
     #if canImport(UIKit)

@@ -10,8 +10,9 @@ import NapkinTrace
 /// The base class of a router that owns a view controller.
 ///
 /// Traced, it reports where its view is (``ViewAppearance``): on UIKit and
-/// AppKit by itself, through an invisible child view controller that
-/// receives the view's appearance callbacks; elsewhere when the view layer
+/// AppKit by itself, by looking at where its view controller is a few times
+/// a second (it adds nothing to the app and loads no view); for a
+/// ``HeadlessViewControllable`` view, and elsewhere, when the view layer
 /// calls ``ViewControllable/reportAppearance(_:)``. See `docs/lifecycle.md`.
 @MainActor
 open class ViewableRouter<InteractorType, ViewControllerType>: Router<InteractorType>, ViewableRouting {

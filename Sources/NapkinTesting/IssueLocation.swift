@@ -28,18 +28,28 @@ enum IssueLocation {
     /// The full path of `location`'s file, if one of the candidates exists.
     static func filePath(of location: CodeLocation, testLocation: SourceLocation,
                          fileExists: (String) -> Bool = fileExists) -> String? {
-        if location.fileID == testLocation.fileID { return testLocation.filePath }
+        if location.fileID == testLocation.fileID { return path(of: testLocation) }
         guard let module = location.module else { return nil }
         var candidates: [String] = []
-        let testDirectory = directory(of: testLocation.filePath)
+        let testDirectory = directory(of: path(of: testLocation))
         if module == testLocation.moduleName, let testDirectory {
             candidates.append("\(testDirectory)/\(location.fileName)")
         }
-        if let root = packageRoot(of: testLocation.filePath) {
+        if let root = packageRoot(of: path(of: testLocation)) {
             candidates.append("\(root)/Sources/\(module)/\(location.fileName)")
             candidates.append("\(root)/Tests/\(module)/\(location.fileName)")
         }
         return candidates.first(where: fileExists)
+    }
+
+    /// The path of `location`'s file: `SourceLocation.filePath`, public from
+    /// Swift 6.3 (Xcode 26.4); Swift 6.2's Testing has it as `_filePath`.
+    static func path(of location: SourceLocation) -> String {
+        #if compiler(>=6.3)
+        return location.filePath
+        #else
+        return location._filePath
+        #endif
     }
 
     /// Whether a regular file exists at `path`.

@@ -132,7 +132,13 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
         guard !report.isClean else { return }
         for finding in report.findings {
             let issue = FindingIssue(finding, testLocation: test.sourceLocation)
+            #if compiler(>=6.3)
             Issue.record(issue.comment, severity: .error, sourceLocation: issue.sourceLocation)
+            #else
+            // Swift 6.2's Testing has no severities (`Issue.Severity` came with
+            // Swift 6.3, Xcode 26.4): every recorded issue is an error.
+            Issue.record(issue.comment, sourceLocation: issue.sourceLocation)
+            #endif
         }
         Attachment.record(recorder.ndjson, named: Self.attachmentName(for: test), sourceLocation: test.sourceLocation)
     }

@@ -27,7 +27,7 @@ struct FindingIssueTests {
                                  fileExists: { _ in false })
         #expect(issue.sourceLocation.fileID == "Shop/ShopRouter.swift")
         #expect(issue.sourceLocation.fileName == "ShopRouter.swift")
-        #expect(issue.sourceLocation.filePath == "Shop/ShopRouter.swift")
+        #expect(IssueLocation.path(of: issue.sourceLocation) == "Shop/ShopRouter.swift")
         #expect(issue.sourceLocation.line == 35)
         #expect(issue.sourceLocation.column == 1)
     }
@@ -44,7 +44,7 @@ struct FindingIssueTests {
     func pathInSources() {
         let issue = FindingIssue(Reports.leak(locations: [Self.attached]), testLocation: Reports.testLocation,
                                  fileExists: { $0 == "/src/shop/Sources/Shop/ShopRouter.swift" })
-        #expect(issue.sourceLocation.filePath == "/src/shop/Sources/Shop/ShopRouter.swift")
+        #expect(IssueLocation.path(of: issue.sourceLocation) == "/src/shop/Sources/Shop/ShopRouter.swift")
         #expect(issue.sourceLocation.fileID == "Shop/ShopRouter.swift")
         #expect(issue.sourceLocation.line == 35)
     }
@@ -83,7 +83,7 @@ struct IssueLocationTests {
         #expect(Self.path("Cart.swift", existing: ["/src/shop/Sources/Cart.swift", "/src/shop/Tests/ShopTests/Cart.swift"]) == nil)
         let location = IssueLocation.sourceLocation(of: CodeLocation(fileID: "Shop/Cart.swift", line: 7), testLocation: Reports.testLocation,
                                                     fileExists: { _ in false })
-        #expect(location.filePath == "Shop/Cart.swift")
+        #expect(IssueLocation.path(of: location) == "Shop/Cart.swift")
         #expect(location.line == 7)
     }
 

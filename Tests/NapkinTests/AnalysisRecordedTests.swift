@@ -457,7 +457,7 @@ final actor RecordedInteractor: Interactable {
     nonisolated let lifecycle = InteractorLifecycle()
 }
 
-@MainActor final class RecordedView: ViewControllable {}
+@MainActor final class RecordedView: HeadlessViewControllable {}
 
 @MainActor final class RecordedRootRouter: LaunchRouter<RecordedInteractor, RecordedView> {
     convenience init() { self.init(interactor: RecordedInteractor(), viewController: RecordedView()) }

@@ -108,6 +108,7 @@ struct BuilderTests {
         #expect(product.component === component)
     }
 
+    #if os(macOS) || os(Linux) // exit tests: Swift Testing has none on iOS
     @Test("ComponentizedBuilder stops the process when the component builder returns the previous component",
           .enabled(if: assertionsEnabled, "assert is compiled out of release builds"))
     func sameComponentTwiceAsserts() async {
@@ -118,6 +119,7 @@ struct BuilderTests {
             _ = builder.build()
         }
     }
+    #endif
 
     @Test("MultiStageComponentizedBuilder: the same component throughout a pass, a new one next pass")
     func multiStagePasses() {
@@ -148,6 +150,7 @@ struct BuilderTests {
         #expect(next.component !== early)
     }
 
+    #if os(macOS) || os(Linux) // exit tests: Swift Testing has none on iOS
     @Test("MultiStageComponentizedBuilder stops the process when the next pass gets the previous component",
           .enabled(if: assertionsEnabled, "assert is compiled out of release builds"))
     func multiStageSameComponentAsserts() async {
@@ -158,7 +161,9 @@ struct BuilderTests {
             _ = builder.finalStageBuild()
         }
     }
+    #endif
 
+    #if os(macOS) || os(Linux) // exit tests: Swift Testing has none on iOS
     @Test("A builder whose subclass forgot to override build(with:) stops the process")
     func missingOverride() async {
         await #expect(processExitsWith: .failure) {
@@ -166,4 +171,5 @@ struct BuilderTests {
             _ = builder.build()
         }
     }
+    #endif
 }

@@ -59,7 +59,7 @@ final actor RowInteractor: Interactable {
     }
 }
 
-@MainActor final class ListView: ViewControllable {}
+@MainActor final class ListView: HeadlessViewControllable {}
 @MainActor final class ListRootRouter: LaunchRouter<ListInteractor, ListView> {}
 @MainActor final class ListRouter: Router<ListInteractor> {}
 @MainActor final class RowRouter: Router<RowInteractor> {}

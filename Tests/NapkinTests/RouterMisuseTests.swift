@@ -161,6 +161,7 @@ struct RouterMisuseTests {
         #expect(parent!.children.isEmpty && child!.children.isEmpty)
     }
 
+    #if os(macOS) || os(Linux) // exit tests: Swift Testing has none on iOS
     @Test("the process-wide setting: a misuse warns on standard error and the program goes on")
     func processWideWarning() async {
         let result = await #expect(processExitsWith: .success, observing: [\.standardErrorContent]) {
@@ -171,6 +172,7 @@ struct RouterMisuseTests {
         let text = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
         #expect(text.contains("napkin: misuse: RecordedHostRouter.detachChild(RecordedMenuRouter) at NapkinTests/RouterMisuseTests.swift:"), "\(text)")
     }
+    #endif
 
     @Test("the process-wide setting starts as NAPKIN_MISUSE says: assertion unless it is warn")
     func defaultReporting() {
@@ -178,7 +180,7 @@ struct RouterMisuseTests {
         #expect(RouterMisuse.reporting == (warn ? .warning : .assertion))
     }
 
-    #if DEBUG
+    #if DEBUG && (os(macOS) || os(Linux)) // exit tests: Swift Testing has none on iOS
     @Test("with assertion (the default) a debug build stops at a misuse")
     func debugAssertion() async {
         await #expect(processExitsWith: .failure) {

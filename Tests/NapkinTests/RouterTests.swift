@@ -25,6 +25,7 @@ struct RouterTests {
         #expect(router.children.isEmpty)
     }
 
+    #if os(macOS) || os(Linux) // exit tests: Swift Testing has none on iOS
     @Test("A router whose interactor is not Interactable stops the process")
     func nonInteractableInteractor() async {
         await #expect(processExitsWith: .failure) {
@@ -33,6 +34,7 @@ struct RouterTests {
             }
         }
     }
+    #endif
 
     @Test("load() runs didLoad once, also when called twice")
     func loadOnce() async {

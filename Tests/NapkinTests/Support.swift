@@ -67,7 +67,7 @@ final class TestRouter: Router<TestInteractor> {
 
 /// A root that can be launched headless.
 @MainActor
-final class TestView: ViewControllable {}
+final class TestView: HeadlessViewControllable {}
 
 @MainActor
 final class TestRootRouter: LaunchRouter<TestInteractor, TestView> {

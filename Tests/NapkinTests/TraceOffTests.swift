@@ -18,8 +18,8 @@ struct TraceOffTests {
     /// mallinfo2 sees the heap: glibc's allocator, not a sanitizer's
     /// replacement (under ThreadSanitizer, `swift test --sanitize=thread`,
     /// glibc's counters never move, so the measurement says nothing).
-    private static let measurable = heapBytesInUse() != nil
-        && dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") == nil
+    private static let measurable = CLibrary.heapBytesInUse() != nil
+        && CLibrary.symbol("__tsan_init") == nil
     private static let tracedByEnvironment = ProcessInfo.processInfo.environment["NAPKIN_TRACE"] != nil
 
     @Test("in a fresh process with tracing off: 100,000 calls of each hook keep 0 heap bytes, with and without a recorder elsewhere",
@@ -110,8 +110,7 @@ struct TraceOffTests {
 /// every call of every thread, the background writer's included.
 @Suite("Trace on: the emit path allocates nothing per event")
 struct TraceOnAllocationTests {
-    private static let sanitized = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
-        || dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__asan_init") != nil
+    private static let sanitized = CLibrary.sanitized
 
     @Test("120,000 events emitted, encoded and written allocate nothing; 10,000 recorded cycles allocate what untraced ones do",
           .disabled(if: sanitized, "a sanitizer replaces malloc: RuntimeCounters counts nothing"))

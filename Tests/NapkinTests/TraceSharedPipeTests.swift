@@ -162,30 +162,10 @@ enum SharedChildren {
         }
     }
 
-    private static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
-    }()
-
-    private static let addClosefrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else {
-            return nil
-        }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
-
     /// A pipe whose ends are close-on-exec here, so that children other tests
     /// spawn meanwhile never hold them open.
     static func makePipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [-1, -1]
-        if let pipe2 {
-            guard pipe2(&fds, Int32(O_CLOEXEC)) == 0 else { throw ProbeError("pipe2 failed: errno \(errno)") }
-        } else {
-            guard pipe(&fds) == 0 else { throw ProbeError("pipe failed: errno \(errno)") }
-            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        }
-        return (fds[0], fds[1])
+        try CLibrary.makePipe()
     }
 
     /// Reads `fd` to its end on a thread of its own, then closes it.
@@ -239,22 +219,14 @@ enum SharedChildren {
         }
         defer { if stderr == nil { close(errFD) } }
 
-        #if os(Linux)
-        var actions = posix_spawn_file_actions_t()
-        #else
-        var actions: posix_spawn_file_actions_t?
-        #endif
+        var actions = CLibrary.emptyFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         // Into the high numbers first, so that the dup2s below never overwrite each other's sources.
         let sources = [stdout, errFD] + (fd3.map { [$0] } ?? [])
         for (index, fd) in sources.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, 100 + Int32(index)) }
         for index in sources.indices { posix_spawn_file_actions_adddup2(&actions, 100 + Int32(index), 1 + Int32(index)) }
-        if let addClosefrom {
-            _ = addClosefrom(&actions, fd3 == nil ? 3 : 4)
-        } else {
-            for index in sources.indices { posix_spawn_file_actions_addclose(&actions, 100 + Int32(index)) }
-        }
+        for index in sources.indices { posix_spawn_file_actions_addclose(&actions, 100 + Int32(index)) }
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -263,7 +235,7 @@ enum SharedChildren {
             for p in envp { free(p) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        let spawned = CLibrary.spawn(&pid, path, &actions, closingFrom: fd3 == nil ? 3 : 4, argv, envp)
         guard spawned == 0 else { throw ProbeError("posix_spawn \(path) failed: \(spawned)") }
         return Child(pid: pid, stderrFile: stderrFile)
     }

@@ -44,15 +44,7 @@ struct ProbeResult: Sendable {
 enum Probe {
     /// The path of the TraceProbe executable, or `nil` if it cannot be found.
     static let executable: String? = {
-        var directories: [String] = []
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            directories.append((exe as NSString).deletingLastPathComponent)
-        }
-        directories.append((CommandLine.arguments[0] as NSString).deletingLastPathComponent)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append((bundle.bundlePath as NSString).deletingLastPathComponent)
-        }
-        for directory in directories {
+        for directory in CLibrary.productDirectories {
             let candidate = directory + "/TraceProbe"
             if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
         }
@@ -121,42 +113,12 @@ private struct SpawnRequest: Sendable {
     var closedFDs: [Int32]
     var timeout: Duration
 
-    /// `pipe2(2)`, which Swift's Glibc module does not export, where the C library has it.
-    private static let pipe2: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "pipe2") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
-    }()
-
-    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later), not exported by Swift's Glibc module.
-    private static let addClosefrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
-        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
-    }()
-
-    /// A pipe whose two ends are close-on-exec in this process, so that children
-    /// spawned concurrently by other tests never inherit them.
-    private static func makePipe() throws -> (read: Int32, write: Int32) {
-        var fds: [Int32] = [-1, -1]
-        if let pipe2 = pipe2 {
-            guard pipe2(&fds, Int32(O_CLOEXEC)) == 0 else { throw ProbeError("pipe2 failed: errno \(errno)") }
-        } else {
-            guard pipe(&fds) == 0 else { throw ProbeError("pipe failed: errno \(errno)") }
-            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        }
-        return (fds[0], fds[1])
-    }
-
     func run() throws -> ProbeResult {
-        let out = try Self.makePipe()
-        let err = try Self.makePipe()
-        let extra = pipeOnFD3 ? try Self.makePipe() : nil
+        let out = try CLibrary.makePipe()
+        let err = try CLibrary.makePipe()
+        let extra = pipeOnFD3 ? try CLibrary.makePipe() : nil
 
-        #if os(Linux)
-        var actions = posix_spawn_file_actions_t()
-        #else
-        var actions: posix_spawn_file_actions_t?
-        #endif
+        var actions = CLibrary.emptyFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, out.write, 1)
@@ -167,11 +129,6 @@ private struct SpawnRequest: Sendable {
             posix_spawn_file_actions_adddup2(&actions, 2, fd)
             posix_spawn_file_actions_addclose(&actions, fd)
         }
-        // Nothing else the test process has open (without close-on-exec) leaks
-        // into the child: its descriptors are 0, 1, 2 (and 3), then its own.
-        if let addClosefrom = Self.addClosefrom {
-            _ = addClosefrom(&actions, extra == nil ? 3 : 4)
-        }
 
         let argv = arguments.map { strdup($0) } + [nil]
         let envp = environment.map { strdup($0) } + [nil]
@@ -180,7 +137,9 @@ private struct SpawnRequest: Sendable {
             for p in envp { free(p) }
         }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        // Nothing else the test process has open (without close-on-exec) leaks
+        // into the child: its descriptors are 0, 1, 2 (and 3), then its own.
+        let spawned = CLibrary.spawn(&pid, path, &actions, closingFrom: extra == nil ? 3 : 4, argv, envp)
         close(out.write)
         close(err.write)
         if let extra { close(extra.write) }
@@ -386,7 +345,7 @@ final actor TraceTestInteractor: Interactable {
     }
 }
 
-@MainActor final class TraceTestView: ViewControllable {}
+@MainActor final class TraceTestView: HeadlessViewControllable {}
 
 @MainActor final class TraceTestRootRouter: LaunchRouter<TraceTestInteractor, TraceTestView> {
     convenience init() {
@@ -443,23 +402,4 @@ func makeTemporaryDirectory() throws -> String {
     let path = NSTemporaryDirectory() + "napkin-trace-tests-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
-}
-
-// MARK: - Heap accounting
-
-/// Heap bytes in use, from glibc's `mallinfo2()`; `nil` where it cannot be called.
-/// (The same measurement as TraceProbe's `alloc` mode.)
-func heapBytesInUse() -> Int? {
-    #if os(Linux) && arch(x86_64)
-    // mallinfo2 is not in Swift's Glibc module. Its 80-byte result is returned
-    // through a hidden pointer passed as the first argument (System V x86-64).
-    typealias MallInfo2 = @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?
-    guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallinfo2") else { return nil }
-    let mallinfo2 = unsafeBitCast(symbol, to: MallInfo2.self)
-    var fields: (Int, Int, Int, Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    _ = withUnsafeMutableBytes(of: &fields) { mallinfo2($0.baseAddress!) }
-    return fields.4 + fields.7 // hblkhd (mmapped) + uordblks (in use)
-    #else
-    return nil
-    #endif
 }

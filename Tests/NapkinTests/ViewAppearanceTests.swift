@@ -271,7 +271,7 @@ private struct Flow {
 /// would: a navigation stack (push covers, pop removes and shows again), a
 /// modal over the stack, and tabs (the selected one shown, the others covered).
 @MainActor
-final class NavigationView: ViewControllable {
+final class NavigationView: HeadlessViewControllable {
     private var stack: [any ViewControllable] = []
     private var modal: (any ViewControllable)?
     private var tabs: [any ViewControllable] = []
@@ -313,7 +313,7 @@ final class NavigationView: ViewControllable {
     }
 }
 
-@MainActor final class ScreenView: ViewControllable {}
+@MainActor final class ScreenView: HeadlessViewControllable {}
 
 @MainActor final class NavigationRootRouter: LaunchRouter<RecordedInteractor, NavigationView> {
     var navigation: NavigationView { viewController }

@@ -9,6 +9,9 @@
 //   exit-call [MARKS] the same, then call exit(0) with the tree still alive
 //   crash [MARKS]     run the app, write MARKS marks ("early 1"...), sleep 1 s
 //                     (many flush intervals), then trap
+//   background [MARKS] run the app, write MARKS marks ("bg 1"...), flush as
+//                     entering the background does on iOS, "flushed" on
+//                     stderr, then wait to be killed (BackgroundMode.swift)
 //   churn N           N create/attach/detach/release cycles of a child, as fast
 //                     as possible; then "done" on stderr and exit status 0
 //   bootstrap PATH    like exit, tracing to PATH via NapkinTrace.bootstrap
@@ -90,7 +93,7 @@ final actor ProfileInteractor: Interactable {
     }
 }
 
-@MainActor final class RootView: ViewControllable {}
+@MainActor final class RootView: HeadlessViewControllable {}
 
 @MainActor final class RootRouter: LaunchRouter<RootInteractor, RootView> {}
 
@@ -281,6 +284,9 @@ case "crash":
     NapkinTrace.mark("late")
     fatalError("TraceProbe: deliberate crash")
 
+case "background":
+    kept = await backgroundMode(marks: count(2, default: 100))
+
 case "churn":
     let cycles = count(2, default: 1000)
     let root = RootRouter(interactor: RootInteractor(), viewController: RootView())
@@ -398,5 +404,5 @@ case "connections":
     connectionsMode(arguments)
 
 default:
-    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean]")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean]")
 }

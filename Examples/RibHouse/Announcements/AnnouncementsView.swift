@@ -5,7 +5,7 @@ protocol AnnouncementsPresentableListener: AnyObject, Sendable {}
 
 /// A strip showing the kitchen's latest announcement.
 @MainActor
-final class AnnouncementsView: AnnouncementsViewControllable, AnnouncementsPresentable, Screen {
+final class AnnouncementsView: AnnouncementsViewControllable, HeadlessViewControllable, AnnouncementsPresentable, Screen {
     weak var listener: (any AnnouncementsPresentableListener)?
     private let console: Console
     /// How many announcements this strip has shown.

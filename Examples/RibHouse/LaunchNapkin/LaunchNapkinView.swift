@@ -3,7 +3,7 @@ import Napkin
 /// The window's root view: shows the view of whichever child is attached.
 /// It prints nothing itself; the children's views do.
 @MainActor
-final class LaunchNapkinView: LaunchNapkinViewControllable, ContainerView, Screen {
+final class LaunchNapkinView: LaunchNapkinViewControllable, HeadlessViewControllable, ContainerView, Screen {
     private var embedded: [any ViewControllable] = []
     private var isShown = false
 

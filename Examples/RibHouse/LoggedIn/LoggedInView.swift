@@ -12,7 +12,7 @@ protocol LoggedInPresentableListener: AnyObject, Sendable {
 /// swiping, which pops the order screen without asking anyone (like
 /// UINavigationController's interactive pop gesture).
 @MainActor
-final class LoggedInView: LoggedInViewControllable, LoggedInPresentable, ContainerView, Screen {
+final class LoggedInView: LoggedInViewControllable, HeadlessViewControllable, LoggedInPresentable, ContainerView, Screen {
     weak var listener: (any LoggedInPresentableListener)?
     private let console: Console
     private var embedded: [any ViewControllable] = []

@@ -7,7 +7,7 @@ protocol LoggedOutPresentableListener: AnyObject, Sendable {
 
 /// The welcome screen.
 @MainActor
-final class LoggedOutView: LoggedOutViewControllable, LoggedOutPresentable, Screen {
+final class LoggedOutView: LoggedOutViewControllable, HeadlessViewControllable, LoggedOutPresentable, Screen {
     weak var listener: (any LoggedOutPresentableListener)?
     private let console: Console
 

@@ -8,7 +8,7 @@ protocol MenuPresentableListener: AnyObject, Sendable {
 
 /// The barbecue list.
 @MainActor
-final class MenuView: MenuViewControllable, MenuPresentable, Screen {
+final class MenuView: MenuViewControllable, HeadlessViewControllable, MenuPresentable, Screen {
     weak var listener: (any MenuPresentableListener)?
     private let console: Console
     /// The dishes on screen, for the guest (and the script) to read.

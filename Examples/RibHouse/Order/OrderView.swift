@@ -15,7 +15,7 @@ protocol OrderPresentableListener: AnyObject, Sendable {
 /// its interactor, so the parent detaches Order however the guest left: the
 /// `viewDidDisappear` + `isMovingFromParent` pattern of the napkin guides.
 @MainActor
-final class OrderView: OrderViewControllable, OrderPresentable, PoppableView, Screen {
+final class OrderView: OrderViewControllable, HeadlessViewControllable, OrderPresentable, PoppableView, Screen {
     weak var listener: (any OrderPresentableListener)?
     private let console: Console
     /// False with `--bug swipe-back`: a pop goes unreported.

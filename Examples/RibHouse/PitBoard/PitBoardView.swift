@@ -5,7 +5,7 @@ protocol PitBoardPresentableListener: AnyObject, Sendable {}
 
 /// The smoker's temperature, updated live.
 @MainActor
-final class PitBoardView: PitBoardViewControllable, PitBoardPresentable, Screen {
+final class PitBoardView: PitBoardViewControllable, HeadlessViewControllable, PitBoardPresentable, Screen {
     weak var listener: (any PitBoardPresentableListener)?
     private let console: Console
     /// How many readings this board has shown.

@@ -14,12 +14,14 @@ package enum DeveloperNotice {
     /// the trace's destination that just stalled), so the line is written
     /// only when `poll` says there is room, waiting at most ``patienceMS``,
     /// and then dropped; a closed pipe fails the write with `EPIPE` instead
-    /// of raising `SIGPIPE`. Each write is at most `PIPE_BUF` bytes, so a
+    /// of raising `SIGPIPE` (on Apple platforms standard error gets
+    /// `F_SETNOSIGPIPE` first, see `Platform.preventSIGPIPE(on:)`). Each write is at most `PIPE_BUF` bytes, so a
     /// line that short reaches a shared pipe whole, between trace records.
     package static func report(_ message: String) {
         var bytes = Array(message.utf8)
         bytes.append(10)
         let deadline = MonotonicClock.now() &+ UInt64(patienceMS) * 1_000_000
+        Platform.preventSIGPIPE(on: 2)
         Platform.withBrokenPipeIgnored {
             bytes.withUnsafeBytes { raw in
                 var offset = 0

@@ -45,8 +45,8 @@ struct EventBacklog {
     mutating func append(_ event: TraceEvent, evicted: (TraceEvent) -> Void) {
         var event = event
         var size = Self.size(of: event)
-        if size - Self.eventCost > Platform.atomicPipeWriteSize {
-            event = RecordFitting.fitted(event, limit: Platform.atomicPipeWriteSize)
+        if size - Self.eventCost > NDJSONTraceSink.socketRecordLimit {
+            event = RecordFitting.fitted(event, limit: NDJSONTraceSink.socketRecordLimit)
             size = Self.size(of: event)
         }
         while !isEmpty && (count >= capacity || bytes + size > byteLimit) {

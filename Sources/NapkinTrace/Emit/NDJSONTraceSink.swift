@@ -15,6 +15,12 @@ import Synchronization
 /// records. A record that would be longer than `PIPE_BUF` there has its
 /// longest string fields shortened so that it fits; each shortened string ends
 /// with `…` (U+2026). Records written to a regular file are never shortened.
+/// A ``SocketTraceSink``'s own connection is the exception: nothing else
+/// writes to it, so its records may be up to ``socketRecordLimit`` bytes on
+/// every platform.
+///
+/// A reader that goes away makes writes fail with `EPIPE`, never kills the
+/// app with `SIGPIPE` (see `Platform.preventSIGPIPE(on:)`).
 ///
 /// A closed pipe, a full disk or a closed descriptor makes ``write(_:)`` throw;
 /// the tracer then reports once on standard error and turns tracing off.
@@ -24,7 +30,8 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
     /// sockets and terminals can block and can be shared.
     private let isRegularFile: Bool
     /// The longest record, newline included, one `write(2)` may carry:
-    /// `PIPE_BUF` for anything but a regular file, unbounded for a regular file.
+    /// `PIPE_BUF` for anything but a regular file or a connection of our own
+    /// (``socketRecordLimit``), unbounded for a regular file.
     private let recordLimit: Int
     /// The most bytes one `write(2)` carries to anything but a regular file:
     /// `PIPE_BUF` where writes must be atomic (a pipe others may share), more
@@ -52,7 +59,10 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
     /// A sink writing to an open file descriptor (a pipe, a socket or a file).
     ///
     /// The descriptor's flags are left as they are (it may be shared with
-    /// other processes). `TraceDestination` checks that it is open for writing
+    /// other processes), except that on Apple platforms a descriptor that is
+    /// not a regular file gets `F_SETNOSIGPIPE`, so that a reader that goes
+    /// away cannot kill the app (see `Platform.preventSIGPIPE(on:)`, which
+    /// says what that means for other writers). `TraceDestination` checks that it is open for writing
     /// before it gets here; this initializer does not, and a descriptor that
     /// is not open makes the first ``write(_:)`` throw.
     ///
@@ -66,17 +76,32 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
         self.chunkLimit = recordLimit
         self.closeWhenDone = closeWhenDone
         self.label = "fd \(fileDescriptor)"
+        if !isRegularFile { Platform.preventSIGPIPE(on: fileDescriptor) }
     }
+
+    /// The longest record, newline included, sent over a connection only
+    /// this process writes to (a ``SocketTraceSink``'s): 16 KiB on every
+    /// platform, whatever its `PIPE_BUF` (512 bytes on Apple platforms, 4 KiB
+    /// on Linux), since no write to it needs to be atomic.
+    ///
+    /// Why 16 KiB: longer than any type name or mark meant to be read, so
+    /// in practice nothing is shortened; a quarter of the longest line
+    /// `napkin-inspect live --listen` reads (64 KiB), so an inspector of
+    /// another version still takes every record whole; and small enough
+    /// that one 64 KiB write carries at least four records and one event of
+    /// a socket sink's backlog holds at most 16 KiB of text.
+    package static let socketRecordLimit = 16 << 10
 
     /// A sink writing to a connected socket that only this process writes
     /// to (a ``SocketTraceSink``'s connection, which it closes): records are
-    /// still kept within `PIPE_BUF` (an inspector reads lines of bounded
-    /// length), but one `write(2)` carries up to 64 KiB of whole lines, since
-    /// nothing else shares the connection and atomicity is not needed.
+    /// kept within ``socketRecordLimit`` (an inspector reads lines of bounded
+    /// length), and one `write(2)` carries up to 64 KiB of whole lines, since
+    /// nothing else shares the connection and atomicity is not needed. The
+    /// socket was made without `SIGPIPE` (`SO_NOSIGPIPE` on Apple platforms).
     package init(connectedSocket fd: Int32) {
         self.fd = fd
         self.isRegularFile = false
-        self.recordLimit = Platform.atomicPipeWriteSize
+        self.recordLimit = Self.socketRecordLimit
         self.chunkLimit = 64 << 10
         self.closeWhenDone = true
         self.label = "fd \(fd)"
@@ -112,6 +137,8 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
         self.chunkLimit = recordLimit
         self.closeWhenDone = true
         self.label = path
+        // A FIFO or a device: its reader going away must not kill the app.
+        if !isRegularFile { Platform.preventSIGPIPE(on: opened.fd) }
     }
 
     /// Encodes and writes `events`; throws if the descriptor rejects the write.

@@ -1,7 +1,9 @@
 /// Shortens a record's string fields so that its line fits a byte limit.
 ///
 /// Used for writes to pipes, FIFOs, sockets and terminals, where one record
-/// must fit in one atomic `write(2)` of at most `PIPE_BUF` bytes. The result
+/// must fit in one atomic `write(2)` of at most `PIPE_BUF` bytes, and for a
+/// socket sink's own connection, where it must fit the inspector's line
+/// length (``NDJSONTraceSink/socketRecordLimit``). The result
 /// is still a valid record of the same kind, with the same numbers; only
 /// strings that are too long are cut (at a Unicode scalar, never inside a
 /// UTF-8 sequence or an escape) and end with `…` (U+2026). When several strings

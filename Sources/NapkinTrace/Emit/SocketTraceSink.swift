@@ -50,8 +50,9 @@ import Foundation
 ///   ``NDJSONTraceSink/exitTimeoutMS``.
 ///
 /// While connected, the sink writes through an ``NDJSONTraceSink`` on the
-/// socket: whole lines, at most `PIPE_BUF` bytes per write, oversize records
-/// shortened.
+/// socket: whole lines, up to 64 KiB per write, records longer than
+/// ``NDJSONTraceSink/socketRecordLimit`` (16 KiB on every platform, not
+/// `PIPE_BUF`: nothing else writes to the connection) shortened.
 ///
 /// On standard error it writes at most ``maxNotices`` lines per process:
 /// when the first attempt fails, when a connection is lost, and when a

@@ -133,9 +133,12 @@ package enum TraceContext {
     }
 }
 
-/// Flushes the process-wide trace when the process exits normally.
+/// Flushes the process-wide trace when the process exits normally, and when
+/// the app may be about to be ended without exiting normally (see ``FlushTriggers``).
 enum ExitFlush {
     private static let registered = Atomic<Bool>(false)
+    /// The app lifecycle's triggers, kept for the rest of the process.
+    @MainActor private static var lifecycleTriggers: FlushTriggers?
 
     static func register() {
         guard !registered.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -143,6 +146,13 @@ enum ExitFlush {
             guard let tracer = TraceContext.globalTracer else { return }
             (tracer.sink as? any TracerAwareSink)?.processWillExit()
             tracer.shutdown(reason: "exit")
+        }
+        // On the main actor, where AppKit declares its notification's name;
+        // tracing may start on any thread. Once per process.
+        Task { @MainActor in
+            let names = Platform.appLifecycleFlushNotifications
+            guard !names.isEmpty, lifecycleTriggers == nil else { return }
+            lifecycleTriggers = FlushTriggers.forProcessTrace(on: .default, names: names)
         }
     }
 }

@@ -20,7 +20,9 @@ import Foundation
 /// sink connects when it can (see ``SocketTraceSink``).
 ///
 /// Descriptors (`stdout`, `stderr`, `fd:N`) are used as they are: napkin does
-/// not change their flags, since other processes may share them. To a pipe,
+/// not change their flags, since other processes may share them, with one
+/// exception: on Apple platforms a pipe, FIFO or device gets `F_SETNOSIGPIPE`
+/// (a reader that quits must not kill the app). To a pipe,
 /// every write is at most `PIPE_BUF` bytes of whole lines, so several
 /// processes writing to one inherited pipe never split each other's records.
 package enum TraceDestination {

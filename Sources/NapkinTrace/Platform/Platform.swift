@@ -2,12 +2,20 @@
 // calls the wrappers below, so Glibc, Musl and Darwin are handled in one place
 // and the same way. The import is `internal`: no libc type can appear in a
 // package or public declaration, and nothing of libc leaks to clients.
+// It is also the only file of NapkinTrace that names UIKit or AppKit (the
+// notifications after which an app may be killed, see FlushTriggers).
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Musl)
 internal import Musl
 #elseif canImport(Darwin)
 internal import Darwin
+#endif
+import Foundation
+#if canImport(UIKit)
+internal import UIKit
+#elseif canImport(AppKit)
+internal import AppKit
 #endif
 
 /// Thin wrappers around the C library facilities NapkinTrace needs: file
@@ -209,7 +217,11 @@ package enum Platform {
         case S_IFLNK: kind = .symbolicLink
         default: kind = .other
         }
-        return FileFacts(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), kind: kind, size: Int64(info.st_size))
+        // `dev_t` is signed on Apple platforms (`Int32`) and unsigned on Linux:
+        // keep its bits (no conversion that traps on a negative device number).
+        // `ino_t` is unsigned and `off_t` a signed 64-bit integer on both.
+        return FileFacts(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino),
+                         kind: kind, size: Int64(info.st_size))
     }
 
     /// Opens `path` for writing a trace, creating it (mode 0644) if it does
@@ -313,7 +325,9 @@ package enum Platform {
 
     /// Runs `body` with SIGPIPE blocked on the calling thread, and swallows a
     /// SIGPIPE that `body` raised, so that writing to a pipe whose reader went
-    /// away fails with `EPIPE` instead of killing the process.
+    /// away fails with `EPIPE` instead of killing the process. Enough where
+    /// the signal goes to the writing thread (Linux); Apple platforms signal
+    /// the process, see ``preventSIGPIPE(on:)``.
     package static func withBrokenPipeIgnored<R>(_ body: () -> R) -> R {
         var block = sigset_t()
         var previous = sigset_t()
@@ -329,6 +343,51 @@ package enum Platform {
         }
         pthread_sigmask(SIG_SETMASK, &previous, nil)
         return result
+    }
+
+    /// Makes a write to `fd` whose reader went away fail with `EPIPE` instead
+    /// of raising `SIGPIPE`, where ``withBrokenPipeIgnored(_:)`` cannot: call
+    /// it once on every pipe, FIFO or device a trace is written to, when the
+    /// descriptor is adopted.
+    ///
+    /// On Apple platforms a failed write to a pipe or FIFO signals the whole
+    /// process, not the writing thread, so masking the signal on the writer
+    /// thread does not protect the app: the descriptor gets `F_SETNOSIGPIPE`
+    /// (`fcntl(2)`; sockets get `SO_NOSIGPIPE` when they are made). The flag
+    /// belongs to the open file description, which `dup` and inheritance
+    /// share: another process writing to the same inherited pipe also gets
+    /// `EPIPE` instead of the signal from then on. On Linux the signal goes
+    /// to the writing thread, whose mask ``withBrokenPipeIgnored(_:)`` sets,
+    /// so this does nothing there.
+    package static func preventSIGPIPE(on fd: Int32) {
+        #if canImport(Darwin)
+        _ = fcntl(fd, setNoSIGPIPECommand, 1)
+        #endif
+    }
+
+    #if canImport(Darwin)
+    /// `F_SETNOSIGPIPE`, the `fcntl(2)` command documented in Apple's man
+    /// page: 73 in xnu's `bsd/sys/fcntl.h` (and its `dev_t` is `__int32_t`,
+    /// see ``fileFacts(of:)``). Written as the header's value so that the
+    /// build does not depend on whether the Swift Darwin module imports that
+    /// macro, which no Linux build can check.
+    private static let setNoSIGPIPECommand: Int32 = 73
+    #endif
+
+    /// The notifications on which the trace is flushed because the process
+    /// may end soon, perhaps without running its `atexit` handlers (see
+    /// ``FlushTriggers``): on UIKit, entering the background (a suspended
+    /// app is ended with `SIGKILL`) and terminating; on AppKit, terminating;
+    /// none elsewhere. On the main actor, where AppKit declares its name.
+    @MainActor
+    package static var appLifecycleFlushNotifications: [Notification.Name] {
+        #if canImport(UIKit)
+        [UIApplication.didEnterBackgroundNotification, UIApplication.willTerminateNotification]
+        #elseif canImport(AppKit)
+        [NSApplication.willTerminateNotification]
+        #else
+        []
+        #endif
     }
 
     /// Runs `handler` when the process exits normally (`atexit`).

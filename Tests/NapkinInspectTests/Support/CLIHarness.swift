@@ -12,14 +12,7 @@ enum CLIHarness {
 
     /// The directory holding the built products (next to the test executable).
     static let productsDirectory: URL = {
-        var candidates: [URL] = []
-        #if os(Linux)
-        candidates.append(URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent())
-        #endif
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
+        let candidates = testProductDirectories()
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("napkin-inspect").path) }
             ?? candidates[0]
     }()

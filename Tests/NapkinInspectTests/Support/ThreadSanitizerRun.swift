@@ -8,4 +8,4 @@ import Foundation
 /// session driven key by key) run once, in the plain run: the code they
 /// drive runs under ThreadSanitizer through the lighter tests of the same
 /// paths.
-let runsUnderThreadSanitizer = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "__tsan_init") != nil
+let runsUnderThreadSanitizer = cSymbol("__tsan_init") != nil

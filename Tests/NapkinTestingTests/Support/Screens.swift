@@ -36,7 +36,7 @@ final class ClingingRouter: Router<ClingingInteractor> {
 
 /// The root's view: nothing to draw.
 @MainActor
-final class RootView: ViewControllable {}
+final class RootView: HeadlessViewControllable {}
 
 /// A root that can be launched headless.
 @MainActor

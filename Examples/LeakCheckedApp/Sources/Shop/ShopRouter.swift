@@ -44,6 +44,6 @@ public final class ShopRouter: LaunchRouter<ShopInteractor, ShopView> {
 
 /// The shop's view: nothing to draw here.
 @MainActor
-public final class ShopView: ViewControllable {
+public final class ShopView: HeadlessViewControllable {
     public init() {}
 }

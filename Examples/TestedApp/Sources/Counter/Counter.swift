@@ -48,6 +48,6 @@ public final class AppRouter: LaunchRouter<CounterInteractor, AppView> {
 
 /// The root's view: nothing to draw here.
 @MainActor
-public final class AppView: ViewControllable {
+public final class AppView: HeadlessViewControllable {
     public init() {}
 }

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# Typechecks the package's Apple-only branches on Linux: for UIKit, then for
+# AppKit, it compiles the stand-in module (Tests/StandIns/<Kit>, tests only,
+# never shipped) into .build-standins/<kit>/, then builds the whole package,
+# test targets included, with only that stand-in importable, so that
+# `#if canImport(UIKit)` (resp. `canImport(AppKit)`) code is compiled. The
+# example packages that depend on this one (Examples/LeakCheckedApp,
+# Examples/TestedApp) are built the same way. Any error, or any warning,
+# fails. It proves that the code compiles, not that it behaves.
+#
+#   Scripts/apple-typecheck.sh            # both kits
+#   Scripts/apple-typecheck.sh UIKit      # one
+#   APPLE_TYPECHECK_EXAMPLES=0 Scripts/apple-typecheck.sh   # skip the examples
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+export NO_COLOR=1
+
+kits=("$@")
+[ ${#kits[@]} -gt 0 ] || kits=(UIKit AppKit)
+examples=(Examples/LeakCheckedApp Examples/TestedApp)
+[ "${APPLE_TYPECHECK_EXAMPLES:-1}" = 1 ] || examples=()
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Runs a command, shows its output, and fails on its failure or on a warning.
+checked() {
+  local status=0
+  "$@" >"$log" 2>&1 || status=$?
+  cat "$log"
+  if [ "$status" -ne 0 ]; then
+    echo "error: failed (exit $status): $*" >&2
+    exit 1
+  fi
+  if grep -q ' warning: ' "$log"; then
+    echo "error: warnings from: $*" >&2
+    exit 1
+  fi
+}
+
+for kit in "${kits[@]}"; do
+  case "$kit" in
+    UIKit) other=AppKit ;;
+    AppKit) other=UIKit ;;
+    *) echo "error: unknown kit '$kit' (UIKit or AppKit)" >&2; exit 2 ;;
+  esac
+  lower=$(tr '[:upper:]' '[:lower:]' <<<"$kit")
+  dir="$root/.build-standins/$lower"
+  scratch=".build-$lower"
+
+  echo "== $kit stand-in: Tests/StandIns/$kit -> .build-standins/$lower/"
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  sources=("$root/Tests/StandIns/$kit"/*.swift)
+  checked swiftc -swift-version 6 -parse-as-library -module-name "$kit" -module-link-name "$kit" \
+    -emit-library -o "$dir/lib$kit.so" \
+    -emit-module -emit-module-path "$dir/$kit.swiftmodule" \
+    "${sources[@]}"
+  # Swift Testing declares a cross-import overlay for the kit (its
+  # Testing.swiftcrossimport lists `_Testing_$kit`), which a file importing
+  # both Testing and the kit loads; Apple ships it, Linux does not. An empty
+  # stand-in lets the test targets compile.
+  overlay="_Testing_$kit"
+  printf '// Empty stand-in for Swift Testing'"'"'s %s cross-import overlay.\n' "$kit" >"$dir/$overlay.swift"
+  checked swiftc -swift-version 6 -parse-as-library -module-name "$overlay" -module-link-name "$overlay" \
+    -emit-library -o "$dir/lib$overlay.so" \
+    -emit-module -emit-module-path "$dir/$overlay.swiftmodule" \
+    "$dir/$overlay.swift"
+  # Only this kit's directory is on the search path: with the same flag,
+  # canImport($kit) is true and canImport($other) false.
+  probe="$dir/probe.swift"
+  printf '#if !canImport(%s)\n#error("%s is not importable")\n#endif\n#if canImport(%s)\n#error("%s is importable")\n#endif\n' \
+    "$kit" "$kit" "$other" "$other" >"$probe"
+  checked swiftc -typecheck -swift-version 6 -I "$dir" "$probe"
+
+  flags=(-Xswiftc -I -Xswiftc "$dir"
+         -Xlinker -L -Xlinker "$dir"
+         -Xlinker -rpath -Xlinker "$dir")
+
+  echo "== $kit: swift build --build-tests (libraries, napkin-inspect, RibHouse, TraceProbe, NapkinBench, every test target)"
+  checked swift build --build-tests --scratch-path "$scratch" "${flags[@]}"
+
+  for example in "${examples[@]}"; do
+    echo "== $kit: $example (swift build --build-tests)"
+    checked swift build --build-tests --package-path "$example" --scratch-path "$example/$scratch" "${flags[@]}"
+  done
+  echo "== $kit: typechecked, no warnings (canImport($kit) true, canImport($other) false)"
+done

@@ -1,0 +1,99 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Flushes a trace whenever one of a list of notifications is posted: how
+/// an app's trace reaches its destination before the system ends the app
+/// with `SIGKILL`, which runs no `atexit` handler.
+///
+/// iOS ends apps that way (Stop in Xcode, swiping the app away, reclaiming
+/// memory while it is suspended), so the exit flush never runs there and
+/// the last batch and the `end` record would be lost. The process-wide trace
+/// is therefore also flushed when the app enters the background or is about
+/// to terminate (``Platform/appLifecycleFlushNotifications``, installed when
+/// tracing starts). A trace cut after that reads like a crash: every event up
+/// to the flush, no `end` record.
+///
+/// The posting thread (the main thread, for UIKit and AppKit) only asks for
+/// the flush: it runs on a serial queue of the triggers' own, and the poster
+/// waits for it at most ``patience``. A file or a local socket takes a batch
+/// in milliseconds; a reader that stopped reading must not hold the main
+/// thread, which UIKit gives five seconds in all (the app's own handlers
+/// included) to finish entering the background. While a flush is still
+/// waiting to start (an earlier one is held up by such a reader), a new
+/// notification adds no other and returns at once: the waiting flush writes
+/// everything emitted until it starts.
+package final class FlushTriggers: Sendable {
+    /// How long the posting thread waits for a flush unless told otherwise:
+    /// a second, a fifth of what UIKit allows for entering the background.
+    package static let defaultPatience: Duration = .seconds(1)
+
+    /// The longest the posting thread waits for one flush.
+    package let patience: Duration
+    /// The center observed and the observers' tokens; `nil` once cancelled.
+    private let registration: Locked<(center: NotificationCenter, tokens: [any NSObjectProtocol])?>
+
+    /// Observes `names` on `center`; on each, `flush` runs on the triggers'
+    /// queue while the poster waits at most `patience` for it.
+    ///
+    /// - Parameters:
+    ///   - center: where the notifications are posted (`NotificationCenter.default` for the app's).
+    ///   - names: the notifications to flush on; none observes nothing.
+    ///   - patience: how long a poster waits for the flush it asked for.
+    ///   - flush: writes what the trace holds (``Tracer/flush()``).
+    package init(center: NotificationCenter, names: [Notification.Name], patience: Duration = defaultPatience,
+                 flush: @escaping @Sendable () -> Void) {
+        self.patience = patience
+        let request = Request(patience: patience, flush: flush)
+        let tokens = names.map { name in
+            center.addObserver(forName: name, object: nil, queue: nil) { _ in request.flushAndWait() }
+        }
+        registration = Locked((center, tokens))
+    }
+
+    /// Triggers that flush the process-wide trace (``NapkinTrace/flush()``)
+    /// when one of `names` is posted on `center`.
+    package static func forProcessTrace(on center: NotificationCenter, names: [Notification.Name],
+                                        patience: Duration = defaultPatience) -> FlushTriggers {
+        FlushTriggers(center: center, names: names, patience: patience) { TraceContext.globalTracer?.flush() }
+    }
+
+    /// Stops observing. A flush already asked for still runs.
+    package func cancel() {
+        guard let (center, tokens) = registration.withLock({ value in
+            defer { value = nil }
+            return value
+        }) else { return }
+        for token in tokens { center.removeObserver(token) }
+    }
+
+    deinit { cancel() }
+
+    /// What an observer does: hand the flush to the queue, and wait for it a while.
+    private final class Request: Sendable {
+        let patience: DispatchTimeInterval
+        let flush: @Sendable () -> Void
+        let queue = DispatchQueue(label: "napkin-trace-flush", qos: .userInitiated)
+        /// A flush is on the queue and has not started yet.
+        let pending = Atomic<Bool>(false)
+
+        init(patience: Duration, flush: @escaping @Sendable () -> Void) {
+            let (seconds, attoseconds) = patience.components
+            // More than a century waits for ever; less than nothing does not wait.
+            self.patience = seconds > 3_000_000_000 ? .never
+                : .nanoseconds(Int(max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)))
+            self.flush = flush
+        }
+
+        func flushAndWait() {
+            guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            let done = DispatchSemaphore(value: 0)
+            queue.async { [self] in
+                pending.store(false, ordering: .releasing)
+                flush()
+                done.signal()
+            }
+            _ = done.wait(timeout: .now() + patience)
+        }
+    }
+}
