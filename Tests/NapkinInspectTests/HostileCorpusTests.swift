@@ -32,12 +32,12 @@ struct HostileCorpusTests {
         }
     }
 
-    @Test("every case of the corpus, through every subcommand", .dedicatedThread, .timeLimit(.minutes(20)), arguments: HostileCorpus.cases)
+    @Test("every case of the corpus, through every subcommand", .timeLimit(.minutes(20)), arguments: HostileCorpus.cases)
     func corpus(_ item: HostileCorpus.Case) async throws {
         try await Self.runEverywhere(item, path: HostileCorpus.directory + "/" + item.file)
     }
 
-    @Test("generated big and strange traces, through every subcommand", .dedicatedThread, .timeLimit(.minutes(20)), arguments: GeneratedTrace.allCases)
+    @Test("generated big and strange traces, through every subcommand", .timeLimit(.minutes(20)), arguments: GeneratedTrace.allCases)
     func generated(_ trace: GeneratedTrace) async throws {
         let scratch = try ScratchDirectory("hostile-\(trace.rawValue)")
         let path = try trace.write(in: scratch)

@@ -2,6 +2,7 @@ import Foundation
 import Napkin
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// The end of a lifecycle hook, recorded from real napkin trees: hooks that
 /// return write `hook_end` after everything they did, and a hook that never

@@ -2,6 +2,7 @@ import Napkin
 import NapkinTrace
 import Synchronization
 import Testing
+import TestSupport
 
 /// Counts hook calls; shared by the tests' interactors.
 final class HookLog: Sendable {
@@ -87,7 +88,7 @@ final class TestRootRouter: LaunchRouter<TestInteractor, TestView> {
 /// returns whether it held. For effects that happen asynchronously (an
 /// isolated deinit, a Task spawned by a deinit); never a timing assertion.
 @MainActor
-func eventually(timeout: Duration = .seconds(10), _ condition: @MainActor () async -> Bool) async -> Bool {
+func eventually(timeout: Duration = hangBound, _ condition: @MainActor () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
         if await condition() { return true }
@@ -136,7 +137,7 @@ func waitForCancellation() async {
 /// stopping the suite (a hung `work` stays suspended). A bound against
 /// hanging, never a timing assertion.
 @MainActor
-func completes(within timeout: Duration = .seconds(10), _ work: @escaping @MainActor () async -> Void) async -> Bool {
+func completes(within timeout: Duration = hangBound, _ work: @escaping @MainActor () async -> Void) async -> Bool {
     let done = Gate()
     Task { @MainActor in
         await work()

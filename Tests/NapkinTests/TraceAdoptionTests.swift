@@ -2,6 +2,7 @@ import Foundation
 import Napkin
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// Recording follows the tree: a router attached under a recorded router is
 /// recorded, with its interactor, its tasks and its whole subtree, wherever it

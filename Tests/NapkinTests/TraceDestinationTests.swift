@@ -6,6 +6,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TestSupport
 
 /// How the value of NAPKIN_TRACE selects where the trace goes.
 @Suite("NAPKIN_TRACE destinations")

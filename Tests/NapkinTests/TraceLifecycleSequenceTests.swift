@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// A real tree, built, changed and torn down under a TraceRecorder, produces
 /// exactly the expected events: kinds, ids and order.

@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import Synchronization
 import Testing
+import TestSupport
 
 /// Sequence numbers strictly increase and agree with causality, even when many
 /// tasks attach and detach at once and bound tasks start, get cancelled and end

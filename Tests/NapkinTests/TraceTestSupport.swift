@@ -3,6 +3,7 @@
 // of napkins whose type names the tests can predict.
 
 import Foundation
+import TestSupport
 import Napkin
 import NapkinTrace
 import Synchronization
@@ -386,16 +387,6 @@ let isLinux = false
 #endif
 
 
-/// Polls `condition` every few milliseconds until it holds or `timeout` passes;
-/// returns whether it held. A waiting loop, not a timing assertion.
-nonisolated(nonsending) func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
-}
 
 /// A fresh, empty temporary directory for one test.
 func makeTemporaryDirectory() throws -> String {

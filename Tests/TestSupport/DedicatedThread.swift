@@ -15,9 +15,18 @@ import Testing
 /// shares the cores between it and the pool instead. Task-local values
 /// (the current test, for `#expect`) are kept: it is the same task.
 ///
+/// At most ``width`` such tests run at once (the others wait, suspended,
+/// holding no thread): with two, the heavy tests and the pool share the
+/// cores about half and half, so that neither starves the other. A test
+/// with a time limit starts at once (its limit would count the wait).
+///
 /// A test isolated to an actor (`@MainActor`) runs on that actor; only
 /// its nonisolated code moves.
 public struct DedicatedThread: TestTrait, SuiteTrait, TestScoping {
+    /// How many tests with the trait run at once.
+    public static let width = 2
+    private static let lanes = Slots(width)
+
     /// Applies to every test of a suite it marks.
     public var isRecursive: Bool { true }
 
@@ -26,9 +35,19 @@ public struct DedicatedThread: TestTrait, SuiteTrait, TestScoping {
                              performing function: @Sendable () async throws -> Void) async throws {
         // A suite's scope is not a test: only each test case gets a thread.
         guard testCase != nil else { return try await function() }
-        try await withTaskExecutorPreference(DedicatedExecutor(label: test.name)) {
-            try await function()
+        // A test with a time limit does not queue for a lane: its limit
+        // counts from its start, and is for a hang, not for the queue.
+        let queues = test.timeLimit == nil
+        if queues { await Self.lanes.acquire() }
+        do {
+            try await withTaskExecutorPreference(DedicatedExecutor(label: test.name)) {
+                try await function()
+            }
+        } catch {
+            if queues { await Self.lanes.release() }
+            throw error
         }
+        if queues { await Self.lanes.release() }
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Runs the built `napkin-inspect` and `rib-house` (and other programs) as a
 /// user would: working directory = the repository root, standard output and
@@ -132,25 +133,6 @@ enum CLIHarness {
     /// At most a few programs at once: the machine may have only 2 cores, and
     /// `rib-house` runs with short grace periods.
     private static let slots = Slots(4)
-
-    private actor Slots {
-        private var available: Int
-        private var waiting: [CheckedContinuation<Void, Never>] = []
-
-        init(_ count: Int) { available = count }
-
-        func acquire() async {
-            if available > 0 {
-                available -= 1
-                return
-            }
-            await withCheckedContinuation { waiting.append($0) }
-        }
-
-        func release() {
-            if waiting.isEmpty { available += 1 } else { waiting.removeFirst().resume() }
-        }
-    }
 
     private struct SpawnError: Error, CustomStringConvertible {
         var program: String

@@ -3,6 +3,7 @@ import Foundation
 @testable import NapkinTrace
 import Synchronization
 import Testing
+import TestSupport
 
 /// ``FlushTriggers``: the app lifecycle's flush (an iOS app is ended with
 /// SIGKILL, which runs no atexit handler), exercised on Linux through a

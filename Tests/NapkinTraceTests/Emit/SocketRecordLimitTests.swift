@@ -1,6 +1,7 @@
 import Foundation
 @testable import NapkinTrace
 import Testing
+import TestSupport
 
 /// How long a record may be on a socket sink's own connection: one limit on
 /// every platform, not `PIPE_BUF` (512 bytes on Apple platforms, 4 KiB on

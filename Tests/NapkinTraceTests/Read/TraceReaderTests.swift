@@ -7,8 +7,8 @@ import Testing
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
-import TestSupport
 #endif
+import TestSupport
 
 /// The streaming reader: tolerant of everything a real trace file can contain,
 /// never crashing, never losing a valid event that follows a bad line.

@@ -3,6 +3,7 @@
 // keeps what each one sent; it can hang up on a connection, or go away.
 
 import Foundation
+import TestSupport
 @testable import NapkinTrace
 #if canImport(Glibc)
 import Glibc
@@ -145,13 +146,3 @@ func makeShortTemporaryDirectory() throws -> String {
     return path
 }
 
-/// Polls `condition` every few milliseconds until it holds or `timeout`
-/// passes; returns whether it held. A waiting loop, not a timing assertion.
-nonisolated(nonsending) func waitUntil(timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        if ContinuousClock.now > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return true
-}

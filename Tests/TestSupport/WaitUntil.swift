@@ -1,0 +1,18 @@
+/// How long the waits of the test support give a condition before they call
+/// it a hang: long enough for a loaded machine running the whole suite under
+/// the thread sanitizer (a ready job can wait many seconds for a thread of
+/// the cooperative pool while every test runs at once), short enough that a
+/// hang fails within a test's one-minute time limit. A wait returns as soon
+/// as its condition holds: this is only how long a hang takes to be named.
+public let hangBound: Duration = .seconds(45)
+
+/// Polls `condition` every few milliseconds, without holding a thread
+/// between polls, until it holds (true) or `timeout` passes (false).
+public nonisolated(nonsending) func waitUntil(timeout: Duration = hangBound, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        if ContinuousClock.now > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return true
+}
