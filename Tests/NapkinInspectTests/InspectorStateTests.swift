@@ -299,7 +299,7 @@ struct InspectorStateTests {
         #expect(lines.allSatisfy { $0.count <= 100 || $0.hasPrefix("      ") }, "prose is wrapped to the width: \(lines)")
         func flat(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
         let text = flat(lines.joined(separator: " "))
-        let help = try #require(SARIFRuleHelp.paragraphs("view-gone-still-attached"))
+        let help = Finding.Rule.viewGoneStillAttached.help
         let fixStart = flat(SARIFRules.withoutPageLinks(help.fix)).prefix(120)
         #expect(text.contains(fixStart), "the fix: \(fixStart)")
         #expect(text.contains(flat(SARIFRules.withoutPageLinks(help.meaning)).prefix(120)))

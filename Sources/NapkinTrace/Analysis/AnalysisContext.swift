@@ -10,7 +10,7 @@ struct AnalysisContext: Sendable {
     private(set) var findings: [Finding] = []
     /// Findings established beyond ``TraceAnalyzer/maxKeptFindings``.
     private(set) var findingsNotKept = 0
-    /// Causes already reported: (rule index, key).
+    /// Causes already reported: (rule, key).
     private var reported: Set<Cause> = []
     /// Which test ran when (from the trace's test marks).
     var testSpans = TestSpans()
@@ -20,11 +20,12 @@ struct AnalysisContext: Sendable {
     private var viewChecks = GraceQueue()
     /// How many checks wait.
     var pendingChecks: Int { checks.count + viewChecks.count }
-    /// The rule being run (set by the analyzer), so that checks and causes are filed under it.
-    var currentRule = 0
+    /// The rule being run (set by the analyzer before each call), so that
+    /// checks and causes are filed under it.
+    var currentRule = RuleID.undetachedChild
 
     private struct Cause: Hashable {
-        var rule: Int
+        var rule: RuleID
         var key: UInt64
     }
 
@@ -76,7 +77,7 @@ struct AnalysisContext: Sendable {
         case .task, .trace: router = nil
         }
         guard let router else { return [] }
-        return codeReferences(of: router, FindingRules.all[currentRule].codeFocus)
+        return codeReferences(of: router, currentRule.type.codeFocus)
     }
 
     /// `router`'s code locations that `roles` name, in that order.
@@ -96,15 +97,14 @@ struct AnalysisContext: Sendable {
     /// Reports, under the current rule, that `node` is still where `check`
     /// found it one grace period after the check's event: one finding per node.
     mutating func report(_ node: TraceNode, as subject: Finding.SubjectKind, after check: GraceCheck, _ message: String) {
-        report(Finding(rule: FindingRules.all[currentRule].rule, subject: subject, type: node.type, id: node.id,
+        report(Finding(rule: currentRule.rule, subject: subject, type: node.type, id: node.id,
                        seqs: [check.since], time: check.deadline, message: message),
                key: node.id)
     }
 
     /// Whether `rule` already reported a finding with `key`.
-    func hasReported(_ rule: Finding.Rule, key: UInt64) -> Bool {
-        guard let index = FindingRules.all.firstIndex(where: { $0.rule == rule }) else { return false }
-        return reported.contains(Cause(rule: index, key: key))
+    func hasReported(_ rule: RuleID, key: UInt64) -> Bool {
+        reported.contains(Cause(rule: rule, key: key))
     }
 
     /// Asks for `check` to come back to the current rule one grace period

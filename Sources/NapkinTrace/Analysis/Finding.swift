@@ -5,7 +5,8 @@
 /// the sequence numbers of the events that show it, and a one-line explanation.
 public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// A kind of finding: its stable identifier (documented in
-    /// `docs/findings.md` under the same anchor), its severity and title.
+    /// `docs/findings.md` under the same anchor), its severity, title,
+    /// summary and help.
     ///
     /// Each rule's value is declared next to its logic, in
     /// `Sources/NapkinTrace/Analysis/Rules/`; ``allCases`` lists them in the
@@ -19,13 +20,17 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         public let title: String
         /// What the rule finds, in one line (the table of `docs/findings.md`).
         public let summary: String
+        /// What a finding means, its typical cause and its fix (the rule's
+        /// section of `docs/findings.md`, word for word).
+        public let help: Help
 
         /// Declares a rule.
-        init(_ id: String, _ severity: Severity, title: String, summary: String) {
+        init(_ id: String, _ severity: Severity, title: String, summary: String, help: Help) {
             self.rawValue = id
             self.severity = severity
             self.title = title
             self.summary = summary
+            self.help = help
         }
 
         /// The rule with this identifier, if there is one.
@@ -34,8 +39,8 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
             self = rule
         }
 
-        /// Every rule, in the order the analyzer runs them.
-        public static var allCases: [Rule] { FindingRules.all.map { $0.rule } }
+        /// Every rule, in the order the analyzer runs them (``RuleID``'s).
+        public static let allCases: [Rule] = RuleID.allCases.map(\.rule)
 
         /// The rule's section of `docs/findings.md`, relative to the repository root.
         public var documentation: String { "docs/findings.md#\(rawValue)" }

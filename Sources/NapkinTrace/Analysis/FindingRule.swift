@@ -1,9 +1,9 @@
 /// One kind of finding, as a unit: what it watches, when it decides, what it says.
 ///
 /// Each rule lives in its own file under `Analysis/Rules/`, named after it,
-/// with its ``Finding/Rule`` value (id, severity, title, one-line summary),
-/// its logic and its messages; `docs/findings.md` has a section under the
-/// rule's id. ``TraceAnalyzer`` runs every rule of ``FindingRules/all`` and
+/// with its ``Finding/Rule`` value (id, severity, title, one-line summary,
+/// help), its logic and its messages; `docs/findings.md` has a section under
+/// the rule's id. ``TraceAnalyzer`` runs every rule of ``RuleID`` and
 /// owns only what they share (``AnalysisContext``): the state of the app,
 /// the grace-period checks and one finding per cause.
 ///
@@ -87,8 +87,8 @@ struct GraceCheck: Sendable {
     var flag = false
     /// Trace time (ns) after which the check is decided; set by ``AnalysisContext/schedule(_:)``.
     var deadline: UInt64 = 0
-    /// Which rule scheduled it (an index into ``FindingRules/all``); set by the context.
-    var rule = 0
+    /// Which rule scheduled it; set by the context.
+    var rule = RuleID.undetachedChild
     /// Trace time of the event that scheduled it; set by the context.
     var scheduledAt: UInt64 = 0
     /// When the queue takes it (its deadline, or later to keep the queue in order).

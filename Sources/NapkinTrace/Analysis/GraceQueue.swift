@@ -67,7 +67,7 @@ struct GraceQueue: Sendable {
     }
 
     private struct Key: Hashable {
-        var rule: Int
+        var rule: RuleID
         var subject: NodeID
     }
 }

@@ -1,7 +1,7 @@
 /// Finds lifecycle bugs in a trace while folding it, event by event.
 ///
 /// The analyzer keeps a ``TraceState`` and runs every finding rule (one
-/// file each in `Analysis/Rules/`, listed in ``FindingRules``) on the events
+/// file each in `Analysis/Rules/`, listed in ``RuleID``) on the events
 /// it watches. When something leaves the live tree, a rule schedules a check
 /// one grace period of trace time later (default 1 s, like RIBs'
 /// LeakDetector): is it deallocated? did its tasks stop? Checks run as later
@@ -75,17 +75,18 @@ public struct TraceAnalyzer: Sendable {
     private var finished = false
 
     /// For each event kind (by ``TraceEvent/Name/index``), the rules that
-    /// watch it, as a bit set of indexes into ``FindingRules/all``.
+    /// watch it, as a bit set of ``RuleID/bit``s.
     private let watchers: [UInt32] = TraceAnalyzer.watcherSets
     /// The rules that act only on an event that reveals a misuse (see
     /// ``FindingRule/observesOnlyMisuse``): skipped for the others.
     private let misuseOnly: UInt32 = TraceAnalyzer.misuseOnlySet
 
     private static let watcherSets: [UInt32] = TraceEvent.Name.allCases.map { name in
-        FindingRules.all.indices.filter { FindingRules.all[$0].watches.contains(name) }.reduce(0) { $0 | 1 << UInt32($1) }
+        precondition(RuleID.allCases.count <= UInt32.bitWidth, "more rules than bits in a rule set")
+        return RuleID.allCases.filter { $0.type.watches.contains(name) }.reduce(0) { $0 | $1.bit }
     }
     private static let misuseOnlySet: UInt32 =
-        FindingRules.all.indices.filter { FindingRules.all[$0].observesOnlyMisuse }.reduce(0) { $0 | 1 << UInt32($1) }
+        RuleID.allCases.filter { $0.type.observesOnlyMisuse }.reduce(0) { $0 | $1.bit }
 
     /// Creates an analyzer.
     public init(options: Options = Options()) {
@@ -131,11 +132,10 @@ public struct TraceAnalyzer: Sendable {
         if name == .mark, case .mark(let text) = event.kind { context.testSpans.note(mark: text, at: event.seq) }
         var watching = watchers[name.index]
         if effect.misuse == nil { watching &= ~misuseOnly }
-        while watching != 0 {
-            let index = watching.trailingZeroBitCount
+        while let rule = RuleID.lowest(in: watching) {
             watching &= watching &- 1
-            context.currentRule = index
-            rules.observe(index, event, effect, &context)
+            context.currentRule = rule
+            rules.observe(rule, event, effect, &context)
         }
         if context.checksNeedCompaction {
             let (rules, state) = (self.rules, context.state)
@@ -197,9 +197,9 @@ public struct TraceAnalyzer: Sendable {
             }
             remaining = context.takeRemainingChecks()
         }
-        for index in FindingRules.all.indices {
-            context.currentRule = index
-            rules.finish(index, &context)
+        for rule in RuleID.allCases {
+            context.currentRule = rule
+            rules.finish(rule, &context)
         }
     }
 

@@ -33,7 +33,7 @@ public enum TraceEncoder {
         field(.t, event.time, &out)
         key(.ev, &out)
         out.byte(UInt8(ascii: "\""))
-        event.kind.name.rawValue.utf8.withContiguousStorageIfAvailable { out.bytes($0) }
+        out.bytes(event.kind.name.spelling)
         out.byte(UInt8(ascii: "\""))
         switch event.kind {
         case .sessionStart(let info):

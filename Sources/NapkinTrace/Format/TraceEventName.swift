@@ -1,54 +1,81 @@
 extension TraceEvent {
-    /// The name of an event kind: the `ev` value of format v1, the one place
-    /// every name is spelled.
+    /// The name of an event kind: its `ev` value in format v1.
     ///
-    /// The encoder, both paths of the parser, the model's counters and
-    /// `stats` all derive from this enum. Its cases are in lifecycle order
-    /// (the order `stats` lists them in); the raw value is the wire name.
+    /// ``spelling`` is the one place every name is spelled: the raw value,
+    /// the encoder, both paths of the parser (the fast path's literals are
+    /// made from it), the model's counters and `stats` all derive from this
+    /// enum. Its cases are in lifecycle order (the order `stats` lists them in).
     ///
     /// To add an event kind, add a case here and to ``TraceEvent/Kind``; the
     /// compiler then points at every switch that must handle it
     /// (`docs/contributing.md` lists them).
-    public enum Name: String, CaseIterable, Sendable, Hashable {
-        /// `session`: the first record of every session.
+    public enum Name: CaseIterable, Sendable, Hashable {
+        /// The first record of every session.
         case session
-        /// `interactor`: an interactor enters the trace.
+        /// An interactor enters the trace.
         case interactor
-        /// `router`: a router is created.
+        /// A router is created.
         case router
-        /// `launch`: a router becomes the root of a tree.
+        /// A router becomes the root of a tree.
         case launch
-        /// `attach`: a child router is attached.
+        /// A child router is attached.
         case attach
-        /// `activate`: an interactor becomes active.
+        /// An interactor becomes active.
         case activate
-        /// `hook_end`: the interactor's `didBecomeActive()` or `willResignActive()` returned.
-        case hookEnd = "hook_end"
-        /// `load`: a router finished `didLoad()`.
+        /// The interactor's `didBecomeActive()` or `willResignActive()` returned.
+        case hookEnd
+        /// A router finished `didLoad()`.
         case load
-        /// `view`: a router's view appeared or disappeared.
+        /// A router's view appeared or disappeared.
         case view
-        /// `detach`: a child router is detached.
+        /// A child router is detached.
         case detach
-        /// `deactivate`: an interactor resigns.
+        /// An interactor resigns.
         case deactivate
-        /// `task_start`: a bound task starts.
-        case taskStart = "task_start"
-        /// `task_cancel`: the framework asked a bound task to cancel.
-        case taskCancel = "task_cancel"
-        /// `task_end`: a bound task returned.
-        case taskEnd = "task_end"
-        /// `deinit`: a router or interactor was deallocated.
-        case deallocated = "deinit"
-        /// `mark`: free text from the app.
+        /// A bound task starts.
+        case taskStart
+        /// The framework asked a bound task to cancel.
+        case taskCancel
+        /// A bound task returned.
+        case taskEnd
+        /// A router or interactor was deallocated.
+        case deallocated
+        /// Free text from the app.
         case mark
-        /// `dropped`: events the sink could not keep up with.
+        /// Events the sink could not keep up with.
         case dropped
-        /// `end`: the session ended cleanly.
+        /// The session ended cleanly.
         case end
 
+        /// The value of the `ev` field: the one place each name is spelled.
+        ///
+        /// Transparent, so that for a constant name the optimizer sees the
+        /// bytes (the fast path's literals are constants made from them).
+        @_transparent var spelling: StaticString {
+            switch self {
+            case .session: "session"
+            case .interactor: "interactor"
+            case .router: "router"
+            case .launch: "launch"
+            case .attach: "attach"
+            case .activate: "activate"
+            case .hookEnd: "hook_end"
+            case .load: "load"
+            case .view: "view"
+            case .detach: "detach"
+            case .deactivate: "deactivate"
+            case .taskStart: "task_start"
+            case .taskCancel: "task_cancel"
+            case .taskEnd: "task_end"
+            case .deallocated: "deinit"
+            case .mark: "mark"
+            case .dropped: "dropped"
+            case .end: "end"
+            }
+        }
+
         /// The value of the `ev` field.
-        @inlinable public var wireName: String { rawValue }
+        public var wireName: String { rawValue }
 
         /// The case's position in ``allCases`` (`0..<allCases.count`), for
         /// counting by kind without hashing.
@@ -59,6 +86,20 @@ extension TraceEvent {
         @inline(__always) var index: Int {
             Int(unsafeBitCast(self, to: UInt8.self))
         }
+    }
+}
+
+// Not `RawRepresentable`: its default `==` and `hash(into:)` would go
+// through the raw value (a string) instead of the case.
+extension TraceEvent.Name {
+    /// The value of the `ev` field (``wireName``).
+    public var rawValue: String { spelling.description }
+
+    /// The name whose `ev` value is `rawValue`, if any.
+    public init?(rawValue: String) {
+        var copy = rawValue
+        guard let name = copy.withUTF8({ Self.lookup($0) }) else { return nil }
+        self = name
     }
 }
 

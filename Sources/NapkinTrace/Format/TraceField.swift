@@ -13,7 +13,7 @@ enum TraceField: CaseIterable, Sendable {
     case state, src
 
     /// The field's name on the wire.
-    @inline(__always) var name: StaticString {
+    @_transparent var name: StaticString {
         switch self {
         case .seq: "seq"
         case .t: "t"
@@ -46,11 +46,18 @@ enum TraceField: CaseIterable, Sendable {
         }
     }
 
+    /// This field's bit in a set of fields: 1 shifted by its position in
+    /// ``allCases`` (at most 64 fields; `TraceEventNameTests` checks that
+    /// each has its own bit).
+    @inline(__always) var bit: UInt64 {
+        1 &<< UInt64(unsafeBitCast(self, to: UInt8.self))
+    }
+
     /// The JSON type a field's value has.
     enum ValueType { case unsigned, signed, string }
 
     /// The type of this field's value.
-    var valueType: ValueType {
+    @_transparent var valueType: ValueType {
         switch self {
         case .seq, .t, .v, .pid, .rev, .part, .lost, .replay, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last: .unsigned
         case .wall: .signed

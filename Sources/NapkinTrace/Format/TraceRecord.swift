@@ -15,6 +15,14 @@ struct TraceRecordFields {
     private(set) var unknownFields = 0
     /// The first field whose value had the wrong type, for the diagnostic.
     private var wrongType: String?
+    /// The fields of format v1 read so far (``TraceField/bit``).
+    private var seenFields: UInt64 = 0
+    /// The names of the unknown fields read so far.
+    private var unknownKeys: Set<String> = []
+    /// The first key the object holds twice, if any.
+    private var duplicateKey: String?
+    /// Whether the object has an `ev` key (a record, even when its value is not a name).
+    private var hasEvKey = false
 
     /// Reads one JSON object from `scanner`, collecting the fields of format v1.
     mutating func read(from scanner: inout JSONScanner) throws(JSONError) {
@@ -24,11 +32,22 @@ struct TraceRecordFields {
             first = false
             guard let field = scanner.withKey(TraceField.lookup) else {
                 unknownFields += 1
+                let key = scanner.withKey { String(decoding: $0, as: UTF8.self) }
+                if !unknownKeys.insert(key).inserted { noteDuplicate(key) }
                 try scanner.skipValue()
                 continue
             }
+            if seenFields & field.bit != 0 { noteDuplicate(field.name.description) }
+            seenFields |= field.bit
+            if field == .ev { hasEvKey = true }
             try readValue(of: field, from: &scanner)
         }
+    }
+
+    /// Notes `key`, read a second time (a writer never repeats a key: JSON
+    /// readers disagree on which value counts, so the record is damaged).
+    private mutating func noteDuplicate(_ key: String) {
+        if duplicateKey == nil { duplicateKey = key.count > 64 ? key.prefix(64) + "…" : key }
     }
 
     private mutating func readValue(of field: TraceField, from scanner: inout JSONScanner) throws(JSONError) {
@@ -81,6 +100,9 @@ struct TraceRecordFields {
 
     /// The event the fields describe, or why they describe none.
     func makeEvent() -> TraceLineParser.Result {
+        // A record with a key twice is damaged, whatever its kind; an object
+        // without `ev` is not a record at all (as below).
+        if hasEvKey, let duplicateKey { return .invalid("duplicate key \"\(duplicateKey)\"") }
         guard let name else {
             if let unknownName { return .unknownKind(unknownName) }
             if let wrongType { return .invalid(wrongType) }

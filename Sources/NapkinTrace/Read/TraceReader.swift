@@ -173,6 +173,14 @@ public final class TraceReader {
                                diagnostic: (TraceDiagnostic) throws(E) -> Void) throws(E) {
         try core.pointee.read(event: event, diagnostic: diagnostic)
     }
+
+    /// Reads the remaining events, each with the 1-based number of the line
+    /// it was read from (as a diagnostic counts lines), until `body` returns
+    /// false. Diagnostics are skipped: each carries its own line. For
+    /// pointing into a trace file at an event (`check --format sarif`).
+    public func readNumberedEvents<E: Error>(_ body: (_ event: TraceEvent, _ line: Int) throws(E) -> Bool) throws(E) {
+        try core.pointee.readNumberedEvents(body)
+    }
 }
 
 extension TraceReader {
@@ -246,6 +254,15 @@ extension TraceReader {
                 }
                 guard let item = nextSlowly() else { return }
                 if try !deliver(item, event, diagnostic) { return }
+            }
+        }
+
+        /// See ``TraceReader/readNumberedEvents(_:)``. An event is handed
+        /// out before the next line is read (one out of order waits in
+        /// `pending` only behind its warning), so the line count is its line.
+        mutating func readNumberedEvents<E: Error>(_ body: (TraceEvent, Int) throws(E) -> Bool) throws(E) {
+            while let item = next() {
+                if case .event(let event) = item, try !body(event, lines.lineCount) { return }
             }
         }
 

@@ -23,6 +23,13 @@ enum CommonOptions {
     static let noColor = Flag("no-color", help: "Same as --color never.")
     /// `--color` and `--no-color`, as commands that print in colour list them.
     static let colorOptions: [any DeclaredOption] = [color, noColor]
+    /// `--expect-teardown` (`check`, `report`): report what is still alive at the end.
+    static let expectTeardown = Flag(
+        "expect-teardown", help: "Report everything still alive at the end of the trace (for runs that tear down).")
+    /// `--source-root DIR` (`check`, `report`, `diff`): where the code findings point at is.
+    static let sourceRoot = ValueOption.text(
+        "source-root", valueName: "DIR",
+        help: "Where to find the source files findings point at (default: the current directory); paths are shown relative to it.")
 }
 
 extension ParsedArguments {

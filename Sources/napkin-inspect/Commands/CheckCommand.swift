@@ -5,9 +5,6 @@ import NapkinTrace
 struct CheckCommand: Command {
     /// The options only `check` has.
     enum Options {
-        /// `--expect-teardown`.
-        static let expectTeardown = Flag(
-            "expect-teardown", help: "Report everything still alive at the end of the trace (for runs that tear down).")
         /// `--allow FILE`.
         static let allow = ValueOption.text(
             "allow", valueName: "FILE", help: "Allow-list of known findings to ignore (see docs/findings.md).")
@@ -38,16 +35,12 @@ struct CheckCommand: Command {
         static let jobs = ValueOption.count(
             "jobs", range: 1...OrderedParallelWork.maxJobs, noun: "jobs",
             help: "Check up to N traces at once, each on a thread of its own (default: one per core; 1: one after the other, on one thread). A trace is read ahead on a second thread only within N.")
-        /// `--source-root DIR`.
-        static let sourceRoot = ValueOption.text(
-            "source-root", valueName: "DIR",
-            help: "Where to find the source files findings point at (default: the current directory); paths are shown relative to it.")
     }
 
     static let configuration = CommandConfiguration(
-        options: CommonOptions.analysisOptions + [Options.expectTeardown, Options.allow, Options.baseline, Options.writeBaseline,
+        options: CommonOptions.analysisOptions + [CommonOptions.expectTeardown, Options.allow, Options.baseline, Options.writeBaseline,
                                                   Options.failOn, Options.repeatRuns, Options.traceDir, Options.jobs, Options.report,
-                                                  Options.sourceRoot]
+                                                  CommonOptions.sourceRoot]
             + Presentation<Format>.options, help: """
         check FILE|DIR... [options]
         check [options] -- COMMAND [ARGS...]
@@ -100,7 +93,7 @@ struct CheckCommand: Command {
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
         command = arguments.command
-        analysis = try arguments.analysisOptions(expectTeardown: arguments.isSet(Options.expectTeardown))
+        analysis = try arguments.analysisOptions(expectTeardown: arguments.isSet(CommonOptions.expectTeardown))
         allowPath = try arguments.value(Options.allow)
         baselinePath = try arguments.value(Options.baseline)
         writeBaselinePath = try arguments.value(Options.writeBaseline)
@@ -108,7 +101,7 @@ struct CheckCommand: Command {
         failOn = try arguments.choice(Options.failOn)
         traceDirectory = try arguments.value(Options.traceDir)
         output = try Presentation(arguments)
-        sourceRoot = try arguments.value(Options.sourceRoot) ?? "."
+        sourceRoot = try arguments.value(CommonOptions.sourceRoot) ?? "."
         reportPath = try arguments.value(Options.report)
         jobs = try arguments.value(Options.jobs) ?? OrderedParallelWork.defaultJobs
         if reportPath == "-" { throw UsageError("'--report -': standard output carries the check's own report; give the HTML report a file") }
@@ -171,8 +164,8 @@ struct CheckCommand: Command {
             let traces = repeated?.traces ?? checked
             let baseline = Baseline(findings: traces.flatMap { $0.findings + $0.known })
             try BaselineFile.write(baseline, to: writeBaselinePath)
-            Output.error("wrote the baseline \(writeBaselinePath): \(CheckTextReport.plural(baseline.entries.count, "entry", plural: "entries")) "
-                         + "for \(CheckTextReport.plural(baseline.findingCount, "finding"))")
+            Output.error("wrote the baseline \(writeBaselinePath): \(NumberFormat.count(baseline.entries.count, "entry", plural: "entries")) "
+                         + "for \(NumberFormat.count(baseline.findingCount, "finding"))")
         }
         return status
     }

@@ -31,7 +31,7 @@ struct DiffCommand: Command {
 
     static let configuration = CommandConfiguration(
         options: [Options.threshold, Options.thresholdTime, Options.thresholdTasks] + CommonOptions.analysisOptions
-            + [CheckCommand.Options.sourceRoot] + Presentation<Format>.options, help: """
+            + [CommonOptions.sourceRoot] + Presentation<Format>.options, help: """
         diff BEFORE AFTER [options]
         Compare two traces: new and fixed findings, routers, lifetimes.
         Routers are matched by their path of types in the tree (RootRouter/HomeRouter/OrderRouter[2]:
@@ -69,7 +69,7 @@ struct DiffCommand: Command {
             time: try arguments.value(Options.thresholdTime) ?? defaults.time,
             tasks: try arguments.value(Options.thresholdTasks).map { UInt64($0) } ?? defaults.tasks)
         analysis = try arguments.analysisOptions()
-        sourceRoot = try arguments.value(CheckCommand.Options.sourceRoot) ?? "."
+        sourceRoot = try arguments.value(CommonOptions.sourceRoot) ?? "."
         output = try Presentation(arguments)
     }
 

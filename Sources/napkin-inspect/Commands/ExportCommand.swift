@@ -70,7 +70,7 @@ struct ExportCommand: Command {
         try output.commit()
         if let outputPath {
             Output.error("wrote \(outputPath): \(NumberFormat.grouped(writer.eventCount)) events, "
-                         + "\(CheckTextReport.plural(named.count, "process", plural: "processes")), \(NumberFormat.bytes(output.byteCount)); "
+                         + "\(NumberFormat.count(named.count, "process", plural: "processes")), \(NumberFormat.bytes(output.byteCount)); "
                          + "open it in https://ui.perfetto.dev")
         }
         return ExitStatus.success

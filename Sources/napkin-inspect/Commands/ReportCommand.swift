@@ -13,7 +13,7 @@ struct ReportCommand: Command {
     }
 
     static let configuration = CommandConfiguration(
-        options: [Options.output] + CommonOptions.analysisOptions + [CheckCommand.Options.expectTeardown, CheckCommand.Options.sourceRoot], help: """
+        options: [Options.output] + CommonOptions.analysisOptions + [CommonOptions.expectTeardown, CommonOptions.sourceRoot], help: """
         report FILE|DIR... [-o FILE] [options]
         Write one HTML file to look at: tree over time, timeline, findings.
         The report shows the tree at any moment (a time slider), the timeline, the findings and the stats.
@@ -40,8 +40,8 @@ struct ReportCommand: Command {
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
         output = try arguments.value(Options.output) ?? Self.defaultOutput
-        analysis = try arguments.analysisOptions(expectTeardown: arguments.isSet(CheckCommand.Options.expectTeardown))
-        sourceRoot = try arguments.value(CheckCommand.Options.sourceRoot) ?? "."
+        analysis = try arguments.analysisOptions(expectTeardown: arguments.isSet(CommonOptions.expectTeardown))
+        sourceRoot = try arguments.value(CommonOptions.sourceRoot) ?? "."
     }
 
     func run() throws -> Int32 {

@@ -1,6 +1,12 @@
 /// Formats counts and sizes for people. Every function takes any value a
 /// trace may hold (up to 2^64 - 1, or a non-finite rate) without trapping.
 enum NumberFormat {
+    /// `1 error`, `3 errors`, `1,024 events`; `plural` for a noun that does
+    /// not take an `s` (`entries`).
+    static func count(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+        "\(grouped(count)) \(count == 1 ? noun : plural ?? noun + "s")"
+    }
+
     /// `1,234,567`: digits in groups of three (a minus sign stays in front).
     static func grouped(_ value: some BinaryInteger) -> String {
         let digits = String(value.magnitude)

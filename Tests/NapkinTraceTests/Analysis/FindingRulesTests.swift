@@ -70,6 +70,10 @@ struct FindingRulesTests {
             #expect(text.contains("cases(writtenFor: .\(Self.memberName(rule)))"), "\(file) does not check the fixtures of \(rule.rawValue)")
         }
         #expect(testFiles.map { $0.replacingOccurrences(of: "RuleTests.swift", with: "Rule.swift") } == sourceFiles)
-        #expect(sourceFiles.count == Finding.Rule.allCases.count)
+        let registered = Set(Finding.Rule.allCases.map { Self.typeName($0) + "Rule.swift" })
+        #expect(Set(sourceFiles).subtracting(registered).isEmpty,
+                "rule files with no case in RuleID (Analysis/RuleID.swift): \(Set(sourceFiles).subtracting(registered).sorted())")
+        #expect(registered.subtracting(sourceFiles).isEmpty,
+                "rules in RuleID without their file in Analysis/Rules: \(registered.subtracting(sourceFiles).sorted())")
     }
 }

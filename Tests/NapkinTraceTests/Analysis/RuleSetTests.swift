@@ -1,29 +1,39 @@
 @testable import NapkinTrace
 import Testing
 
-/// ``RuleSet`` calls each rule through a switch on its index; these checks
-/// catch a rule added to the registry but not to the switches (or at a
-/// different index), and an event kind with no counter.
-@Suite("Rule set and kind counts")
+/// ``RuleSet`` calls each rule through an exhaustive switch over ``RuleID``
+/// (the compiler catches a rule missing from a switch); these checks catch
+/// a stored rule under another case's name or of another type, and more
+/// rules than a rule bit set holds.
+@Suite("Rule set")
 struct RuleSetTests {
-    @Test("the switches' rule at each index is the registry's rule at that index, and there is none beyond")
-    func switchesAgreeWithRegistry() {
-        for (index, type) in RuleSet.types.enumerated() {
-            let switched = RuleSet.type(at: index)
-            #expect(switched.map { ObjectIdentifier($0) } == ObjectIdentifier(type), "index \(index): \(type) in the registry, \(String(describing: switched)) in the switches")
+    @Test("the rule set stores one rule per RuleID, in order, named like its case and of its type")
+    func storedRulesAgreeWithRegistry() {
+        let stored = Mirror(reflecting: RuleSet()).children.map { ($0.label ?? "?", "\(type(of: $0.value))") }
+        let registry = RuleID.allCases.map { ("\($0)", "\($0.type)") }
+        #expect(stored.map(\.0) == registry.map(\.0), "RuleSet's stored rules are not named like RuleID's cases, in order")
+        for ((name, type), (id, expected)) in zip(stored, registry) {
+            #expect(type == expected, "RuleSet.\(name) is a \(type), RuleID.\(id).type a \(expected)")
         }
-        #expect(RuleSet.type(at: RuleSet.types.count) == nil)
     }
 
-    @Test("there is a counter for every event kind, and each kind counts on its own")
-    func kindCountsHoldEveryKind() {
-        #expect(KindCounts.capacity >= TraceEvent.Name.allCases.count)
-        var counts = KindCounts()
-        for (n, name) in TraceEvent.Name.allCases.enumerated() {
-            for _ in 0...n { counts.count(name) }
+    @Test("each RuleID case is named like its rule's id (not-deallocated: .notDeallocated) and the ids are unique")
+    func casesNamedLikeRules() {
+        for id in RuleID.allCases {
+            let words = id.rule.rawValue.split(separator: "-")
+            let name = words.first.map(String.init)! + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+            #expect("\(id)" == name, "RuleID.\(id) holds \(id.type), whose rule is \(id.rule.rawValue)")
         }
-        for (n, name) in TraceEvent.Name.allCases.enumerated() {
-            #expect(counts[name] == n + 1, "\(name)")
+        #expect(Set(RuleID.allCases.map(\.rule.rawValue)).count == RuleID.allCases.count)
+    }
+
+    @Test("every rule has a bit in a rule set, and RuleID.lowest finds each")
+    func ruleBits() {
+        #expect(RuleID.allCases.count <= UInt32.bitWidth)
+        for rule in RuleID.allCases {
+            #expect(RuleID.lowest(in: rule.bit) == rule)
+            #expect(RuleID.lowest(in: rule.bit | RuleID.allCases.last!.bit) == rule)
         }
+        #expect(RuleID.lowest(in: 0) == nil)
     }
 }

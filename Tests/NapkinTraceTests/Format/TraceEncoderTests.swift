@@ -29,6 +29,7 @@ struct TraceEncoderTests {
             (.hookEnd(interactor: 3), #"{"seq":7,"t":99,"ev":"hook_end","id":3}"#),
             (.load(router: 4), #"{"seq":7,"t":99,"ev":"load","id":4}"#),
             (.launch(router: 2), #"{"seq":7,"t":99,"ev":"launch","id":2}"#),
+            (.view(router: 4, appearance: .covered), #"{"seq":7,"t":99,"ev":"view","id":4,"state":"covered"}"#),
             (.taskStart(task: 5, owner: 3, label: "poll"),
              #"{"seq":7,"t":99,"ev":"task_start","task":5,"owner":3,"label":"poll"}"#),
             (.taskStart(task: 5, owner: 3, label: nil), #"{"seq":7,"t":99,"ev":"task_start","task":5,"owner":3}"#),
@@ -44,11 +45,19 @@ struct TraceEncoderTests {
         for (kind, expected) in cases {
             #expect(line(7, 99, kind) == expected)
         }
-        // Every kind of the model is covered above (the wire names are the documented `ev` values).
-        let documented: Set = ["session", "interactor", "router", "attach", "detach", "activate", "deactivate",
-                               "hook_end", "load", "launch", "task_start", "task_cancel", "task_end", "deinit", "mark",
-                               "dropped", "end"]
-        #expect(Set(cases.map(\.0.wireName)) == documented)
+        // Every kind of the model is covered above.
+        let missing = TraceEvent.Name.allCases.filter { name in !cases.contains { $0.0.name == name } }
+        #expect(missing.isEmpty, "no line above for \(missing)")
+    }
+
+    @Test("every event kind has its section in docs/trace-format.md (### `ev`: ...), and every such section is a kind")
+    func everyKindDocumented() throws {
+        let text = try String(contentsOf: PackagePaths.url("docs/trace-format.md"), encoding: .utf8)
+        let sections = text.split(separator: "\n").filter { $0.hasPrefix("### `") }.map { String($0.dropFirst(5).prefix { $0 != "`" }) }
+        for name in TraceEvent.Name.allCases {
+            #expect(sections.contains(name.rawValue), "docs/trace-format.md has no section ### `\(name.rawValue)`: ...")
+        }
+        #expect(Set(sections) == Set(TraceEvent.Name.allCases.map(\.rawValue)), "\(sections)")
     }
 
     @Test("append writes one line per event, each ending in a newline")

@@ -207,6 +207,13 @@ struct TraceEventNameTests {
         }
     }
 
+    @Test("every field has its own bit in a set of fields, at its position in allCases")
+    func fieldBits() {
+        for (position, field) in TraceField.allCases.enumerated() {
+            #expect(position < 64 && field.bit == 1 << UInt64(position), "\(field): a set of fields holds 64")
+        }
+    }
+
     @Test("lookup finds every event name from its bytes, and nothing from a near miss")
     func nameLookup() {
         let known = Dictionary(uniqueKeysWithValues: TraceEvent.Name.allCases.map { (Array($0.rawValue.utf8), $0) })

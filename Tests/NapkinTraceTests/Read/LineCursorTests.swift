@@ -2,9 +2,8 @@
 import Testing
 import TestSupport
 
-/// The word-at-a-time pieces of the fast path (``LineCursor``,
-/// ``WireLiteral``), each checked against the obvious byte-at-a-time
-/// definition, on lines that end exactly where the buffer ends and on lines
+/// The word-at-a-time pieces of the fast path (``LineCursor``), each
+/// checked against the obvious byte-at-a-time definition, on lines that end exactly where the buffer ends and on lines
 /// followed by other bytes (which must never change a result).
 @Suite("Line cursor")
 struct LineCursorTests {
@@ -55,15 +54,6 @@ struct LineCursorTests {
         let digits = line.prefix { $0 >= 48 && $0 <= 57 }
         guard !digits.isEmpty, digits.count <= 19 else { return nil }
         return (digits.reduce(0) { $0 * 10 + UInt64($1 - 48) }, digits.count)
-    }
-
-    @Test("each wire literal is the bytes of its text")
-    func literals() {
-        for (literal, text) in WireLiteral.all {
-            let expected = WireLiteral(spelling: text)
-            #expect(literal.first == expected.first && literal.last == expected.last && literal.count == expected.count, "\(text)")
-        }
-        #expect(WireLiteral.all.count == Set(WireLiteral.all.map(\.1)).count, "each literal once")
     }
 
     @Test("leading digits and their value, for every count and every kind of byte after them")
@@ -135,10 +125,10 @@ struct LineCursorTests {
         let line = Array(#"{"seq":1,"t":2,"ev":"load","id":3}"#.utf8)
         for cut in 0...line.count {
             for tail in Self.tails + [Array(line[cut...]) + Array(repeating: 0, count: 8)] {
-                let matched = Self.withCursor(ExactReads.self, Array(line[..<cut]), tail: tail) { $0.match(.seqKey) }
+                let matched = Self.withCursor(ExactReads.self, Array(line[..<cut]), tail: tail) { $0.match(.recordStart) }
                 #expect(matched == (cut >= 7), "cut at \(cut)")
                 if tail.count >= 8 {
-                    #expect(Self.withCursor(PaddedReads.self, Array(line[..<cut]), tail: tail) { $0.match(.seqKey) } == matched)
+                    #expect(Self.withCursor(PaddedReads.self, Array(line[..<cut]), tail: tail) { $0.match(.recordStart) } == matched)
                 }
             }
         }

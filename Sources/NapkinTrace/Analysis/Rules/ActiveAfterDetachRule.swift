@@ -15,7 +15,7 @@
 /// progress decides the checks: a blocked main actor delays them without
 /// making them findings.
 struct ActiveAfterDetachRule: FindingRule {
-    static let rule = Finding.Rule("active-after-detach", .error, title: "active after detach", summary: "an interactor still active after its router left the tree")
+    static let rule = Finding.Rule("active-after-detach", .error, title: "active after detach", summary: "an interactor still active after its router left the tree", help: help)
     static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
     /// The detach that let it go (then its attach and creation).
     static let codeFocus: [Finding.CodeReference.Role] = [.detached, .attached, .created]
@@ -88,4 +88,33 @@ struct ActiveAfterDetachRule: FindingRule {
 extension Finding.Rule {
     /// An interactor still active a grace period after its router left the tree.
     public static let activeAfterDetach = ActiveAfterDetachRule.rule
+}
+
+// MARK: - Help
+
+extension ActiveAfterDetachRule {
+    /// What `active-after-detach` means, its typical cause and its fix (`docs/findings.md`, word for word).
+    static let help = Finding.Rule.Help(
+        meaning: #"""
+            An interactor that is still active one grace period after
+            its router left the live tree (the router or an ancestor was detached from
+            the live tree, or the router or an ancestor was deallocated while in it),
+            unless the router is back in the live tree by then. Its seqs are the event
+            that took the router out of the tree. In napkin the `deactivate` record is written when deactivation *starts*,
+            so this means deactivation did not even begin.
+            """#,
+        cause: #"""
+            The interactor's actor is busy: `didBecomeActive` is still
+            running (it awaits a slow network call, or never returns), so the
+            deactivation napkin requested waits behind it. In a trace that records hook
+            ends (napkin's own, from format revision 1) that case is reported as
+            [`stuck-hook`](#stuck-hook) instead, and so is an interactor below a detached
+            router whose `willResignActive` never returned; this rule then finds the
+            rest. Less often, a custom `Routing` implementation (a mock, a hand-written
+            router) that removes children without deactivating them.
+            """#,
+        fix: #"""
+            Keep `didBecomeActive` short: start long work in a bound task
+            instead of awaiting it in the hook.
+            """#)
 }

@@ -21,7 +21,7 @@
 /// without a traced view (routers without a view, apps or traces without
 /// view events), and children whose view is shown or covered.
 struct DuplicateChildRule: FindingRule {
-    static let rule = Finding.Rule("duplicate-child", .warning, title: "duplicate child", summary: "a parent attached a second child of a type it still holds, in a separate step (a forgotten detach?)")
+    static let rule = Finding.Rule("duplicate-child", .warning, title: "duplicate child", summary: "a parent attached a second child of a type it still holds, in a separate step (a forgotten detach?)", help: help)
     static let watches: Set<TraceEvent.Name> = [.attach, .load, .deallocated, .mark]
     /// The attach that was never undone (then its creation).
     static let codeFocus: [Finding.CodeReference.Role] = [.attached, .created]
@@ -129,4 +129,41 @@ extension Finding.Rule {
     /// A parent that attached a second child of a type it already holds, in
     /// a separate step: the older one was probably never detached (back navigation).
     public static let duplicateChild = DuplicateChildRule.rule
+}
+
+// MARK: - Help
+
+extension DuplicateChildRule {
+    /// What `duplicate-child` means, its typical cause and its fix (`docs/findings.md`, word for word).
+    static let help = Finding.Rule.Help(
+        meaning: #"""
+            A parent attaches a router while the router of the same
+            type it attached before is still attached to it, and the new one came in a
+            *separate step*. Reported at once, on the older child, with the seqs of its
+            attach and of the new attach; each older child once.
+            """#,
+        cause: #"""
+            Back navigation that forgot `detachChild`: the user leaves
+            a screen, its router stays attached (and active, and alive), and opening the
+            screen again attaches a second one. Every round trip adds one.
+            """#,
+        fix: #"""
+            Detach where you navigate back, and guard routes against attaching
+            twice:
+
+            ```swift
+            func routeToMenu() async {
+                guard menu == nil else { return }
+                let router = menuBuilder.build(withListener: interactor)
+                menu = router
+                await attachChild(router)
+            }
+
+            func routeBackFromMenu() async {
+                guard let router = menu else { return }
+                menu = nil
+                await detachChild(router)          // the line that was missing
+            }
+            ```
+            """#)
 }

@@ -3,7 +3,7 @@
 /// a socket, events were lost while no inspector was connected (a resumed
 /// session record's `lost`). Reported once per session, at its end.
 struct EventsDroppedRule: FindingRule {
-    static let rule = Finding.Rule("events-dropped", .warning, title: "events dropped", summary: "the app dropped trace events; the trace is incomplete")
+    static let rule = Finding.Rule("events-dropped", .warning, title: "events dropped", summary: "the app dropped trace events; the trace is incomplete", help: help)
     static let watches: Set<TraceEvent.Name> = [.dropped, .session]
 
     private var total: UInt64 = 0
@@ -48,4 +48,31 @@ struct EventsDroppedRule: FindingRule {
 extension Finding.Rule {
     /// The app dropped events: the trace is incomplete and may hide findings.
     public static let eventsDropped = EventsDroppedRule.rule
+}
+
+// MARK: - Help
+
+extension EventsDroppedRule {
+    /// What `events-dropped` means, its typical cause and its fix (`docs/findings.md`, word for word).
+    static let help = Finding.Rule.Help(
+        meaning: #"""
+            The trace contains `dropped` records: the app produced
+            events faster than the trace could be written, and napkin dropped some rather
+            than block the app. Reported once per session, at the end, with the total and
+            the first missing sequence ranges. The trace is incomplete, so other findings
+            may be missing, or (rarely) wrong. Over a socket (`NAPKIN_TRACE=tcp:…` or
+            `unix:…`), a part of the trace that starts after a gap (no inspector was
+            connected for a while; its session record has `part` and `lost`) is reported
+            the same way when events were lost in that gap.
+            """#,
+        cause: #"""
+            A slow destination (a pipe whose reader is busy, a slow
+            disk) combined with a burst of lifecycle events (thousands of napkins created
+            at once, a stress test); over a socket, an inspector started after the app,
+            or restarted.
+            """#,
+        fix: #"""
+            Write to a file rather than a slow pipe, or bootstrap a larger
+            buffer (`NapkinTrace.bootstrap(_:bufferCapacity:)`).
+            """#)
 }

@@ -8,7 +8,7 @@
 /// router, which the attach or detach awaiting that hook holds) to
 /// `stuck-hook`.
 struct NotDeallocatedRule: FindingRule {
-    static let rule = Finding.Rule("not-deallocated", .error, title: "not deallocated", summary: "a router (or interactor) that left the tree and was not deallocated: a leak")
+    static let rule = Finding.Rule("not-deallocated", .error, title: "not deallocated", summary: "a router (or interactor) that left the tree and was not deallocated: a leak", help: help)
     static let watches: Set<TraceEvent.Name> = [.detach, .deallocated]
     /// The detach that let it go (then its attach and creation).
     static let codeFocus: [Finding.CodeReference.Role] = [.detached, .attached, .created]
@@ -69,4 +69,47 @@ extension Finding.Rule {
     /// A router or interactor that left the tree and was not deallocated
     /// within the grace period: something retains it (a retain cycle?).
     public static let notDeallocated = NotDeallocatedRule.rule
+}
+
+// MARK: - Help
+
+extension NotDeallocatedRule {
+    /// What `not-deallocated` means, its typical cause and its fix (`docs/findings.md`, word for word).
+    static let help = Finding.Rule.Help(
+        meaning: #"""
+            One of two things, both one grace period after the event
+            that should have ended an object's life:
+
+            - *a router*: it was detached (a `detach` of the router itself, from a
+              parent in the live tree or from a parent that had already left it) and is
+              still alive and not back in the live tree. Its seqs are the `detach`.
+            - *an interactor*: its router was deallocated and the interactor is still
+              alive, not owned by a new router, and has no running bound task. Its seqs
+              are the router's `deinit`.
+            """#,
+        cause: #"""
+            A retain cycle: the interactor holds its router strongly
+            (`var router: HomeRouting?` instead of `weak var`), an interactor holds its
+            *listener* (the parent interactor) strongly, a closure stored in a
+            long-lived object captures `self` strongly, or a service keeps the router or
+            interactor (an interactor registered as a delegate with a strong reference).
+            The first case leaks the router; the others often leak only the interactor.
+            """#,
+        fix: #"""
+            Make back-references weak, and capture weakly in stored closures:
+
+            ```swift
+            final actor HomeInteractor: Interactable {
+                nonisolated let lifecycle = InteractorLifecycle()
+                weak var router: HomeRouting?        // was: var router: HomeRouting?
+                weak var listener: HomeListener?     // listeners are always weak
+
+                func didBecomeActive() async {
+                    service.onChange = { [weak self] value in
+                        Task { await self?.update(value) }
+                    }
+                }
+            }
+            ```
+            """#)
 }

@@ -22,7 +22,7 @@
 /// report, newest first. So an interactor with a thousand tasks deactivated
 /// a million times costs about a million steps, not a billion.
 struct OrphanedTaskRule: FindingRule {
-    static let rule = Finding.Rule("orphaned-task", .error, title: "orphaned task", summary: "a bound task that keeps running after its interactor deactivated or went away")
+    static let rule = Finding.Rule("orphaned-task", .error, title: "orphaned task", summary: "a bound task that keeps running after its interactor deactivated or went away", help: help)
     static let watches: Set<TraceEvent.Name> = [.deactivate, .hookEnd, .deallocated, .taskEnd]
 
     /// `flag` of a task's check: the owner was deallocated (rather than deactivated).
@@ -182,4 +182,50 @@ extension Finding.Rule {
     /// or went away, or at the end of the trace while its owner is inactive
     /// or gone: it ignores cancellation.
     public static let orphanedTask = OrphanedTaskRule.rule
+}
+
+// MARK: - Help
+
+extension OrphanedTaskRule {
+    /// What `orphaned-task` means, its typical cause and its fix (`docs/findings.md`, word for word).
+    static let help = Finding.Rule.Help(
+        meaning: #"""
+            A task bound to an interactor's active scope
+            (`task(named:)`, `task { }`) is still running:
+
+            - one grace period after its owner interactor *deactivated* (napkin cancels
+              bound tasks right after `willResignActive`; in a trace that records hook
+              ends, the grace period starts when `willResignActive` returned, and tasks
+              whose owner's `willResignActive` never returned were never cancelled: that
+              is [`stuck-hook`](#stuck-hook)), and the owner has not become active again
+              meanwhile; or
+            - one grace period after its owner was *deallocated*; or
+            - at the end of the trace, while its owner is inactive or gone, when no
+              earlier check covered it (typically a task started while the owner was
+              inactive, which is never activated).
+            """#,
+        cause: #"""
+            A loop that never checks for cancellation: `while true`
+            around a `Task.sleep` whose error is swallowed by `try?`, a `for await` over
+            a sequence that does not end on cancellation, a long synchronous computation,
+            or waiting on a continuation nobody resumes. When the task captures `self`,
+            it also keeps the interactor alive (that is reported here too, not as
+            `not-deallocated`).
+            """#,
+        fix: #"""
+            Check for cancellation in every loop, and let cancellation errors end
+            the task:
+
+            ```swift
+            func didBecomeActive() async {
+                task(named: "pit-poller") { [service] in
+                    while !Task.isCancelled {
+                        let board = await service.fetchBoard()
+                        await self.show(board)
+                        do { try await Task.sleep(for: .seconds(2)) } catch { return }   // not: try?
+                    }
+                }
+            }
+            ```
+            """#)
 }

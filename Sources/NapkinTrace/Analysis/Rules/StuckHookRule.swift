@@ -29,7 +29,7 @@
 /// the main actor (a presenter update), so main-actor progress decides the
 /// checks, as for `active-after-detach`.
 struct StuckHookRule: FindingRule {
-    static let rule = Finding.Rule("stuck-hook", .error, title: "stuck hook", summary: "an interactor whose didBecomeActive or willResignActive has not returned a grace period after it started")
+    static let rule = Finding.Rule("stuck-hook", .error, title: "stuck hook", summary: "an interactor whose didBecomeActive or willResignActive has not returned a grace period after it started", help: help)
     static let watches: Set<TraceEvent.Name> = [.activate, .deactivate]
     /// The attach that activated it (then the detach, and its creation).
     static let codeFocus: [Finding.CodeReference.Role] = [.attached, .detached, .created]
@@ -91,4 +91,54 @@ extension Finding.Rule {
     /// An interactor whose `didBecomeActive` or `willResignActive` had not
     /// returned a grace period after it started (traces that record hook ends).
     public static let stuckHook = StuckHookRule.rule
+}
+
+// MARK: - Help
+
+extension StuckHookRule {
+    /// What `stuck-hook` means, its typical cause and its fix (`docs/findings.md`, word for word).
+    static let help = Finding.Rule.Help(
+        meaning: #"""
+            An interactor's `didBecomeActive` or `willResignActive`
+            started (its `activate` or `deactivate` record) and had not returned (no
+            `hook_end` record after it) one grace period later, or was still running at
+            the end of the trace after running at least that long (a hook that started
+            less than a grace period before the end is undecided). While a hook runs,
+            napkin's lifecycle waits for it. After a `didBecomeActive` that does not
+            return, a detach of its router cannot deactivate the interactor
+            (`willResignActive` never runs, its bound tasks are never cancelled), and the
+            `attachChild` (or `launch`) that activated it never returns, so its router
+            never loads. After a `willResignActive` that does not return, its bound
+            tasks are never cancelled and the `detachChild` that deactivates it waits,
+            so the interactors below it stay active. Either way the interactor, and its
+            router held by the waiting call, stay alive. The seqs are the hook's start
+            and the detach that could not deactivate it (for `willResignActive`: the
+            detach that started it), when there is one. Only traces that record hook
+            ends are checked: napkin writes them from format revision 1 (`"rev":1` in
+            the session record; `docs/trace-format.md` describes both). An older trace
+            never gets this finding; there the same bug shows as
+            [`active-after-detach`](#active-after-detach) (and a `not-deallocated` router).
+            """#,
+        cause: #"""
+            Long work awaited in the hook itself: a `for await` loop
+            over a stream of updates written right in `didBecomeActive` (it returns only
+            when the stream ends, usually never), an `await` on a slow network call or on
+            something that waits for the tree, or in `willResignActive` an `await` on a
+            save or an acknowledgement that never comes.
+            """#,
+        fix: #"""
+            Start long work with `task {}` (or `task(named:)`, which names it in
+            the trace) so that the hook returns at once; napkin cancels the task when the
+            interactor resigns. In `willResignActive`, hand long work to a service that
+            outlives the napkin instead of awaiting it:
+
+            ```swift
+            func didBecomeActive() async {
+                let updates = scores.updates()
+                task(named: "scores") { [presenter] in      // not: for await score in updates { ... } in the hook
+                    for await score in updates { await presenter.show(score) }
+                }
+            }
+            ```
+            """#)
 }

@@ -2,7 +2,7 @@
 /// scope; one started before activation (work started in `init`) or after
 /// deactivation runs until the next deactivation, unseen.
 struct TaskStartedInactiveRule: FindingRule {
-    static let rule = Finding.Rule("task-started-inactive", .warning, title: "task started while inactive", summary: "a bound task started while its interactor was inactive")
+    static let rule = Finding.Rule("task-started-inactive", .warning, title: "task started while inactive", summary: "a bound task started while its interactor was inactive", help: help)
     static let watches: Set<TraceEvent.Name> = [.taskStart]
 
     func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
@@ -19,4 +19,37 @@ struct TaskStartedInactiveRule: FindingRule {
 extension Finding.Rule {
     /// A task started while its owner was inactive.
     public static let taskStartedInactive = TaskStartedInactiveRule.rule
+}
+
+// MARK: - Help
+
+extension TaskStartedInactiveRule {
+    /// What `task-started-inactive` means, its typical cause and its fix (`docs/findings.md`, word for word).
+    static let help = Finding.Rule.Help(
+        meaning: #"""
+            A `task_start` whose owner interactor was not active at
+            that moment (never activated yet, or already deactivated). Reported at once,
+            with the `task_start` seq. Napkin runs such a task, and cancels it at the
+            *next* deactivation, so it may run for the whole time the napkin is detached
+            or before it is ever attached.
+            """#,
+        cause: #"""
+            Work started in the interactor's `init`, in the builder,
+            or from a callback that arrives after `willResignActive` (a stored closure, a
+            notification observer that was not removed).
+            """#,
+        fix: #"""
+            Start work in `didBecomeActive`; it is cancelled when the napkin
+            resigns:
+
+            ```swift
+            final actor MenuInteractor: Interactable {
+                nonisolated let lifecycle = InteractorLifecycle()
+
+                func didBecomeActive() async {
+                    task(named: "prefetch") { [menu] in await menu.prefetch() }   // not in init
+                }
+            }
+            ```
+            """#)
 }

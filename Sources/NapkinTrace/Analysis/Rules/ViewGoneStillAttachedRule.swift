@@ -18,7 +18,7 @@
 /// takes the whole subtree away. The finding is about the router; its seqs
 /// are its attach and the view's removal.
 struct ViewGoneStillAttachedRule: FindingRule {
-    static let rule = Finding.Rule("view-gone-still-attached", .error, title: "view gone, still attached", summary: "a router whose view was removed (popped, dismissed) but that is still attached a grace period later: a back-navigation leak")
+    static let rule = Finding.Rule("view-gone-still-attached", .error, title: "view gone, still attached", summary: "a router whose view was removed (popped, dismissed) but that is still attached a grace period later: a back-navigation leak", help: help)
     static let watches: Set<TraceEvent.Name> = [.view]
     /// The attach that was never undone (then its creation).
     static let codeFocus: [Finding.CodeReference.Role] = [.attached, .created]
@@ -78,4 +78,54 @@ extension Finding.Rule {
     /// A router whose view was removed (popped, dismissed) and that is still
     /// attached a grace period later: the back-navigation leak.
     public static let viewGoneStillAttached = ViewGoneStillAttachedRule.rule
+}
+
+// MARK: - Help
+
+extension ViewGoneStillAttachedRule {
+    /// What `view-gone-still-attached` means, its typical cause and its fix (`docs/findings.md`, word for word).
+    static let help = Finding.Rule.Help(
+        meaning: #"""
+            A router's view was reported `removed` (popped by the Back
+            button or a swipe, dismissed, taken out of its container) while the router
+            was attached in the live tree, and one grace period later (1 s) the router is
+            still attached there with its view still removed. The seqs are the router's
+            `attach` and the `view` record of the removal.
+            """#,
+        cause: #"""
+            The back-navigation leak. UIKit pops the screen by itself
+            (the Back button, the interactive swipe, a sheet swiped down), so the routing
+            method that would have called `detachChild` never runs: nothing told the
+            parent that its child's screen is gone. The router stays attached, its
+            interactor active (its tasks and observations running), and every round trip
+            adds one.
+            """#,
+        fix: #"""
+            Detach in the parent when the child reports that its screen went.
+            In the child's view controller, `viewDidDisappear` with `isMovingFromParent`
+            (popped) or `isBeingDismissed` (dismissed) tells its interactor (through the
+            presenter's listener), which tells its own listener, the parent's interactor,
+            which asks its router to detach:
+
+            ```swift
+            final class MenuViewController: UIViewController, MenuPresentable, ViewControllable {
+                weak var listener: MenuPresentableListener?
+
+                override func viewDidDisappear(_ animated: Bool) {
+                    super.viewDidDisappear(animated)
+                    if isMovingFromParent || isBeingDismissed {
+                        Task { await listener?.didLeave() }       // popped by Back or a swipe, or dismissed
+                    }
+                }
+            }
+
+            extension MenuInteractor: MenuPresentableListener {
+                func didLeave() async { await listener?.menuDidClose() }
+            }
+
+            extension RootInteractor: MenuListener {
+                func menuDidClose() async { await router?.routeBackFromMenu() }   // detachChild, as in duplicate-child
+            }
+            ```
+            """#)
 }

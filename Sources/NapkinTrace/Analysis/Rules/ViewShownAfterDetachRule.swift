@@ -20,7 +20,7 @@
 /// went. That check is the only one that decides about a gone router, so
 /// what the rule remembers is bounded by the checks waiting.
 struct ViewShownAfterDetachRule: FindingRule {
-    static let rule = Finding.Rule("view-shown-after-detach", .error, title: "view shown after detach", summary: "a router that left the tree while its view stayed on screen for the view grace period (default 5s)")
+    static let rule = Finding.Rule("view-shown-after-detach", .error, title: "view shown after detach", summary: "a router that left the tree while its view stayed on screen for the view grace period (default 5s)", help: help)
     static let watches: Set<TraceEvent.Name> = [.attach, .detach, .deallocated, .view]
     /// The detach that let it go (then its attach and creation).
     static let codeFocus: [Finding.CodeReference.Role] = [.detached, .attached, .created]
@@ -69,7 +69,7 @@ struct ViewShownAfterDetachRule: FindingRule {
                 return
             }
             guard router.view == .shown, let left = router.leftTreeAt, let shown = router.viewChangedAt,
-                  !context.hasReported(Self.rule, key: router.id) else { return }
+                  !context.hasReported(.viewShownAfterDetach, key: router.id) else { return }
             // Checked from when it was last both outside the tree and shown.
             let since = left.time >= shown.time ? left : shown
             goneWhileShown[router.id] = GoneWhileShown(type: router.type, locations: context.codeReferences(of: router, Self.codeFocus))
@@ -134,4 +134,46 @@ extension Finding.Rule {
     /// A router that left the tree while its view stayed on screen for the
     /// view grace period (RIBs' `expectViewControllerDisappear`).
     public static let viewShownAfterDetach = ViewShownAfterDetachRule.rule
+}
+
+// MARK: - Help
+
+extension ViewShownAfterDetachRule {
+    /// What `view-shown-after-detach` means, its typical cause and its fix (`docs/findings.md`, word for word).
+    static let help = Finding.Rule.Help(
+        meaning: #"""
+            The opposite direction: a router left the live tree (it
+            or an ancestor was detached, or its parent was deallocated while in the tree)
+            while its view was `shown`, and the view is still shown one *view grace
+            period* later (default **5 s**: `check --view-grace`, the trait's `viewGrace:`,
+            `TraceAnalyzer.Options(viewGrace:)`). The seqs
+            are the event that took the router out of the tree. Also reported:
+
+            - a view `shown` while its router is outside the tree after having been in
+              it (a view reused without re-attaching its router), 5 s later; the seqs are
+              that `view` record;
+            - a router *deallocated* outside the tree with its view shown, when no later
+              `view` record says the view went (`covered` or `removed`) within 5 s of the
+              moment it left the tree with that view shown. A view can outlive its
+              router: a `view` record after the router's `deinit` is valid, and a
+              dismissal that ends after the deinit is fine.
+            """#,
+        cause: #"""
+            A routing method that detaches the child and forgets to
+            dismiss (or pop, or remove) its view, or a parent without a view of its own
+            (a flow) detached while the screens of its children stay on screen: the user
+            sees a screen whose logic is gone, and taps on it do nothing.
+            """#,
+        fix: #"""
+            Take the view down in the same routing method that detaches:
+
+            ```swift
+            func routeAwayFromProfile() async {
+                guard let profile else { return }
+                self.profile = nil
+                await detachChild(profile)
+                viewController.dismiss(profile.viewControllable)   // the line that was missing
+            }
+            ```
+            """#)
 }

@@ -77,12 +77,34 @@ struct LineCursor<Reads: WordReads> {
     mutating func match(_ literal: WireLiteral) -> Bool {
         guard i &+ literal.count <= n else { return false }
         if literal.count <= 8 {
-            guard word(at: i) & Self.mask(literal.count) == literal.first else { return false }
+            guard word(at: i) & literal.mask == literal.first else { return false }
         } else {
             guard word(at: i) == literal.first, word(at: i &+ literal.count &- 8) == literal.last else { return false }
         }
         i &+= literal.count
         return true
+    }
+
+    /// Consumes the first of `choices` the line continues with, and returns its value.
+    @inline(__always)
+    mutating func match<Value>(oneOf choices: WireChoices<Value>) -> Value? {
+        for (literal, value) in choices.entries where match(literal) { return value }
+        return nil
+    }
+
+    /// The event name the bytes at the cursor can be (not consumed): the
+    /// candidate for the key of the word at the cursor, up to its first
+    /// quote (all of it when it has none). Matching the name's literal
+    /// confirms it.
+    @inline(__always)
+    func nameCandidate(in names: WireNameSlots) -> TraceEvent.Name? {
+        guard i < n else { return nil }
+        let w = word(at: i)
+        let quote = w ^ 0x2222_2222_2222_2222
+        let flags = (quote &- 0x0101_0101_0101_0101) & ~quote & 0x8080_8080_8080_8080
+        // The lowest flag is the first quote's top bit (a false flag can
+        // only follow a true one); no flag: the whole word.
+        return names.candidate(w & (((flags & (0 &- flags)) &>> 7) &- 1))
     }
 
     /// Consumes `byte` if it is next.

@@ -53,11 +53,12 @@ struct TraceFastPath<Reads: WordReads> {
     /// is built in place in `event`.
     @inline(never)
     private mutating func parseRecord(into event: inout TraceEvent, _ caches: inout FastPathCaches, untilNewline: Bool) -> Int? {
-        guard c.match(.seqKey), let seq = c.number(), c.match(.tKey), let t = c.number(), c.match(.evKey),
-              let kind = kind(&caches) else { return nil }
+        guard c.match(.recordStart), let seq = c.number(), c.match(.key(.t)), let t = c.number(),
+              c.match(.key(.ev)), let name = c.nameCandidate(in: caches.literals.names),
+              let kind = kind(name, &caches) else { return nil }
         let location: CodeLocation?
         if c.current == UInt8(ascii: ",") {
-            guard c.match(.srcKey), let parsed = self.location(&caches.locations) else { return nil }
+            guard c.match(.key(.src)), let parsed = self.location(&caches.locations) else { return nil }
             location = parsed
         } else {
             location = nil
@@ -67,97 +68,88 @@ struct TraceFastPath<Reads: WordReads> {
         return c.i
     }
 
-    /// The event's kind and fields, from its name (with its closing quote) on.
+    /// The event, if the line continues with `name` (with its closing
+    /// quote) and its fields. No `default:`: a new kind does not compile
+    /// here until the fast path reads it (or leaves it to the general parser).
     @inline(__always)
-    private mutating func kind(_ caches: inout FastPathCaches) -> TraceEvent.Kind? {
-        switch c.current {
-        case UInt8(ascii: "a"):
-            if c.match(.attach) {
-                guard let (parent, child) = link() else { return nil }
-                return .attach(parent: parent, child: child)
-            }
-            guard c.match(.activate), let id = idField() else { return nil }
+    private mutating func kind(_ name: TraceEvent.Name, _ caches: inout FastPathCaches) -> TraceEvent.Kind? {
+        switch name {
+        case .attach:
+            guard c.match(.name(.attach)), let (parent, child) = link() else { return nil }
+            return .attach(parent: parent, child: child)
+        case .detach:
+            guard c.match(.name(.detach)), let (parent, child) = link() else { return nil }
+            return .detach(parent: parent, child: child)
+        case .activate:
+            guard c.match(.name(.activate)), let id = id() else { return nil }
             return .activate(interactor: id)
-        case UInt8(ascii: "d"):
-            if c.match(.deinitName) {
-                guard let id = idField() else { return nil }
-                return .deallocated(id: id)
-            }
-            if c.match(.detach) {
-                guard let (parent, child) = link() else { return nil }
-                return .detach(parent: parent, child: child)
-            }
-            guard c.match(.deactivate), let id = idField() else { return nil }
+        case .deactivate:
+            guard c.match(.name(.deactivate)), let id = id() else { return nil }
             return .deactivate(interactor: id)
-        case UInt8(ascii: "v"):
-            guard c.match(.view), let id = idField(), c.match(.stateKey) else { return nil }
-            let appearance: ViewAppearance
-            if c.match(.shown) { appearance = .shown }
-            else if c.match(.covered) { appearance = .covered }
-            else if c.match(.removed) { appearance = .removed }
-            else { return nil }
-            return .view(router: id, appearance: appearance)
-        case UInt8(ascii: "l"):
-            if c.match(.load) {
-                guard let id = idField() else { return nil }
-                return .load(router: id)
-            }
-            guard c.match(.launch), let id = idField() else { return nil }
-            return .launch(router: id)
-        case UInt8(ascii: "t"):
-            if c.match(.taskStart) {
-                guard c.match(.taskKey), let task = c.id(), c.match(.ownerKey), let owner = c.id() else { return nil }
-                var label: String?
-                if c.current == UInt8(ascii: ",") && c.match(.labelKey) {
-                    guard let text = string(&caches.names) else { return nil }
-                    label = text
-                }
-                return .taskStart(task: task, owner: owner, label: label)
-            }
-            if c.match(.taskCancel) {
-                guard c.match(.taskKey), let task = c.id() else { return nil }
-                return .taskCancel(task: task)
-            }
-            guard c.match(.taskEnd), c.match(.taskKey), let task = c.id(), c.match(.outcomeKey) else { return nil }
-            let outcome: TaskOutcome
-            if c.match(.cancelled) { outcome = .cancelled }
-            else if c.match(.completed) { outcome = .completed }
-            else { return nil }
-            return .taskEnd(task: task, outcome: outcome)
-        case UInt8(ascii: "h"):
-            guard c.match(.hookEnd), let id = idField() else { return nil }
+        case .hookEnd:
+            guard c.match(.name(.hookEnd)), let id = id() else { return nil }
             return .hookEnd(interactor: id)
-        case UInt8(ascii: "i"):
-            guard c.match(.interactor), let id = idField(), c.match(.typeKey), let type = string(&caches.names) else { return nil }
+        case .deallocated:
+            guard c.match(.name(.deallocated)), let id = id() else { return nil }
+            return .deallocated(id: id)
+        case .load:
+            guard c.match(.name(.load)), let id = id() else { return nil }
+            return .load(router: id)
+        case .launch:
+            guard c.match(.name(.launch)), let id = id() else { return nil }
+            return .launch(router: id)
+        case .view:
+            guard c.match(.name(.view)), let id = id(), c.match(.key(.state)),
+                  let appearance = c.match(oneOf: caches.literals.appearances) else { return nil }
+            return .view(router: id, appearance: appearance)
+        case .taskStart:
+            guard c.match(.name(.taskStart)), c.match(.key(.task)), let task = c.id(),
+                  c.match(.key(.owner)), let owner = c.id() else { return nil }
+            var label: String?
+            if c.current == UInt8(ascii: ",") && c.match(.key(.label)) {
+                guard let text = string(&caches.names) else { return nil }
+                label = text
+            }
+            return .taskStart(task: task, owner: owner, label: label)
+        case .taskCancel:
+            guard c.match(.name(.taskCancel)), c.match(.key(.task)), let task = c.id() else { return nil }
+            return .taskCancel(task: task)
+        case .taskEnd:
+            guard c.match(.name(.taskEnd)), c.match(.key(.task)), let task = c.id(), c.match(.key(.outcome)),
+                  let outcome = c.match(oneOf: caches.literals.outcomes) else { return nil }
+            return .taskEnd(task: task, outcome: outcome)
+        case .interactor:
+            guard c.match(.name(.interactor)), let id = id(), c.match(.key(.type)),
+                  let type = string(&caches.names) else { return nil }
             return .interactorCreated(id: id, type: type)
-        case UInt8(ascii: "r"):
-            guard c.match(.router), let id = idField(), c.match(.typeKey), let type = string(&caches.names),
-                  c.match(.interactorKey), let interactor = c.number(), c.match(.itypeKey),
+        case .router:
+            guard c.match(.name(.router)), let id = id(), c.match(.key(.type)), let type = string(&caches.names),
+                  c.match(.key(.interactor)), let interactor = c.number(), c.match(.key(.itype)),
                   let interactorType = string(&caches.names) else { return nil }
             return .routerCreated(id: id, type: type, interactor: interactor, interactorType: interactorType)
-        case UInt8(ascii: "m"):
-            guard c.match(.mark), c.match(.textKey), let text = string(&caches.marks) else { return nil }
+        case .mark:
+            guard c.match(.name(.mark)), c.match(.key(.text)), let text = string(&caches.marks) else { return nil }
             return .mark(text: text)
-        default:
-            // `session`, `dropped` and `end` come once per session: the general parser is fast enough.
+        case .session, .dropped, .end:
+            // Once per session: the general parser is fast enough.
             return nil
         }
     }
 
     // MARK: - Fields
 
-    /// `,"id":N` with N not 0.
-    @inline(__always)
-    private mutating func idField() -> UInt64? {
-        guard c.match(.idKey) else { return nil }
-        return c.id()
-    }
-
     /// `,"parent":N,"child":M`.
     @inline(__always)
     private mutating func link() -> (UInt64, UInt64)? {
-        guard c.match(.parentKey), let parent = c.id(), c.match(.childKey), let child = c.id() else { return nil }
+        guard c.match(.key(.parent)), let parent = c.id(), c.match(.key(.child)), let child = c.id() else { return nil }
         return (parent, child)
+    }
+
+    /// `,"id":N` with N not 0.
+    @inline(__always)
+    private mutating func id() -> UInt64? {
+        guard c.match(.key(.id)) else { return nil }
+        return c.id()
     }
 
     /// A string value without escapes, after its opening quote (consumed
@@ -192,6 +184,9 @@ struct TraceFastPath<Reads: WordReads> {
 
 /// The values the fast path reuses from line to line.
 struct FastPathCaches: Sendable {
+    /// The tables made from the wire format's enums (event names, view
+    /// states, task outcomes).
+    let literals = FastPathLiterals.shared
     /// Type names and task labels, by their bytes.
     var names = ByteKeyedCache<String>()
     /// Code locations (`src`), by their bytes.

@@ -49,7 +49,7 @@ enum CheckGitHubReport {
     static func count(_ traces: [CheckedTrace]) -> String {
         let count = traces.reduce(0) { $0 + $1.findings.count }
         let known = traces.reduce(0) { $0 + $1.known.count }
-        let text = count == 0 ? "no findings in \(traces.count) trace\(traces.count == 1 ? "" : "s")" : CheckTextReport.plural(count, "finding")
+        let text = count == 0 ? "no findings in \(traces.count) trace\(traces.count == 1 ? "" : "s")" : NumberFormat.count(count, "finding")
         return text + (known == 0 ? "" : "; \(NumberFormat.grouped(known)) known from the baseline")
     }
 

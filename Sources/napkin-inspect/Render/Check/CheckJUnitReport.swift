@@ -27,7 +27,7 @@ enum CheckJUnitReport {
             let notKept = trace.findingsNotKept == 0 ? ""
                 : "; \(NumberFormat.grouped(trace.findingsNotKept)) more findings (of any rule) were established but not kept"
             out += testCase(className, integrityCase, failure: trace.traceProblems.isEmpty ? nil : (
-                "\(CheckTextReport.plural(trace.traceProblems.count, "trace problem"))", integrityCase,
+                "\(NumberFormat.count(trace.traceProblems.count, "trace problem"))", integrityCase,
                 trace.traceProblems.map { PrintableText.printable($0) }))
             for rule in rules {
                 let found = trace.findings.filter { $0.rule == rule }

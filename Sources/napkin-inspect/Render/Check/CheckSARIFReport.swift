@@ -58,11 +58,11 @@ enum CheckSARIFReport {
         }
         if !trace.allowed.isEmpty {
             notes.append(SARIF.Notification(level: "note", message: SARIF.Message(
-                text: "\(path): \(CheckTextReport.plural(trace.allowed.count, "finding")) allowed by the allow-list (--allow), not written as results")))
+                text: "\(path): \(NumberFormat.count(trace.allowed.count, "finding")) allowed by the allow-list (--allow), not written as results")))
         }
         if trace.undecided > 0 {
             notes.append(SARIF.Notification(level: "note", message: SARIF.Message(
-                text: "\(path): \(CheckTextReport.plural(trace.undecided, "check")) undecided: the trace ended less than a grace period after their event")))
+                text: "\(path): \(NumberFormat.count(trace.undecided, "check")) undecided: the trace ended less than a grace period after their event")))
         }
         return notes
     }

@@ -11,13 +11,13 @@ enum CheckTextReport {
             let errors = trace.findings.filter { $0.severity == .error }.count
             let warnings = trace.findings.count - errors
             if !trace.traceProblems.isEmpty && trace.findings.isEmpty {
-                out += style.red("\(path): \(plural(trace.traceProblems.count, "trace problem"))") + "\n"
+                out += style.red("\(path): \(NumberFormat.count(trace.traceProblems.count, "trace problem"))") + "\n"
             } else if trace.findings.isEmpty {
                 let facts = "\(trace.overview.events) events\(trace.overview.endedCleanly ? ", ended cleanly" : "")"
                 out += style.green("\(path): no findings") + style.dim(" (\(facts))") + "\n"
             } else {
-                let counts = [errors > 0 ? plural(errors, "error") : nil, warnings > 0 ? plural(warnings, "warning") : nil].compactMap { $0 }
-                out += style.bold("\(path): \(plural(trace.findings.count, "finding")) (\(counts.joined(separator: ", ")))") + "\n"
+                let counts = [errors > 0 ? NumberFormat.count(errors, "error") : nil, warnings > 0 ? NumberFormat.count(warnings, "warning") : nil].compactMap { $0 }
+                out += style.bold("\(path): \(NumberFormat.count(trace.findings.count, "finding")) (\(counts.joined(separator: ", ")))") + "\n"
             }
             for problem in trace.traceProblems {
                 out += "  " + style.red("trace problem") + ": " + PrintableText.printable(problem, limit: FindingLine.maxMessage) + "\n"
@@ -39,13 +39,9 @@ enum CheckTextReport {
         if !trace.known.isEmpty { notes.append("\(NumberFormat.grouped(trace.known.count)) known from the baseline (not failing)") }
         if !trace.overview.endedCleanly { notes.append("the trace has no end record (the app crashed, was killed, or is still running)") }
         if trace.undecided > 0 {
-            notes.append("\(plural(trace.undecided, "check")) undecided: the trace ended less than a grace period (--grace, --view-grace) after the event")
+            notes.append("\(NumberFormat.count(trace.undecided, "check")) undecided: the trace ended less than a grace period (--grace, --view-grace) after the event")
         }
         return notes
     }
 
-    /// `1 error`, `3 errors`; `plural` for a noun that does not take an `s` (`entries`).
-    static func plural(_ count: Int, _ noun: String, plural: String? = nil) -> String {
-        "\(NumberFormat.grouped(count)) \(count == 1 ? noun : plural ?? noun + "s")"
-    }
 }

@@ -37,10 +37,23 @@ struct SARIFResults {
         traceIsFile = SARIFLocator.isFile(trace.path)
         if traceIsFile {
             let unplaced = trace.findings.filter { finding in finding.locations.first.flatMap { locator.code($0.location) } == nil }
-            seqLines = TraceSeqLines.lines(of: Set(unplaced.compactMap(\.seqs.first)), in: trace.path)
+            seqLines = Self.lines(of: Set(unplaced.compactMap(\.seqs.first)), in: trace.path)
         } else {
             seqLines = [:]
         }
+    }
+
+    /// The 1-based line of the first event with each of `seqs` in the trace
+    /// file at `path`, read again, up to the last one found. A number on no
+    /// event, a file that cannot be read: not in the answer.
+    static func lines(of seqs: Set<UInt64>, in path: String) -> [UInt64: UInt] {
+        guard !seqs.isEmpty, let reader = try? TraceReader(path: path) else { return [:] }
+        var found: [UInt64: UInt] = [:]
+        reader.readNumberedEvents { event, line in
+            if seqs.contains(event.seq), found[event.seq] == nil { found[event.seq] = UInt(line) }
+            return found.count < seqs.count
+        }
+        return found
     }
 
     /// One result per trace problem.

@@ -20,11 +20,10 @@ enum SARIFRules {
         Finding.Rule.allCases.firstIndex(of: rule) ?? integrityIndex
     }
 
-    /// A finding rule: its id, name, title, summary, severity and help (``SARIFRuleHelp``).
+    /// A finding rule: its id, name, title, summary, severity and help (``NapkinTrace/Finding/Rule/help``).
     static func descriptor(_ rule: Finding.Rule) -> SARIF.ReportingDescriptor {
-        let help = SARIFRuleHelp.paragraphs(rule.rawValue) ?? SARIFRuleHelp.Paragraphs(meaning: rule.summary, cause: "", fix: "")
-        return descriptor(id: rule.rawValue, title: rule.title, summary: rule.summary, level: rule.severity.rawValue,
-                          help: help, documentation: rule.documentation)
+        descriptor(id: rule.rawValue, title: rule.title, summary: rule.summary, level: rule.severity.rawValue,
+                   help: rule.help, documentation: rule.documentation)
     }
 
     /// `trace-integrity`: the trace cannot be read or trusted.
@@ -32,7 +31,7 @@ enum SARIFRules {
         descriptor(id: integrity, title: "trace problem",
                    summary: "a trace that cannot be read or trusted (missing, empty, not a trace, or damaged): no verdict on it",
                    level: "error",
-                   help: SARIFRuleHelp.Paragraphs(
+                   help: Finding.Rule.Help(
                        meaning: """
                            The trace itself cannot be read or trusted: the file is missing, empty or not a
                            trace, or it is damaged (sequence numbers missing or out of order, time going
@@ -52,7 +51,7 @@ enum SARIFRules {
 
     /// A descriptor from its parts; `name` is the id in UpperCamelCase (`NotDeallocated`).
     private static func descriptor(id: String, title: String, summary: String, level: String,
-                                   help: SARIFRuleHelp.Paragraphs, documentation: String) -> SARIF.ReportingDescriptor {
+                                   help: Finding.Rule.Help, documentation: String) -> SARIF.ReportingDescriptor {
         SARIF.ReportingDescriptor(
             id: id,
             name: id.split(separator: "-").map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined(),
@@ -68,7 +67,7 @@ enum SARIFRules {
     /// the documentation says more. Links to other sections of the page
     /// keep only their text (they would not resolve where the help is
     /// shown); in plain text, bold labels lose their asterisks.
-    static func helpText(_ help: SARIFRuleHelp.Paragraphs, documentation: String, markdown: Bool) -> String {
+    static func helpText(_ help: Finding.Rule.Help, documentation: String, markdown: Bool) -> String {
         let parts = [("What it means.", help.meaning), ("Typical cause.", help.cause), ("Fix.", help.fix)].filter { !$0.1.isEmpty }
         var out = parts.map { label, text in
             (markdown ? "**\(label)** " : "\(label) ") + withoutPageLinks(text)

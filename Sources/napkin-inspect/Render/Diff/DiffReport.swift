@@ -25,17 +25,17 @@ struct DiffReport {
                 + "no lifetime or task count changed by \(thresholdsText)."
         }
         let endChanges = c.atEnd.filter { $0.presence != .both }.count
-        return "\(CheckTextReport.plural(c.newFindings.count, "new finding")), \(NumberFormat.grouped(c.fixedFindings.count)) fixed; "
-            + "\(CheckTextReport.plural(c.appeared.count, "router")) appeared, \(NumberFormat.grouped(c.disappeared.count)) disappeared; "
-            + "\(CheckTextReport.plural(c.changes.count, "lifetime or task count", plural: "lifetimes or task counts")) changed; "
-            + "\(CheckTextReport.plural(endChanges, "difference", plural: "differences")) at the end."
+        return "\(NumberFormat.count(c.newFindings.count, "new finding")), \(NumberFormat.grouped(c.fixedFindings.count)) fixed; "
+            + "\(NumberFormat.count(c.appeared.count, "router")) appeared, \(NumberFormat.grouped(c.disappeared.count)) disappeared; "
+            + "\(NumberFormat.count(c.changes.count, "lifetime or task count", plural: "lifetimes or task counts")) changed; "
+            + "\(NumberFormat.count(endChanges, "difference", plural: "differences")) at the end."
     }
 
     /// `50% and 250ms, or 50% and 1 task`: the thresholds in use.
     var thresholdsText: String {
         let t = comparison.thresholds
         let share = Self.percent(t.relative * 100)
-        return "\(share) and \(TimeFormat.duration(t.time)), or \(share) and \(CheckTextReport.plural(Int(clamping: t.tasks), "task"))"
+        return "\(share) and \(TimeFormat.duration(t.time)), or \(share) and \(NumberFormat.count(Int(clamping: t.tasks), "task"))"
     }
 
     /// `12%`, `2.5%`: a percentage for people (a decimal only below 10%).
@@ -69,6 +69,6 @@ struct DiffReport {
     static func sideText(_ side: DiffSide, routers: Int) -> String {
         let app = side.overview.session?.heading ?? "no session record"
         let findings = side.trace.findings.count
-        return "\(app), \(CheckTextReport.plural(routers, "router")), \(findings == 0 ? "no findings" : CheckTextReport.plural(findings, "finding"))"
+        return "\(app), \(NumberFormat.count(routers, "router")), \(findings == 0 ? "no findings" : NumberFormat.count(findings, "finding"))"
     }
 }

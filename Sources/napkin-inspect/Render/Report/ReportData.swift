@@ -188,8 +188,8 @@ enum ReportData {
             out.key(rule.rawValue)
             out.openArray()
             out.string(rule.title)
-            out.string(SARIFRuleHelp.paragraphs(rule.rawValue)?.meaning ?? rule.summary)
-            out.string(SARIFRuleHelp.paragraphs(rule.rawValue)?.fix ?? "")
+            out.string(rule.help.meaning)
+            out.string(rule.help.fix)
             out.closeArray()
         }
         out.closeObject()

@@ -207,7 +207,7 @@ struct ViewShownAfterDetachRuleTests {
     /// Runs this rule alone over `events`, deciding checks by trace time.
     private func solo(_ events: [TraceEvent]) -> (rule: ViewShownAfterDetachRule, context: AnalysisContext) {
         var context = AnalysisContext(options: .init())
-        context.currentRule = FindingRules.all.firstIndex { $0.rule == .viewShownAfterDetach }!
+        context.currentRule = .viewShownAfterDetach
         var rule = ViewShownAfterDetachRule()
         for event in events {
             while let check = context.nextDue(before: event.time) { rule.decide(check, &context) }

@@ -17,7 +17,7 @@ extension LiveView {
         if facts.sessions.count > 1 { header += "[\(facts.sessionIndex + 1)/\(facts.sessions.count)] " }
         header += state.session.map { PrintableText.printable($0.heading, limit: columns) } ?? PrintableText.printable(sourceName, limit: columns)
         let counts = "  routers \(NumberFormat.grouped(state.routerCount))  tasks \(NumberFormat.grouped(state.taskCount))"
-            + "  " + (found == 0 ? style.green("no findings") : style.red(CheckTextReport.plural(found, "finding")))
+            + "  " + (found == 0 ? style.green("no findings") : style.red(NumberFormat.count(found, "finding")))
         guard inspector.isPaused else {
             header += "  t=" + TimeFormat.duration(state.time)
             header += "  \(NumberFormat.grouped(facts.events)) events (\(NumberFormat.grouped(facts.rate))/s)"

@@ -174,7 +174,7 @@ struct NodeDetails {
             lines += ProseLayout.wrap(FindingLine.styled(finding, style: .plain), width: width - 2, hanging: "    ").map { "  " + $0 }
             if let location = FindingLine.locationLine(finding, style: style, sources: nil) { lines.append("  " + location) }
             if let test = FindingLine.testLine(finding, style: style) { lines.append("  " + test) }
-            guard let help = SARIFRuleHelp.paragraphs(finding.rule.rawValue) else { continue }
+            let help = finding.rule.help
             lines.append("    " + style.bold("What it means."))
             lines += ProseLayout.lines(help.meaning, width: width, indent: "    ")
             lines.append("    " + style.bold("Fix."))

@@ -1,5 +1,5 @@
 /// Lays out a paragraph of the documentation (a finding rule's help, kept
-/// as Markdown in ``SARIFRuleHelp``) for a terminal `width` columns wide:
+/// as Markdown in ``NapkinTrace/Finding/Rule/Help``) for a terminal `width` columns wide:
 /// prose and list items reflowed and wrapped (list items with a hanging
 /// indent), code blocks kept line for line without their fences, blank
 /// lines kept, links to other sections of the page reduced to their text.

@@ -21,7 +21,7 @@ enum SessionBar {
         let texts = items.enumerated().map { index, item in
             "\(index + 1) " + PrintableText.printable(item.name, limit: maxName) + " "
                 + (item.ended ? "ended" : "live") + ", "
-                + (item.findings == 0 ? "no findings" : CheckTextReport.plural(item.findings, "finding"))
+                + (item.findings == 0 ? "no findings" : NumberFormat.count(item.findings, "finding"))
         }
         guard !texts.isEmpty else { return "" }
         let current = min(max(0, current), texts.count - 1)

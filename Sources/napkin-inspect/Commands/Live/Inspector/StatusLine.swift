@@ -9,7 +9,7 @@ extension LiveView {
     func statusLine(_ facts: LiveFrame, inspector: InspectorState, columns: Int) -> String {
         if inspector.showingHelp { return style.dim("press any key to close the help") }
         if inspector.editingFilter {
-            let matched = facts.matches.map { "  (\(CheckTextReport.plural($0.matched, "match", plural: "matches")))" } ?? ""
+            let matched = facts.matches.map { "  (\(NumberFormat.count($0.matched, "match", plural: "matches")))" } ?? ""
             return "/" + PrintableText.printable(inspector.filter, limit: columns) + "\u{2588}"
                 + style.dim("  type a type name or an id; Enter keeps the filter, Esc clears it" + matched)
         }
@@ -25,7 +25,7 @@ extension LiveView {
         }
         var line = style.dim(status)
         if !inspector.filter.isEmpty {
-            let matched = facts.matches.map { ", \(CheckTextReport.plural($0.matched, "match", plural: "matches"))" } ?? ""
+            let matched = facts.matches.map { ", \(NumberFormat.count($0.matched, "match", plural: "matches"))" } ?? ""
             line += "  " + style.yellow("filter '\(PrintableText.printable(inspector.filter, limit: 40))'\(matched); Esc clears")
         }
         var hints = ""
