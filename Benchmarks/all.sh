@@ -124,10 +124,16 @@ check() {   # KEY, awk condition on x, what it means
   fi
 }
 check FRAMEWORK_HOPS_PER_CYCLE "x <= 0.05" "a child with default hooks must attach and detach without a hop"
-check FRAMEWORK_HOOKED_HOPS_PER_CYCLE "x >= 3.9 && x <= 4.1" "a child with hooks takes two hops per attach and two per detach"
+# A cycle with hooks: the runtime runs a few hops in place (3.84 to 3.91 seen
+# on an idle 2-core machine, before and after a change); a lost or added hop
+# per attach or detach moves the count by 1 or more.
+check FRAMEWORK_HOOKED_HOPS_PER_CYCLE "x >= 3.75 && x <= 4.25" "a child with hooks takes two hops per attach and two per detach"
 check FRAMEWORK_ALLOCS_PER_CYCLE "x <= 4.1" "a leaf's cycle allocates its router, interactor, lifecycle and lock, nothing more"
 check FRAMEWORK_ALLOCS_PER_EVENT "x <= 0.01" "the emit path must not allocate per event"
-check FRAMEWORK_HOOKED_ALLOCS_PER_EVENT "x <= 0.01" "the emit path must not allocate per event"
+# The hops' own allocations vary by a few per hundred cycles from run to run
+# (-0.014 to 0.040 seen, tracing on minus off); one allocation per cycle would
+# be 0.08 per event, one per event 1.
+check FRAMEWORK_HOOKED_ALLOCS_PER_EVENT "x <= 0.05" "the emit path must not allocate per event"
 check EMIT_ALLOCS_PER_EVENT "x <= 0.01" "the emit path must not allocate per event"
 check CHECK_DIR_SAME_OUTPUT "x == 1" "check DIR in parallel must print what it prints with --jobs 1"
 exit "$fail"
