@@ -42,7 +42,7 @@ for round in $(seq "$rounds"); do
       if grep -q "WARNING: ThreadSanitizer" "$log"; then status=99; fi
     fi
     took=$(( $(date +%s) - start ))
-    summary=$(grep -E "^(✔|✘) Test run with|Executed [0-9]+ tests" "$log" | tail -2 | tr '\n' ' ')
+    summary=$(grep -a "Test run with" "$log" | tail -1)
     echo "round $round $pass: exit $status in ${took}s: $summary"
     if [ "$status" -ne 0 ]; then
       failures=$((failures + 1))
