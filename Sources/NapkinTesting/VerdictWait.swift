@@ -43,13 +43,23 @@ struct VerdictWait: Sendable {
         return .poll
     }
 
-    /// Analyses until ``step(after:waited:)`` gives the verdict, on the
-    /// continuous clock, from now; throws if the task is cancelled meanwhile.
+    /// Analyses until ``step(after:waited:)`` gives the verdict; throws if
+    /// the task is cancelled meanwhile.
+    ///
+    /// The time waited is the app's, not the clock's: a pause counts only
+    /// once the main actor and the global executor have each run a job
+    /// queued after it (what they had queued before, a deactivation or a
+    /// release, ran first). On a starved machine (a sanitizer, a busy CI
+    /// runner) the clock runs on while the app cannot, and a lag would
+    /// otherwise be reported as a leak; on an idle one both are the same.
     func settle(_ analyze: () -> AnalysisReport) async throws -> AnalysisReport {
-        let clock = ContinuousClock()
-        let start = clock.now
-        return try await settle(elapsed: { start.duration(to: clock.now) },
-                                sleep: { try await Task.sleep(for: $0) }, analyze)
+        var progressed: Duration = .zero
+        return try await settle(elapsed: { progressed }, sleep: { pause in
+            try await Task.sleep(for: pause)
+            await MainActor.run {}
+            await Task.detached {}.value
+            progressed += pause
+        }, analyze)
     }
 
     /// Analyses until ``step(after:waited:)`` gives the verdict: `elapsed`
