@@ -17,6 +17,10 @@ loops=${2:-2}
 logs=.build-loaded
 mkdir -p "$logs"
 
+echo "loaded-suite: building (plain and thread sanitizer) before the busy loops start"
+swift build --build-tests > "$logs/build.log" 2>&1 || { tail -20 "$logs/build.log"; exit 1; }
+swift build --build-tests --sanitize=thread --scratch-path .build-tsan > "$logs/build-tsan.log" 2>&1 || { tail -20 "$logs/build-tsan.log"; exit 1; }
+
 hogs=()
 stop_hogs() { for pid in "${hogs[@]}"; do kill "$pid" 2>/dev/null || true; done; }
 trap stop_hogs EXIT
@@ -25,10 +29,6 @@ for _ in $(seq "$loops"); do
   hogs+=("$!")
 done
 echo "loaded-suite: $loops busy loops (pids ${hogs[*]}) on $(nproc) cores; $rounds rounds"
-
-echo "loaded-suite: building (plain and thread sanitizer) before the rounds"
-swift build --build-tests > "$logs/build.log" 2>&1 || { tail -20 "$logs/build.log"; exit 1; }
-swift build --build-tests --sanitize=thread --scratch-path .build-tsan > "$logs/build-tsan.log" 2>&1 || { tail -20 "$logs/build-tsan.log"; exit 1; }
 
 failures=0
 for round in $(seq "$rounds"); do

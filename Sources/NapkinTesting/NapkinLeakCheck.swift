@@ -49,6 +49,9 @@ import Testing
 /// process's trace, and it marks where the test starts and ends
 /// (``NapkinTrace/testStarted(_:)``), so `check` names the test each finding
 /// happened in (tests running in parallel in one process are all named).
+/// Before the end mark it lets what the test released go, in the app's time:
+/// until the trace is quiet, at most ``grace`` (so a deinit that lags on a
+/// busy machine is not taken for something alive when the process exits).
 ///
 /// Objects created outside the test (a `static let`, a shared fixture,
 /// another test, a `Task.detached`) are not recorded unless the test
@@ -117,6 +120,8 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
                 NapkinTrace.testEnded(name)
                 throw error
             }
+            // What the test let go deallocates inside its own window of the trace.
+            try await VerdictWait(grace: grace, viewGrace: viewGrace).quiet { NapkinTrace.processSequenceNumber }
             NapkinTrace.testEnded(name)
             return
         }

@@ -62,6 +62,38 @@ struct VerdictWait: Sendable {
         }, analyze)
     }
 
+    /// Under `napkin-inspect check -- swift test`: waits until what the test
+    /// let go has had its chance to go, so that its deallocations are in the
+    /// trace before the next test (or the process's exit) and `check` does
+    /// not mistake a lagging deinit for something alive at the end. The
+    /// trait decides nothing here, so it cannot analyse: it waits, in the
+    /// app's time as ``settle(_:)`` does, until the trace is quiet (its
+    /// sequence number, read by `sequence`, did not move during two pauses
+    /// in a row) or ``grace`` has passed. One test at a time it is quiet at
+    /// once; in a parallel run, where other tests keep the trace busy, it
+    /// is the grace period.
+    func quiet(sequence: () -> UInt64) async throws {
+        var progressed: Duration = .zero
+        try await quiet(sequence: sequence, elapsed: { progressed }, sleep: { pause in
+            try await Task.sleep(for: pause)
+            await MainActor.run {}
+            await Task.detached {}.value
+            progressed += pause
+        })
+    }
+
+    /// ``quiet(sequence:)`` with the time and the pause injected (for tests).
+    func quiet(sequence: () -> UInt64, elapsed: () -> Duration, sleep: (Duration) async throws -> Void) async throws {
+        var last = sequence()
+        var stillPauses = 0
+        while stillPauses < 2 && elapsed() < grace {
+            try await sleep(pollInterval)
+            let now = sequence()
+            stillPauses = now == last ? stillPauses + 1 : 0
+            last = now
+        }
+    }
+
     /// Analyses until ``step(after:waited:)`` gives the verdict: `elapsed`
     /// tells the time since the test ended, `sleep` waits (both injectable
     /// for tests). The time is read before each analysis, so an analysis is

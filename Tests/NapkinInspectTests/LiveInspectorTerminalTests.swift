@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The interactive inspector (`live` on a terminal), driven through tmux as a
 /// user would: selecting a node and opening its details, pausing and going
@@ -143,7 +144,7 @@ struct LiveInspectorTerminalTests {
         try await withInspect("live --listen 0 2>'\(errors)'") { tmux in
             // The address is on standard error before the screen opens.
             let clock = ContinuousClock()
-            let deadline = clock.now + .seconds(30)
+            let deadline = clock.now + hangBound
             var port: String?
             while port == nil && clock.now < deadline {
                 if let text = try? String(contentsOfFile: errors, encoding: .utf8), let range = text.range(of: "listening on 127.0.0.1:") {
@@ -159,11 +160,11 @@ struct LiveInspectorTerminalTests {
             }
             // Each app waits for one of the harness's few program slots, which
             // the other tests' programs may hold for a while on a busy machine:
-            // its screen gets more than the usual 30 s.
+            // its screen gets more than the usual `hangBound`.
             async let first = send(CLIHarness.exampleTrace("clean"))
-            try await tmux.waitFor("the first app", seconds: 120) { $0.first?.contains("rib-house (pid 3447)") == true }
+            try await tmux.waitFor("the first app", within: .seconds(120)) { $0.first?.contains("rib-house (pid 3447)") == true }
             async let second = send(CLIHarness.exampleTrace("bug-swipe-back"))
-            let both = try await tmux.waitFor("the session bar with both apps", seconds: 120) { screen in
+            let both = try await tmux.waitFor("the session bar with both apps", within: .seconds(120)) { screen in
                 screen.count > 1 && screen[1].contains("1 rib-house (pid 3447)") && screen[1].contains("2 rib-house (pid 3501)")
             }
             #expect(both.first?.hasPrefix("napkin-inspect live  [1/2] rib-house (pid 3447)") == true, "\(both.first ?? "")")

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `napkin-inspect live -- rib-house` on a real terminal, driven through tmux
 /// as a user would: the full-screen view, quitting with q or Ctrl-C, resizing.
@@ -39,12 +40,12 @@ struct LiveTerminalTests {
             try await run(["send-keys", "-t", target] + keys)
         }
 
-        /// Captures the pane until `condition` holds (or `seconds` pass: then records an issue).
+        /// Captures the pane until `condition` holds (or `bound` passes: then records an issue naming `what` and the screen).
         @discardableResult
-        func waitFor(_ what: String, seconds: Double = 30, _ condition: ([String]) -> Bool,
+        func waitFor(_ what: String, within bound: Duration = hangBound, _ condition: ([String]) -> Bool,
                      sourceLocation: SourceLocation = #_sourceLocation) async throws -> [String] {
             let clock = ContinuousClock()
-            let deadline = clock.now + .milliseconds(Int(seconds * 1000))
+            let deadline = clock.now + bound
             var screen: [String] = []
             while clock.now < deadline {
                 screen = try await capture()

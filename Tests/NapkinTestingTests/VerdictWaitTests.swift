@@ -87,6 +87,58 @@ struct VerdictWaitTests {
         }
     }
 
+    @Test("the wait counts the app's time: a main actor held past the grace period delays the verdict instead of making a leak")
+    func appTime() async throws {
+        // The main actor is held for 300 ms, then releases what the "test" let
+        // go. On the clock the 20 ms grace passes long before that, and a
+        // verdict by the clock would be the leak; in the app's time no pause
+        // counts until the main actor ran again, so the release comes first.
+        let released = Locked(false)
+        let holding = Locked(false)
+        Task { @MainActor in
+            holding.set(true)
+            let until = ContinuousClock.now + .milliseconds(300)
+            while ContinuousClock.now < until {}
+        }
+        Task { @MainActor in released.set(true) }
+        while !holding.get() { await Task.yield() }
+        let wait = VerdictWait(grace: .milliseconds(20), viewGrace: .milliseconds(20))
+        let report = try await wait.settle {
+            released.get() ? Reports.report() : Self.leak
+        }
+        #expect(report.isClean, "\(report)")
+    }
+
+    @Test("under check: quiet at once when the trace does not move (two still pauses)")
+    func quietAtOnce() async throws {
+        var now: Duration = .zero
+        try await Self.wait.quiet(sequence: { 7 }, elapsed: { now }, sleep: { now += $0 })
+        #expect(now == .milliseconds(20))
+    }
+
+    @Test("under check: a trace that moves (a deinit chain) is waited for until it stops")
+    func quietAfterMoves() async throws {
+        var now: Duration = .zero
+        var sequence: UInt64 = 0
+        // The trace moves during the first 5 pauses, then stops.
+        try await Self.wait.quiet(sequence: { sequence }, elapsed: { now }, sleep: { pause in
+            now += pause
+            if now <= .milliseconds(50) { sequence += 3 }
+        })
+        #expect(now == .milliseconds(70))
+    }
+
+    @Test("under check: a trace that never stops (parallel tests) is waited for the grace period, no longer")
+    func quietBounded() async throws {
+        var now: Duration = .zero
+        var sequence: UInt64 = 0
+        try await Self.wait.quiet(sequence: { sequence }, elapsed: { now }, sleep: { pause in
+            now += pause
+            sequence += 1
+        })
+        #expect(now == .seconds(1))
+    }
+
     /// Runs ``VerdictWait/settle(elapsed:sleep:_:)`` on simulated time.
     final class Simulation {
         var now: Duration = .zero

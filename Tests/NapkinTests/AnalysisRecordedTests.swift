@@ -1,6 +1,7 @@
 import Napkin
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// The leak analysis run in-process on traces recorded from real napkin trees
 /// with ``TraceRecorder``: each classic bug shape is found, with the right
@@ -88,11 +89,11 @@ struct AnalysisRecordedTests {
         let gate = Gate()
         var poller = try await detachedPoller(app: "orphan-gone", gate: gate, capturesSelf: false)
         // The interactor itself goes away; its task does not.
-        #expect(await waitFor { RecordedTrace(poller.run.recorder).contains(.deallocated(id: poller.owner)) })
+        #expect(await waitUntil { RecordedTrace(poller.run.recorder).contains(.deallocated(id: poller.owner)) })
         let report = try await findings(poller.run.recorder, until: .orphanedTask, grace: graceCovering(release: poller.router, in: poller.run.recorder))
         try expectOnlyFinding(in: report, .orphanedTask, .task, "RecordedPollerInteractor", poller.owner, label: "poller")
         gate.open()
-        #expect(await waitFor { RecordedTrace(poller.run.recorder).count("task_end") == 1 })
+        #expect(await waitUntil { RecordedTrace(poller.run.recorder).count("task_end") == 1 })
         try await release(&poller.run)
     }
 
@@ -131,7 +132,7 @@ struct AnalysisRecordedTests {
         let trace = RecordedTrace(run.recorder)
         let hostID = try #require(trace.routerIDs("RecordedHostRouter").first)
         let childID = try #require(trace.routerIDs("RecordedCachedRouter").first)
-        #expect(await waitFor { RecordedTrace(run.recorder).contains(.deallocated(id: hostID)) })
+        #expect(await waitUntil { RecordedTrace(run.recorder).contains(.deallocated(id: hostID)) })
         let report = try await findings(run.recorder, until: .undetachedChild)
         let finding = try expectOnlyFinding(in: report, .undetachedChild, .router, "RecordedCachedRouter", childID,
                                             seqs: [RecordedTrace(run.recorder).seq(of: .deallocated(id: hostID))])
@@ -214,7 +215,7 @@ struct AnalysisRecordedTests {
         }
         #expect(RecordedTrace(recorder).count("launch") == 12)
         #expect(RecordedTrace(recorder).count("attach") == 12 * 12)
-        #expect(await waitFor { RecordedTrace(recorder).liveCount == 24 })   // 12 roots and their interactors
+        #expect(await waitUntil { RecordedTrace(recorder).liveCount == 24 })   // 12 roots and their interactors
         try await expectCleanAfterTeardown(recorder, releasing: &roots)
     }
 
@@ -286,7 +287,7 @@ struct AnalysisRecordedTests {
                                      router: try #require(trace.routerIDs("RecordedPollerRouter").first))
         // The router goes away (its deinit runs on the main actor, which other
         // suites may keep busy: wait for it rather than racing the grace period).
-        #expect(await waitFor { RecordedTrace(run.recorder).contains(.deallocated(id: poller.router)) })
+        #expect(await waitUntil { RecordedTrace(run.recorder).contains(.deallocated(id: poller.router)) })
         return poller
     }
 
@@ -335,7 +336,7 @@ struct AnalysisRecordedTests {
     /// has had its chance, and returns the final report.
     private func findings(_ recorder: TraceRecorder, until rule: Finding.Rule,
                           grace: Duration = AnalysisRecordedTests.grace) async throws -> AnalysisReport {
-        let found = await waitFor { !recorder.analyze(grace: grace).findings(rule).isEmpty }
+        let found = await waitUntil { !recorder.analyze(grace: grace).findings(rule).isEmpty }
         try #require(found, "no \(rule.rawValue) finding: \(recorder.analyze(grace: grace))")
         try await Task.sleep(for: grace * 2)
         return recorder.analyze(grace: grace)
@@ -355,7 +356,7 @@ struct AnalysisRecordedTests {
 
     /// Waits until every router and interactor of the recording is deallocated.
     private func requireAllDeallocated(_ recorder: TraceRecorder, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let gone = await waitFor { RecordedTrace(recorder).liveCount == 0 }
+        let gone = await waitUntil { RecordedTrace(recorder).liveCount == 0 }
         try #require(gone, "still alive: \(RecordedTrace(recorder).alive.sorted())", sourceLocation: sourceLocation)
     }
 
@@ -386,16 +387,6 @@ struct AnalysisRecordedTests {
         }
         #expect(events == recorder.events, sourceLocation: sourceLocation)
         #expect(TraceAnalyzer.analyze(events, options: .init(grace: 30_000_000_000, expectTeardown: true)).isClean, sourceLocation: sourceLocation)
-    }
-
-    /// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-    private func waitFor(timeout: Duration = .seconds(20), _ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            if ContinuousClock.now > deadline { return false }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return true
     }
 }
 

@@ -1,6 +1,7 @@
 import Napkin
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// Findings name the line of the app's code to look at: the framework
 /// records `#fileID` and `#line` of router creation, `attachChild`,
@@ -131,9 +132,9 @@ struct CodeLocationRecordedTests {
         await root.detachChild(menu!)
     }
 
-    /// The first finding of `rule` once it appears (polling for up to 20 s).
+    /// The first finding of `rule` once it appears (polling for up to `hangBound`).
     private func firstFinding(_ recorder: TraceRecorder, _ rule: Finding.Rule) async throws -> Finding {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + hangBound
         while true {
             if let finding = recorder.analyze(grace: Self.grace, viewGrace: Self.grace).findings(rule).first { return finding }
             try #require(ContinuousClock.now < deadline, "no \(rule) finding: \(recorder.analyze(grace: Self.grace))")

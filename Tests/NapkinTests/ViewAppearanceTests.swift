@@ -1,6 +1,7 @@
 import Napkin
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// Views reporting where they are (``ViewControllable/reportAppearance(_:)``),
 /// recorded from real napkin trees with ``TraceRecorder``, and the two view
@@ -237,10 +238,10 @@ private struct Flow {
         return Flow(recorder: recorder, root: root)
     }
 
-    /// The report once a finding of `rule` appears (polling for up to 20 s).
+    /// The report once a finding of `rule` appears (polling for up to `hangBound`).
     func findings(until rule: Finding.Rule) async throws -> AnalysisReport {
         let grace = ViewAppearanceTests.grace
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + hangBound
         while recorder.analyze(grace: grace, viewGrace: grace).findings(rule).isEmpty {
             try #require(ContinuousClock.now < deadline, "no \(rule) finding: \(recorder.analyze(grace: grace, viewGrace: grace))")
             try await Task.sleep(for: .milliseconds(20))

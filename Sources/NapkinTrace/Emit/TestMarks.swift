@@ -6,6 +6,13 @@ extension NapkinTrace {
         TraceContext.globalTracer != nil
     }
 
+    /// The sequence number of the process trace's last event (0 when the
+    /// process is not traced): it moves whenever the app does something
+    /// napkin traces, so a waiter can tell a quiet app from a busy one.
+    package static var processSequenceNumber: UInt64 {
+        TraceContext.globalTracer?.sequenceNumber ?? 0
+    }
+
     /// The prefix of the mark that says a test started (`test started: NAME`).
     public static let testStartedPrefix = "test started: "
     /// The prefix of the mark that says a test ended (`test ended: NAME`).
