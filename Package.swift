@@ -16,6 +16,8 @@ let package = Package(
     products: [
         .library(name: "Napkin", targets: ["Napkin"]),
         .library(name: "NapkinTrace", targets: ["NapkinTrace"]),
+        // Reading traces (files, pipes, sockets), their integrity and their comparison: for tools, never linked by an app.
+        .library(name: "NapkinTraceReader", targets: ["NapkinTraceReader"]),
         // A Swift Testing trait that checks each test for leaks: `@Test(.napkinLeakCheck)`.
         .library(name: "NapkinTesting", targets: ["NapkinTesting"]),
         .executable(name: "napkin-inspect", targets: ["napkin-inspect"]),
@@ -24,23 +26,24 @@ let package = Package(
     ],
     targets: [
         .target(name: "NapkinTrace", swiftSettings: strict),
+        .target(name: "NapkinTraceReader", dependencies: ["NapkinTrace"], swiftSettings: strict),
         .target(name: "Napkin", dependencies: ["NapkinTrace"], swiftSettings: strict),
         // Imports Testing from the toolchain (no package dependency); link it into test targets only.
         .target(name: "NapkinTesting", dependencies: ["NapkinTrace"], swiftSettings: strict),
-        .executableTarget(name: "napkin-inspect", dependencies: ["NapkinTrace"], swiftSettings: strict),
+        .executableTarget(name: "napkin-inspect", dependencies: ["NapkinTrace", "NapkinTraceReader"], swiftSettings: strict),
         .executableTarget(name: "RibHouse", dependencies: ["Napkin", "NapkinTrace"], path: "Examples/RibHouse", exclude: ["README.md"], swiftSettings: strict),
         // Benchmarks (release build): `swift run -c release napkin-bench`.
-        .executableTarget(name: "NapkinBench", dependencies: ["Napkin", "NapkinTrace", "RuntimeCounters"], path: "Benchmarks/NapkinBench", swiftSettings: strict),
+        .executableTarget(name: "NapkinBench", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "RuntimeCounters"], path: "Benchmarks/NapkinBench", swiftSettings: strict),
         // Counts heap allocations and thread hand-offs in the executables that link it
         // (the benchmarks and the test probe): it replaces malloc and dispatch_async_f.
         .target(name: "RuntimeCounters", path: "Benchmarks/RuntimeCounters"),
         // What every test target shares (tests only): `.dedicatedThread` for tests that compute for long or block.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
-        .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace", "NapkinTraceReader", "TestSupport"], swiftSettings: strict),
         // A small traced program the tests run as a child process (exit, crash, closed pipe).
         .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinTrace", "RuntimeCounters"], path: "Tests/TraceProbe", swiftSettings: strict),
-        .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "TraceProbe", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "TraceProbe", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NapkinTestingTests", dependencies: ["NapkinTesting", "Napkin", "NapkinTrace", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "RibHouse", "TraceProbe", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "NapkinTraceReader", "RibHouse", "TraceProbe", "TestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,9 +1,10 @@
 // libFuzzer harness for the trace reader, the model, the analysis, and the
 // CLI on top of them: every renderer and every subcommand's path.
 // Build and run with Fuzz/run.sh (swiftc -sanitize=fuzzer,address): NapkinTrace
-// is compiled as its own module, the CLI's sources (all but main.swift) with
+// and NapkinTraceReader are compiled as modules of their own, the CLI's sources (all but main.swift) with
 // this file and CLIFuzzing.swift as the fuzz binary.
 import NapkinTrace
+import NapkinTraceReader
 
 nonisolated(unsafe) var scratchPath: String = {
     let directory = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp"

@@ -2,7 +2,7 @@
 # Fuzzes the trace reader, model and analysis, and napkin-inspect's renderers
 # and subcommands, with libFuzzer + AddressSanitizer.
 #   Fuzz/run.sh [SECONDS]      (default 60)
-# NapkinTrace is built as a module of its own; the CLI's sources (all but
+# NapkinTrace and NapkinTraceReader are built as modules of their own; the CLI's sources (all but
 # main.swift) are built with the fuzz target into one binary. The corpus starts
 # from the fixtures, the example traces, the hostile corpus and earlier fuzzer
 # finds (Tests/Fixtures/fuzz), one file and one line each. Crashes are written
@@ -20,7 +20,10 @@ build() { "$@" > "$log" 2>&1 || { cat "$log"; exit 1; }; }
 build swiftc "${flags[@]}" -module-name NapkinTrace -package-name fuzz -wmo -c -num-threads 0 \
   -emit-module -emit-module-path "$out/modules/NapkinTrace.swiftmodule" \
   $(find Sources/NapkinTrace -name '*.swift') -o "$out/NapkinTrace.o"
-build swiftc "${flags[@]}" -module-name napkin_inspect -package-name fuzz -I "$out/modules" "$out/NapkinTrace.o" \
+build swiftc "${flags[@]}" -module-name NapkinTraceReader -package-name fuzz -wmo -c -num-threads 0 -I "$out/modules" \
+  -emit-module -emit-module-path "$out/modules/NapkinTraceReader.swiftmodule" \
+  $(find Sources/NapkinTraceReader -name '*.swift') -o "$out/NapkinTraceReader.o"
+build swiftc "${flags[@]}" -module-name napkin_inspect -package-name fuzz -I "$out/modules" "$out/NapkinTrace.o" "$out/NapkinTraceReader.o" \
   $(find Sources/napkin-inspect -name '*.swift' ! -name main.swift) Fuzz/TraceFuzzer.swift Fuzz/CLIFuzzing.swift \
   -o "$out/trace-fuzzer"
 # Seed: whole traces and single lines.

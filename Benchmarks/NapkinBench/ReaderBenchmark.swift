@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Foundation
 import NapkinTrace
+import NapkinTraceReader
 
 /// Reader and analysis throughput on large generated traces of realistic
 /// shapes, against `jq -c .` on the same files:

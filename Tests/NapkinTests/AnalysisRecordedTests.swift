@@ -1,5 +1,6 @@
 import Napkin
 import NapkinTrace
+import NapkinTraceReader
 import Testing
 import TestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import NapkinTrace
+import NapkinTraceReader
 import Testing
 
 /// A clean flow stays clean on a loaded machine. A real traced process

@@ -1,5 +1,6 @@
 import Foundation
 import NapkinTrace
+import NapkinTraceReader
 import Testing
 #if canImport(Glibc)
 import Glibc

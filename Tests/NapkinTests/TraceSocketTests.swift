@@ -1,6 +1,7 @@
 import Foundation
 import Napkin
 import NapkinTrace
+import NapkinTraceReader
 import Testing
 import TestSupport
 #if canImport(Glibc)

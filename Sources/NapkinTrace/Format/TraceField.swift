@@ -3,7 +3,7 @@
 /// The encoder writes them, the fast path expects them in the encoder's
 /// order, and the general parser recognises them in any order through
 /// ``lookup(_:)``. `docs/trace-format.md` documents each one.
-enum TraceField: CaseIterable, Sendable {
+package enum TraceField: CaseIterable, Sendable {
     case seq, t, ev
     case v, app, pid, wall, rev, part, lost, replay
     case id, type, interactor, itype
@@ -13,7 +13,7 @@ enum TraceField: CaseIterable, Sendable {
     case state, src
 
     /// The field's name on the wire.
-    @_transparent var name: StaticString {
+    @_transparent package var name: StaticString {
         switch self {
         case .seq: "seq"
         case .t: "t"
@@ -49,15 +49,15 @@ enum TraceField: CaseIterable, Sendable {
     /// This field's bit in a set of fields: 1 shifted by its position in
     /// ``allCases`` (at most 64 fields; `TraceEventNameTests` checks that
     /// each has its own bit).
-    @inline(__always) var bit: UInt64 {
+    @inline(__always) package var bit: UInt64 {
         1 &<< UInt64(unsafeBitCast(self, to: UInt8.self))
     }
 
     /// The JSON type a field's value has.
-    enum ValueType { case unsigned, signed, string }
+    package enum ValueType { case unsigned, signed, string }
 
     /// The type of this field's value.
-    @_transparent var valueType: ValueType {
+    @_transparent package var valueType: ValueType {
         switch self {
         case .seq, .t, .v, .pid, .rev, .part, .lost, .replay, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last: .unsigned
         case .wall: .signed
@@ -67,7 +67,7 @@ enum TraceField: CaseIterable, Sendable {
 
     /// The field whose name is `bytes`, if any.
     @inline(__always)
-    static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> TraceField? {
+    package static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> TraceField? {
         table.value(for: bytes)
     }
 
@@ -77,7 +77,7 @@ enum TraceField: CaseIterable, Sendable {
 extension TraceEvent.Name {
     /// The event name whose wire spelling is `bytes`, if any.
     @inline(__always)
-    static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> TraceEvent.Name? {
+    package static func lookup(_ bytes: UnsafeBufferPointer<UInt8>) -> TraceEvent.Name? {
         table.value(for: bytes)
     }
 

@@ -75,7 +75,7 @@ public struct TraceEvent: Sendable, Hashable {
 extension TraceEvent {
     /// An event that stands for none, to initialise a variable that is
     /// then given each event in turn.
-    static var placeholder: TraceEvent { TraceEvent(seq: 0, time: 0, kind: .load(router: 0), location: nil) }
+    package static var placeholder: TraceEvent { TraceEvent(seq: 0, time: 0, kind: .load(router: 0), location: nil) }
 
     /// Creates an event.
     public init(seq: UInt64, time: UInt64, kind: Kind, location: CodeLocation? = nil) {

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// `napkin-inspect diff BEFORE AFTER`: what changed between two recordings
 /// of the same flow (a good run and a new one), matched by the paths of types

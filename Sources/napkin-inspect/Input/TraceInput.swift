@@ -1,5 +1,6 @@
 import Foundation
 import NapkinTrace
+import NapkinTraceReader
 
 /// Reads a trace file for a command: streams its events, reports the reader's
 /// diagnostics on standard error (the first five of each severity, then how

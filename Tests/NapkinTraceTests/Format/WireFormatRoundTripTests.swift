@@ -1,4 +1,5 @@
 @testable import NapkinTrace
+@testable import NapkinTraceReader
 import Testing
 
 /// One sample event of every kind, written by ``TraceEncoder`` and read back

@@ -1,4 +1,5 @@
 @testable import NapkinTrace
+@testable import NapkinTraceReader
 import Testing
 import TestSupport
 

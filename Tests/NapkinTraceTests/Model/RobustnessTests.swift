@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 @testable import NapkinTrace
+@testable import NapkinTraceReader
 import Testing
 
 /// The fast path's cache of values made from short byte strings: it returns

@@ -1,4 +1,5 @@
 @testable import NapkinTrace
+@testable import NapkinTraceReader
 import Testing
 
 /// A record with a key twice is damaged: JSON readers disagree on which

@@ -1,5 +1,6 @@
 import Foundation
 @testable import NapkinTrace
+@testable import NapkinTraceReader
 import Testing
 import TestSupport
 

@@ -1,4 +1,5 @@
 @testable import NapkinTrace
+@testable import NapkinTraceReader
 import Testing
 
 /// The fast path's literals, made from the wire format's one definition:

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 import Testing
 
 /// ``TraceReader/readNumberedEvents(_:)``: each event with the line it was

@@ -1,4 +1,5 @@
 @testable import NapkinTrace
+@testable import NapkinTraceReader
 import Testing
 
 /// How the reader takes a session resumed after a gap (a socket sink that

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NapkinTrace
+import NapkinTraceReader
 import Synchronization
 import Testing
 #if canImport(Glibc)

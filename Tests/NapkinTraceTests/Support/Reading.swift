@@ -1,6 +1,7 @@
 // Reading a trace completely, from a file, a string or bytes.
 
 import NapkinTrace
+import NapkinTraceReader
 import Testing
 
 /// Everything a reader returned, split by kind.

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// One of the two traces `diff` compares, read and analysed: its overview
 /// (file, app, events), its history and findings, and what is wrong with the

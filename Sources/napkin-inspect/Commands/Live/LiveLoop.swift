@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// `live` off a terminal (a pipe, a file, CI): prints each session's final
 /// tree and findings when its input ends, and the problems met on the way

@@ -1,5 +1,6 @@
 import Foundation
 import NapkinTrace
+import NapkinTraceReader
 import Synchronization
 
 /// One traced process as `live` shows it: its trace folded into an analysis

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// What `live` draws: the full-screen frame on a terminal, and the final tree
 /// and findings when the view closes (or without a terminal).

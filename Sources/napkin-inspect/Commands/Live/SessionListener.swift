@@ -1,5 +1,6 @@
 import Foundation
 import NapkinTrace
+import NapkinTraceReader
 import Synchronization
 
 /// Accepts traced apps on a socket (`live --listen`, and `live -- COMMAND`

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// The SARIF results of one trace: one per finding and one per trace
 /// problem, each with at least one location (GitHub code scanning rejects

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// `diff --format json`: one object, keys in snake_case and sorted
 /// (``JSONOutput``), documented in `docs/diff.md`:

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// `diff --format markdown`: a pull-request comment. A heading, the
 /// summary, a table of the two traces, then each kind of change: findings

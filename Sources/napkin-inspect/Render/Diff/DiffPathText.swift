@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// How `diff` writes a ``TracePath``: its segments joined by `/`, the
 /// first ones dropped (`…/`) past ``maxSegments``, each type cut to

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// What every format of `diff` shows: the two traces, their comparison and
 /// the exit status, with the wording the text and Markdown formats share.

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// `diff --format text`: the two traces, then a section for each kind of
 /// change (only those that have any), then the summary line. Everything

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 import Testing
 
 /// Findings are matched by rule, type path and task label (ids, seqs and

@@ -1,4 +1,5 @@
 import NapkinTrace
+import NapkinTraceReader
 
 /// What one frame of the live inspector shows, gathered by ``LiveInspector``
 /// from the session (under its lock) and the moment rebuilt from its

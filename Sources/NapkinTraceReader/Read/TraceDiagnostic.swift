@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Something the reader or the model noticed about the trace itself (not
 /// about the app): a malformed line, a truncated end, an unknown event kind.
 public struct TraceDiagnostic: Sendable, Hashable, CustomStringConvertible {

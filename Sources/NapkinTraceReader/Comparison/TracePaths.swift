@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// The ``TracePath`` of every router of one or more traces, in one table, so
 /// that the same path in two recordings is the same value.
 ///

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 extension TracePaths {
     /// Every path of the table in depth-first order, as a rank per entry:
     /// paths in the tree before those outside it, each path before its

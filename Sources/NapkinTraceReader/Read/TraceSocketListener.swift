@@ -1,3 +1,4 @@
+import NapkinTrace
 import Synchronization
 
 /// A listening socket that traced apps connect to (`NAPKIN_TRACE=tcp:…` or

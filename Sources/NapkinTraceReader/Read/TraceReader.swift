@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Reads a trace line by line from a file, a pipe or a growing file.
 ///
 /// Memory does not depend on the trace's length: one fixed buffer holds the

@@ -1,4 +1,5 @@
 import Foundation
+import NapkinTrace
 
 extension TraceReader {
     /// Reads the remaining items as ``read(event:diagnostic:)`` does, in the

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// A short run of bytes the fast path expects at a given place of a line
 /// (a key with its punctuation, a value with its closing quote), as
 /// little-endian words, so that matching it takes one or two word compares.

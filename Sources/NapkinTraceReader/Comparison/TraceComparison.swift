@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// What changed between two recordings of the same flow: BEFORE (a good
 /// run) and AFTER (the run to judge), matched by ``TracePath``, never by id.
 ///

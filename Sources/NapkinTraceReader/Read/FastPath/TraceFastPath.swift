@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// The fast path of ``TraceLineParser``: lines exactly as ``TraceEncoder``
 /// writes them (its key order, no whitespace, no escapes), which is every
 /// line of a trace produced by NapkinTrace. Anything else returns nil and

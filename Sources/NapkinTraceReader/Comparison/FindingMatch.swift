@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// A finding of one run with the path of what it is about, so that it can
 /// be found again in another run.
 public struct LocatedFinding: Sendable, Hashable {

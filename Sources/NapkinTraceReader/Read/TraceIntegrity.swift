@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Whether a trace can be trusted for a verdict: what the reader (and the
 /// model) noticed about the trace itself rather than about the app.
 ///

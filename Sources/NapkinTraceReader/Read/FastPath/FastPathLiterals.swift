@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// The fast path's tables made from the wire format's enums, once:
 /// ``names`` tells which ``TraceEvent/Name`` the bytes at the cursor can be
 /// (a new kind is in it without a change here), ``appearances`` and

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// What a comparison measures about each router present in both runs.
 public enum RouterMeasure: String, Sendable, Hashable, CaseIterable {
     /// How long it was attached (a launched router: since its launch), over

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// A cursor over one line for ``TraceFastPath``, reading the line eight
 /// bytes at a time: literals are matched with a word compare, numbers
 /// decoded eight digits at a time, strings scanned eight bytes at a time.

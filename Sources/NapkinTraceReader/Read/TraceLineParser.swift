@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Parses one NDJSON line of a trace into a ``TraceEvent``: the inverse of ``TraceEncoder``.
 ///
 /// Lines exactly as the encoder writes them take ``TraceFastPath`` (no

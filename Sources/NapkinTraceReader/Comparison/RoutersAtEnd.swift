@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Which routers of a history are alive at its end, and of those, which are
 /// in the tree: attached (or launched) through parents that all are.
 struct RoutersAtEnd {

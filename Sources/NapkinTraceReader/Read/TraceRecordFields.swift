@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// The fields of one record, as the general parser collected them, and
 /// their mapping to a ``TraceEvent``: the inverse of ``TraceEncoder`` for
 /// records in any shape JSON allows.

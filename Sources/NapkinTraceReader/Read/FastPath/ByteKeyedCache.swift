@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Values made from short byte strings, kept so that the next occurrence of
 /// the same bytes reuses the value instead of building it again: a trace
 /// names the same few type names, task labels and code locations over and

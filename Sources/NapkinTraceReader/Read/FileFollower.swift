@@ -1,3 +1,4 @@
+import NapkinTrace
 import Synchronization
 
 /// Set from any thread to make a following reader give up waiting.

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// A cursor over one line of JSON: the general (slow) path of the trace
 /// parser, for records the fast path does not take (other key orders,
 /// whitespace, escapes, unknown fields, numbers written by other tools).

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// How much a router's measures must change between two runs to be reported:
 /// by at least ``relative`` of the smaller of the two values **and** by at least an
 /// absolute amount (``time`` for lengths of time, ``tasks`` for task

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Where a router sits in the tree, named by types rather than ids, so that
 /// two recordings of the same flow name the same screen the same way:
 /// `LaunchRouter/LoggedInRouter/OrderRouter[2]`.

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// One recording as ``TraceComparison`` reads it: the life of every node
 /// (``TraceHistory``) and the analysis's findings.
 public struct ComparedTrace: Sendable {

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Turns a ``TraceReader``'s lines into events and checks them as a trace,
 /// keeping its ``TraceIntegrity``.
 ///

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Tells which event name the bytes on a line can be, from their first
 /// word (the bytes before its first quote, or all eight): a perfect hash of
 /// every ``TraceEvent/Name``'s first eight bytes, so a new kind is in it at

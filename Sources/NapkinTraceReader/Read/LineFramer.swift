@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Cuts a ``TraceReader``'s input into lines, in one fixed buffer.
 ///
 /// The buffer holds ``TraceReader/Options/maxLineLength`` plus one read chunk,
