@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import NapkinTraceReader
 import Testing
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -98,6 +99,28 @@ struct TraceSharedPipeTests {
                 #expect(text.utf8.count > 2_000, "cut more than needed: \(text.utf8.count) bytes")
             }
         }
+    }
+
+    @Test("a descriptor numbered 100 or more in this process still reaches the child as its fd 3")
+    func highDescriptor() async throws {
+        // A test process running the whole suite can have a hundred descriptors
+        // open: the pipe's end then has a high number, where a fixed staging
+        // number for the child's dup2s would overwrite it before copying it.
+        let pipe = try SharedChildren.makePipe()
+        let high = fcntl(pipe.write, F_DUPFD_CLOEXEC, 100)
+        close(pipe.write)
+        try #require(high >= 100)
+        let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
+        try #require(devNull >= 0)
+        defer { close(devNull) }
+        let reading = SharedChildren.readToEnd(pipe.read)
+        let child = try SharedChildren.spawn(["flood", "3", "40", "H", "0"], environment: ["NAPKIN_TRACE": "fd:3"],
+                                             stdout: devNull, fd3: high)
+        close(high)
+        let outcomes = try await SharedChildren.wait([child], timeout: hangBound)
+        let text = String(decoding: await reading.value, as: UTF8.self)
+        #expect(outcomes.first?.exitStatus == 0, "\(outcomes.first?.summary ?? "")")
+        #expect(text.contains(#""text":"H 2 "#), "the trace reached the pipe: \(text.prefix(200))")
     }
 
     @Test("NAPKIN_TRACE=stderr and nobody reads standard error: the app still exits")
@@ -223,11 +246,15 @@ enum SharedChildren {
         var actions = CLibrary.emptyFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // Into the high numbers first, so that the dup2s below never overwrite each other's sources.
+        // Above every source first, so that the dup2s below never overwrite
+        // each other's sources. (Not a fixed number: a test process running
+        // the whole suite on a busy machine can have a hundred descriptors
+        // open, and a source at 100 was overwritten before it was copied.)
         let sources = [stdout, errFD] + (fd3.map { [$0] } ?? [])
-        for (index, fd) in sources.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, 100 + Int32(index)) }
-        for index in sources.indices { posix_spawn_file_actions_adddup2(&actions, 100 + Int32(index), 1 + Int32(index)) }
-        for index in sources.indices { posix_spawn_file_actions_addclose(&actions, 100 + Int32(index)) }
+        let above = max(sources.max()! + 1, 10)
+        for (index, fd) in sources.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, above + Int32(index)) }
+        for index in sources.indices { posix_spawn_file_actions_adddup2(&actions, above + Int32(index), 1 + Int32(index)) }
+        for index in sources.indices { posix_spawn_file_actions_addclose(&actions, above + Int32(index)) }
 
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
