@@ -2,11 +2,14 @@ import Foundation
 import Testing
 
 /// `check --repeat N -- COMMAND`: the command runs N times, and each distinct
-/// finding is reported once with how many runs had it.
+/// finding is reported once with how many runs had it. Every run is live:
+/// rib-house's default speed and the default grace, as `CheckRunCommandTests`
+/// explains (a 50 ms grace reported a lagging LoggedOut interactor under the
+/// thread sanitizer on a busy machine).
 @Suite("napkin-inspect check --repeat N -- COMMAND")
 struct CheckRepeatTests {
     static var ribHouse: String { CLIHarness.ribHousePath }
-    static let leakingApp = ["--speed", "20", "--quiet", "--bug", "retain-cycle"]
+    static let leakingApp = ["--quiet", "--bug", "retain-cycle"]
 
     /// A shell script that counts its runs in `counter` and runs `rib-house`
     /// (its first argument) with the retain cycle only in run `leakyRun`, and
@@ -17,7 +20,7 @@ struct CheckRepeatTests {
             n=$(cat "$2" 2>/dev/null || echo 0)
             n=$((n + 1))
             echo "$n" > "$2"
-            if [ "$n" -eq \(leakyRun) ]; then "$1" --speed 20 --quiet --bug retain-cycle; else "$1" --speed 20 --quiet; fi
+            if [ "$n" -eq \(leakyRun) ]; then "$1" --quiet --bug retain-cycle; else "$1" --quiet; fi
             if [ "$n" -eq \(failingRun) ]; then exit \(failingStatus); fi
             exit 0
 
@@ -32,10 +35,10 @@ struct CheckRepeatTests {
 
     @Test("a leak in every run: reported once, 'in 3 of 3 runs'; exit 1")
     func everyRun() async throws {
-        let result = try await CLIHarness.inspect(["check", "--repeat", "3", "--grace", "50ms", "--", Self.ribHouse] + Self.leakingApp)
+        let result = try await CLIHarness.inspect(["check", "--repeat", "3", "--", Self.ribHouse] + Self.leakingApp)
         #expect(result.status == 1, "\(result)")
         let header = try #require(result.stdoutLines.first)
-        #expect(header.hasPrefix("3 runs of \(Self.ribHouse) --speed 20 --quiet --bug retain-cycle: "), "\(result)")
+        #expect(header.hasPrefix("3 runs of \(Self.ribHouse) --quiet --bug retain-cycle: "), "\(result)")
         let leaks = Self.leakLines(result)
         #expect(leaks.count == 1, "two leaks per run, six in all, one fingerprint: \(result)")
         #expect(leaks.first?.hasSuffix(" (in 3 of 3 runs)") == true, "\(result)")
@@ -46,7 +49,7 @@ struct CheckRepeatTests {
     func intermittent() async throws {
         let scratch = try ScratchDirectory("repeat-flaky")
         let command = try Self.flakyScript(in: scratch, leakyRun: 2)
-        let result = try await CLIHarness.inspect(["check", "--repeat", "3", "--grace", "50ms", "--"] + command)
+        let result = try await CLIHarness.inspect(["check", "--repeat", "3", "--"] + command)
         #expect(result.status == 1, "a finding in any run fails: \(result)")
         let leaks = Self.leakLines(result)
         #expect(leaks.count == 1, "\(result)")
@@ -59,7 +62,7 @@ struct CheckRepeatTests {
         let scratch = try ScratchDirectory("repeat-json")
         let command = try Self.flakyScript(in: scratch, leakyRun: 3)
         let kept = scratch.file("traces")
-        let result = try await CLIHarness.inspect(["check", "--repeat", "3", "--grace", "50ms", "--format", "json", "--trace-dir", kept, "--"] + command)
+        let result = try await CLIHarness.inspect(["check", "--repeat", "3", "--format", "json", "--trace-dir", kept, "--"] + command)
         #expect(result.status == 1, "\(result)")
         let report = try CheckFormatsTests.report(result)
         let repetition = try #require(report["repeat"] as? [String: Any])
@@ -112,7 +115,7 @@ struct CheckRepeatTests {
     func baselineOverRuns() async throws {
         let scratch = try ScratchDirectory("repeat-baseline")
         let path = scratch.file("b.json")
-        let app = ["--grace", "50ms", "--", Self.ribHouse] + Self.leakingApp
+        let app = ["--", Self.ribHouse] + Self.leakingApp
         let written = try await CLIHarness.inspect(["check", "--repeat", "2", "--write-baseline", path] + app)
         #expect(written.status == 0, "\(written)")
         let entry = try #require(try CheckBaselineTests.entries(path).first { $0["fingerprint"] as? String == CheckBaselineTests.retainCycleFingerprint })

@@ -107,13 +107,20 @@ struct MermaidRenderCheckTests {
         #expect(printed.count > 200, "\(printed.count) diagrams of the fixtures and the hostile corpus")
         diagrams += printed
 
-        // All diagrams as blocks of one Markdown file (one browser run), plus one
-        // plain file of each kind as the command prints it without --markdown.
-        let markdown = scratch.url.appendingPathComponent("all.md")
-        var document = "# napkin-inspect diagrams\n\n"
-        for diagram in diagrams { document += "## \(diagram.name)\n\n" + MermaidRenderer.markdown(diagram.text) + "\n" }
-        try document.write(to: markdown, atomically: true, encoding: .utf8)
-        var files = [markdown.path]
+        // The diagrams as blocks of Markdown files of `perPage` each (one browser
+        // run per file: the tool gives a page 60 s, which a page of every diagram
+        // overran on a busy machine), plus one plain file of each kind as the
+        // command prints it without --markdown.
+        let perPage = 30
+        let pages = stride(from: 0, to: diagrams.count, by: perPage).map { Array(diagrams[$0..<min($0 + perPage, diagrams.count)]) }
+        var files: [String] = []
+        for (index, page) in pages.enumerated() {
+            let markdown = scratch.url.appendingPathComponent("diagrams-\(index + 1).md")
+            var document = "# napkin-inspect diagrams, page \(index + 1)\n\n"
+            for diagram in page { document += "## \(diagram.name)\n\n" + MermaidRenderer.markdown(diagram.text) + "\n" }
+            try document.write(to: markdown, atomically: true, encoding: .utf8)
+            files.append(markdown.path)
+        }
         for kind in ["flowchart-small", "gantt-small", "sequence-small"] {
             let url = scratch.url.appendingPathComponent("\(kind).mmd")
             try #require(diagrams.first { $0.name == kind }).text.write(to: url, atomically: true, encoding: .utf8)
@@ -122,20 +129,29 @@ struct MermaidRenderCheckTests {
 
         let result = try await CLIHarness.run(Self.tool, files, timeout: 1_200)
         // 0: every file rendered; 1: some did not; 2: the tool could not set itself up.
-        #expect(result.status == 0, "mermaid-check exited with \(result.status):\n\(Self.explain(result.stdout, diagrams))")
+        #expect(result.status == 0, "mermaid-check exited with \(result.status):\n\(Self.explain(result.stdout, pages, files))")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("ok   \(markdown.path)") && $0.contains("(OK \(diagrams.count))") }, "\(result)")
-        for file in files.dropFirst() {
+        for (index, page) in pages.enumerated() {
+            #expect(lines.contains { $0.hasPrefix("ok   \(files[index])") && $0.contains("(OK \(page.count))") }, "\(result)")
+        }
+        for file in files.dropFirst(pages.count) {
             #expect(lines.contains { $0.hasPrefix("ok   \(file)") }, "\(result)")
         }
     }
 
-    /// The tool's report, with each failing `block N` named by its diagram.
-    static func explain(_ report: String, _ diagrams: [(name: String, text: String)]) -> String {
+    /// The tool's report, with each failing `block N` of a page named by its diagram.
+    static func explain(_ report: String, _ pages: [[(name: String, text: String)]], _ files: [String]) -> String {
         var text = report
-        for match in report.matches(of: /block (\d+):/) {
-            if let number = Int(match.1), number >= 1, number <= diagrams.count {
-                text += "\nblock \(number) is \(diagrams[number - 1].name):\n\(diagrams[number - 1].text.prefix(2_000))"
+        var page: [(name: String, text: String)] = []
+        for line in report.split(separator: "\n") {
+            // A file's report starts with its path; the lines after it are about it.
+            if line.hasPrefix("ok   ") || line.hasPrefix("FAIL ") {
+                page = files.prefix(pages.count).firstIndex { line.dropFirst(5).hasPrefix($0) }.map { pages[$0] } ?? []
+            }
+            for match in line.matches(of: /block (\d+):/) {
+                if let number = Int(match.1), number >= 1, number <= page.count {
+                    text += "\nblock \(number) is \(page[number - 1].name):\n\(page[number - 1].text.prefix(2_000))"
+                }
             }
         }
         return text
