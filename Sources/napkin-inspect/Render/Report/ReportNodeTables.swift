@@ -14,29 +14,28 @@ enum ReportNodeTables {
         typealias Field = ReportSchema.Trace
         var types = Interned()
         var labels = Interned()
-        let lives = kept.map { history.nodes[$0] }
-        let typeNumbers = lives.map { types.index($0.type) }
-        // The rows that belong to a node, with the node's row.
-        var attachments: [(node: Int, attachment: TraceHistory.Attachment)] = []
-        var active: [(node: Int, span: TraceHistory.Interval)] = []
-        var shown: [(node: Int, span: TraceHistory.Interval)] = []
-        var removals: [(node: Int, time: UInt64)] = []
-        var tasks: [(node: Int, task: TraceHistory.TaskLife, label: Int)] = []
-        for (row, life) in lives.enumerated() {
-            attachments += life.attached.map { (row, $0) }
-            active += life.active.map { (row, $0) }
-            shown += life.shown.map { (row, $0) }
-            removals += life.viewRemoved.map { (row, $0.time) }
-            tasks += life.tasks.map { (row, $0, $0.label.map { labels.index($0) } ?? -1) }
+        let typeNumbers = kept.map { types.index(history.nodes[$0].type) }
+        // The rows that belong to a node: its row in `nodes`, and the item's index in its life's list.
+        var attachments: [Owned] = [], active: [Owned] = [], shown: [Owned] = [], removals: [Owned] = [], tasks: [Owned] = []
+        var taskLabels: [Int] = []
+        for (row, index) in kept.enumerated() {
+            let life = history.nodes[index]
+            attachments += life.attached.indices.map { Owned(node: row, item: $0) }
+            active += life.active.indices.map { Owned(node: row, item: $0) }
+            shown += life.shown.indices.map { Owned(node: row, item: $0) }
+            removals += life.viewRemoved.indices.map { Owned(node: row, item: $0) }
+            tasks += life.tasks.indices.map { Owned(node: row, item: $0) }
+            taskLabels += life.tasks.map { $0.label.map { labels.index($0) } ?? -1 }
         }
+        func lifeAt(_ row: Int) -> TraceHistory.NodeLife { history.nodes[kept[row]] }
 
         out.key(Field.types)
         out.strings(types.names.map(PrintableText.printable))
         out.key(Field.labels)
         out.strings(labels.names.map(PrintableText.printable))
         out.key(Field.nodes)
-        out.table(ReportSchema.Node.self, rows: lives.indices) { out, column, row in
-            let life = lives[row]
+        out.table(ReportSchema.Node.self, rows: kept.indices) { out, column, row in
+            let life = lifeAt(row)
             switch column {
             case .id: out.number(life.id)
             case .type: out.number(typeNumbers[row])
@@ -48,10 +47,11 @@ enum ReportNodeTables {
         }
         out.key(Field.attachments)
         out.table(ReportSchema.Attachment.self, rows: attachments) { out, column, row in
-            let span = row.attachment.span
+            let attachment = lifeAt(row.node).attached[row.item]
+            let span = attachment.span
             switch column {
             case .node: out.number(row.node)
-            case .parent: out.number(row.attachment.parent ?? 0)
+            case .parent: out.number(attachment.parent ?? 0)
             case .start: out.number(span.start)
             case .end: out.number(orMinusOne: span.end)
             case .startSeq: out.number(span.startSeq)
@@ -60,39 +60,42 @@ enum ReportNodeTables {
         }
         out.key(Field.active)
         out.table(ReportSchema.Span.self, rows: active) { out, column, row in
+            let span = lifeAt(row.node).active[row.item]
             switch column {
             case .node: out.number(row.node)
-            case .start: out.number(row.span.start)
-            case .end: out.number(orMinusOne: row.span.end)
-            case .startSeq: out.number(row.span.startSeq)
-            case .endSeq: out.number(orMinusOne: row.span.endSeq)
+            case .start: out.number(span.start)
+            case .end: out.number(orMinusOne: span.end)
+            case .startSeq: out.number(span.startSeq)
+            case .endSeq: out.number(orMinusOne: span.endSeq)
             }
         }
         out.key(Field.shown)
         out.table(ReportSchema.ShownSpan.self, rows: shown) { out, column, row in
+            let span = lifeAt(row.node).shown[row.item]
             switch column {
             case .node: out.number(row.node)
-            case .start: out.number(row.span.start)
-            case .end: out.number(orMinusOne: row.span.end)
+            case .start: out.number(span.start)
+            case .end: out.number(orMinusOne: span.end)
             }
         }
         out.key(Field.viewRemovals)
         out.table(ReportSchema.ViewRemoval.self, rows: removals) { out, column, row in
             switch column {
             case .node: out.number(row.node)
-            case .time: out.number(row.time)
+            case .time: out.number(lifeAt(row.node).viewRemoved[row.item].time)
             }
         }
         out.key(Field.tasks)
-        out.table(ReportSchema.Task.self, rows: tasks) { out, column, row in
+        out.table(ReportSchema.Task.self, rows: tasks.indices) { out, column, number in
+            let row = tasks[number], task = lifeAt(row.node).tasks[row.item]
             switch column {
             case .node: out.number(row.node)
-            case .id: out.number(row.task.id)
-            case .label: out.number(row.label)
-            case .start: out.number(row.task.start)
-            case .cancel: out.number(orMinusOne: row.task.cancel)
-            case .end: out.number(orMinusOne: row.task.end)
-            case .outcome: out.number(row.task.outcome == nil ? 0 : row.task.outcome == .completed ? 1 : 2)
+            case .id: out.number(task.id)
+            case .label: out.number(taskLabels[number])
+            case .start: out.number(task.start)
+            case .cancel: out.number(orMinusOne: task.cancel)
+            case .end: out.number(orMinusOne: task.end)
+            case .outcome: out.number(task.outcome == nil ? 0 : task.outcome == .completed ? 1 : 2)
             }
         }
         out.member(Field.shownNodes, kept.count)
@@ -105,6 +108,15 @@ enum ReportNodeTables {
             case .text: out.string(PrintableText.printable(mark.text))
             }
         }
+    }
+
+    /// A row that belongs to a node: the node's row in `nodes`, and the
+    /// index of the item (attachment, span, removal, task) in its life's list.
+    private struct Owned {
+        /// The node's row in `nodes`.
+        var node: Int
+        /// The item's index in the node's list.
+        var item: Int
     }
 
     /// Strings numbered in order of first use.
