@@ -30,7 +30,12 @@ let package = Package(
         .target(name: "Napkin", dependencies: ["NapkinTrace"], swiftSettings: strict),
         // Imports Testing from the toolchain (no package dependency); link it into test targets only.
         .target(name: "NapkinTesting", dependencies: ["NapkinTrace"], swiftSettings: strict),
-        .executableTarget(name: "napkin-inspect", dependencies: ["NapkinTrace", "NapkinTraceReader"], swiftSettings: strict),
+        // The HTML report's script and style sheet are files of their own, compiled
+        // into the binary as byte arrays (`PackageResources`): no bundle to ship.
+        .executableTarget(name: "napkin-inspect", dependencies: ["NapkinTrace", "NapkinTraceReader"],
+                          resources: ["report.css", "errors.js", "base.js", "tree.js", "panels.js", "timeline.js", "report.js"]
+                              .map { .embedInCode("Render/Report/Assets/\($0)") },
+                          swiftSettings: strict),
         .executableTarget(name: "RibHouse", dependencies: ["Napkin", "NapkinTrace"], path: "Examples/RibHouse", exclude: ["README.md"], swiftSettings: strict),
         // Benchmarks (release build): `swift run -c release napkin-bench`.
         .executableTarget(name: "NapkinBench", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "RuntimeCounters"], path: "Benchmarks/NapkinBench", swiftSettings: strict),

@@ -56,15 +56,17 @@ struct ReportCommandTests {
         let findings = try #require(data["findings"] as? [[String: Any]])
         #expect(findings.map { $0["rule"] as? String } == ["not-deallocated", "not-deallocated"])
         #expect(findings.first?["name"] as? String == "LoggedInRouter#6")
-        let locations = try #require(findings.first?["locations"] as? [[String]])
-        #expect(locations.first == ["detached", "Examples/RibHouse/LaunchNapkin/LaunchNapkinRouter.swift:70"])
-        let help = try #require(data["help"] as? [String: [String]])
-        #expect(help["not-deallocated"]?[2].contains("weak") == true, "the rule's fix from docs/findings.md")
-        let nodes = try #require(data["nodes"] as? [[Any]])
-        #expect(nodes.count == 14, "one row per router, its interactor in it")
-        #expect(data["totalNodes"] as? Int == nodes.count)
-        let stats = try #require(data["stats"] as? [[String]])
-        #expect(stats.contains(["Routers", "14 created, 6 deallocated, 8 alive at the end"]))
+        let locations = try #require(findings.first?["locations"] as? [[String: String]])
+        #expect(locations.first == ["role": "detached", "place": "Examples/RibHouse/LaunchNapkin/LaunchNapkinRouter.swift:70"])
+        // The rule's help is HTML in the page, once per rule.
+        let help = try #require(html.components(separatedBy: "<template id=\"help-not-deallocated\">").dropFirst().first?
+            .components(separatedBy: "</template>").first)
+        #expect(help.components(separatedBy: "<h4>Fix</h4>").last?.contains("weak") == true, "the rule's fix from docs/findings.md")
+        let nodes = try #require(data["nodes"] as? [String: [Any]])
+        #expect(nodes["id"]?.count == 14, "one row per router, its interactor in it")
+        #expect(data["totalNodes"] as? Int == nodes["id"]?.count)
+        let stats = try #require(data["stats"] as? [[String: String]])
+        #expect(stats.contains(["label": "Routers", "value": "14 created, 6 deallocated, 8 alive at the end"]))
     }
 
     @Test("hostile names stay text: no </script> ends the data early, the JSON stays valid")
@@ -81,7 +83,7 @@ struct ReportCommandTests {
         #expect(html.components(separatedBy: "</script>").count == html.components(separatedBy: "<script").count)
         let data = try Self.embedded("trace-0", in: html)
         #expect((data["types"] as? [String])?.contains("</script><img src=x onerror=document.body.dataset.pwned=1>") == true)
-        #expect(data["app"] as? String == "evil</script><b>app\u{202E}")
+        #expect(data["app"] as? String == "evil</script><b>app\\u{202e}", "printable, as the command line shows it")
         #expect(!html.contains("\u{202E}"), "the bidi control is escaped in the page's source too")
     }
 
@@ -176,7 +178,7 @@ struct ReportCommandTests {
         #expect((data["title"] as? String)?.hasPrefix("rib-house (pid ") == true)
         let findings = try #require(data["findings"] as? [[String: Any]])
         #expect(findings.map { $0["rule"] as? String } == ["view-gone-still-attached"])
-        #expect(((data["nodes"] as? [Any])?.count ?? 0) > 10)
+        #expect(((data["nodes"] as? [String: [Any]])?["id"]?.count ?? 0) > 10)
     }
 
     @Test("check --repeat N --report: the report shows one run (the first with a finding), not N copies of the flow")
@@ -247,6 +249,7 @@ struct ReportCommandTests {
         #expect(dom.contains("data-ready=\"yes\""), "the script ran to its end")
         #expect(!dom.contains("class=\"js-error\""), "a script error: \(dom.components(separatedBy: "js-error").dropFirst().first?.prefix(300) ?? "")")
         #expect(Self.text(ofID: "tree-at", in: dom) == "at t=4.834s")
+        #expect(Self.text(ofID: "now", in: dom) == "t=4.834s of 4.834s", "the script's moment and the end napkin-inspect wrote agree")
         #expect(dom.contains("<span class=\"name\">LoggedInRouter#6</span><span class=\"state\">detached</span>"))
         #expect(dom.contains("<span class=\"mark\">! not-deallocated</span>"))
         #expect(dom.components(separatedBy: "class=\"finding error").count - 1 == 2)

@@ -5,7 +5,7 @@ import NapkinTrace
 /// where its view is when the app reports views).
 struct NodeStatus {
     /// The word for the node's state.
-    enum State: String {
+    enum State: String, CaseIterable {
         /// Attached (or a root) and its interactor is active.
         case active
         /// Attached (or a root) and its interactor is not active.
@@ -32,12 +32,22 @@ struct NodeStatus {
     /// tree a shown view is the normal case); nil otherwise, so that a trace
     /// without view events reads as it always did.
     var viewText: String? {
+        guard let view, view != .shown || state == .detached else { return nil }
+        return Self.words(for: view)
+    }
+
+    /// The words for where a view is: `view shown`, `view covered`, `view gone`.
+    static func words(for view: ViewAppearance) -> String {
         switch view {
-        case .removed: "view gone"
+        case .shown: "view shown"
         case .covered: "view covered"
-        case .shown: state == .detached ? "view shown" : nil
-        case nil: nil
+        case .removed: "view gone"
         }
+    }
+
+    /// The noun after a count of running tasks: `1 task`, `3 tasks`.
+    static func taskNoun(count: Int) -> String {
+        count == 1 ? "task" : "tasks"
     }
 
     /// The status of `node` in `trace`.
@@ -51,7 +61,7 @@ struct NodeStatus {
             state = isActive ? .active : .inactive
         }
         let tasks = interactor?.runningTasks.count ?? 0
-        tasksText = tasks == 0 ? "" : tasks == 1 ? "1 task" : "\(tasks) tasks"
+        tasksText = tasks == 0 ? "" : "\(tasks) " + Self.taskNoun(count: tasks)
         view = node.kind == .router ? node.view : nil
     }
 }

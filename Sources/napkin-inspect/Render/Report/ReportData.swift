@@ -1,15 +1,16 @@
 import NapkinTrace
 
-/// The data of one trace as the report's script reads it: a compact JSON
-/// object (see `docs/report.md`, "The embedded data") with every node's life
-/// as flat arrays of numbers, type names and labels interned, the findings
-/// with their rule's meaning and fix, and the stats.
+/// The data of one trace as the report's script reads it: one JSON object
+/// whose fields ``ReportSchema`` names (and `docs/report.md`, "The embedded
+/// data", lists): the node lives as tables (``ReportNodeTables``), the
+/// findings, the stats, and every text known before the page opens written
+/// ready to show (``ReportSummary``, the findings' times); the rules' help is
+/// the page's (``ReportHelp``), once per rule.
 ///
-/// Times are nanoseconds since the session started, `-1` meaning "never" or
-/// "still open at the end". Memory and size grow with the number of nodes the
-/// trace created, not with its number of events; past ``maxNodes`` nodes a
-/// sample is kept (every node a finding names or that is alive at the end,
-/// then evenly spaced others) and the report says how many it shows.
+/// Memory and size grow with the number of nodes the trace created, not with
+/// its number of events; past ``maxNodes`` nodes a sample is kept (every node
+/// a finding names or that is alive at the end, then evenly spaced others)
+/// and the report says how many it shows.
 enum ReportData {
     /// The most node lives one trace's data holds.
     static let maxNodes = 200_000
@@ -18,106 +19,32 @@ enum ReportData {
 
     /// `trace` as the report's JSON, its code locations looked up in `sources`.
     static func json(_ trace: ReportTrace, sources: SourceRoot) -> String {
+        typealias Field = ReportSchema.Trace
+        let history = trace.history ?? TraceHistory()
+        let kept = keptNodes(history, findings: trace.findings)
+        let findings = trace.findings.prefix(maxFindings)
         var out = ReportJSON()
         out.openObject()
-        out.member("title", trace.title)
-        if let session = trace.history?.session {
-            out.member("app", session.app)
-            out.member("pid", session.pid)
-            out.member("part", session.part)
-            out.member("wallMs", session.wallClock / 1_000_000)
+        out.member(Field.title, PrintableText.printable(trace.title))
+        if let session = history.session {
+            out.member(Field.app, PrintableText.printable(session.app))
+            out.member(Field.pid, session.pid)
+            out.member(Field.part, session.part)
+            out.member(Field.wallMs, session.wallClock / 1_000_000)
         }
-        out.member("end", trace.history?.endTime ?? 0)
-        if let history = trace.history { writeNodes(history, findings: trace.findings, into: &out) }
-        writeFindings(trace, sources: sources, into: &out)
-        writeStats(trace.stats, into: &out)
-        out.key("problems")
+        out.member(Field.end, history.endTime)
+        out.member(Field.endText, TimeFormat.point(history.endTime))
+        ReportSummary(trace, kept: kept, listed: findings.count).write(into: &out)
+        ReportNodeTables.write(history, kept: kept, into: &out)
+        out.key(Field.findings)
         out.openArray()
-        for problem in trace.problems { out.string(problem) }
+        for finding in findings { write(finding, sources: sources, into: &out) }
         out.closeArray()
-        out.member("setApart", trace.setApart)
-        out.member("notKept", trace.findingsNotKept + max(0, trace.findings.count - maxFindings))
+        writeStats(trace.stats, into: &out)
+        out.member(Field.setApart, trace.setApart)
+        out.member(Field.notKept, trace.findingsNotKept + (trace.findings.count - findings.count))
         out.closeObject()
         return out.text
-    }
-
-    /// `types`, `labels`, `nodes`, `shownNodes`/`totalNodes` and `marks`.
-    private static func writeNodes(_ history: TraceHistory, findings: [Finding], into out: inout ReportJSON) {
-        let kept = keptNodes(history, findings: findings)
-        var types = Interned()
-        var labels = Interned()
-        // The rows first: they number the type names and labels, listed after them.
-        out.key("nodes")
-        out.openArray()
-        for index in kept {
-            let life = history.nodes[index]
-            out.openArray()
-            out.number(life.id)
-            out.number(types.index(life.type))
-            out.number(life.kind == .router ? 0 : 1)
-            out.number(life.created)
-            out.number(life.createdSeq)
-            out.number(orMinusOne: life.deallocated)
-            out.number(life.interactor ?? 0)
-            out.openArray()
-            for attachment in life.attached {
-                out.number(attachment.parent ?? 0)
-                out.number(attachment.span.start)
-                out.number(orMinusOne: attachment.span.end)
-                out.number(attachment.span.startSeq)
-                out.number(orMinusOne: attachment.span.endSeq)
-            }
-            out.closeArray()
-            writeIntervals(life.active, into: &out)
-            writeIntervals(life.shown, into: &out)
-            out.openArray()
-            for removal in life.viewRemoved { out.number(removal.time) }
-            out.closeArray()
-            out.openArray()
-            for task in life.tasks {
-                out.number(task.id)
-                if let label = task.label { out.number(labels.index(label)) } else { out.number(-1) }
-                out.number(task.start)
-                out.number(orMinusOne: task.cancel)
-                out.number(orMinusOne: task.end)
-                out.number(task.outcome == nil ? 0 : task.outcome == .completed ? 1 : 2)
-            }
-            out.closeArray()
-            out.closeArray()
-        }
-        out.closeArray()
-        out.key("types")
-        out.openArray()
-        for name in types.names { out.string(name) }
-        out.closeArray()
-        out.key("labels")
-        out.openArray()
-        for name in labels.names { out.string(name) }
-        out.closeArray()
-        out.member("shownNodes", kept.count)
-        out.member("totalNodes", history.nodes.count)
-        out.key("marks")
-        out.openArray()
-        for mark in history.marks.prefix(maxNodes) {
-            out.openArray()
-            out.number(mark.time)
-            out.number(mark.seq)
-            out.string(mark.text)
-            out.closeArray()
-        }
-        out.closeArray()
-    }
-
-    /// Intervals as `start, end, startSeq, endSeq` repeated.
-    private static func writeIntervals(_ intervals: [TraceHistory.Interval], into out: inout ReportJSON) {
-        out.openArray()
-        for interval in intervals {
-            out.number(interval.start)
-            out.number(orMinusOne: interval.end)
-            out.number(interval.startSeq)
-            out.number(orMinusOne: interval.endSeq)
-        }
-        out.closeArray()
     }
 
     /// The indices of the nodes to keep, in order: all of them up to `limit`
@@ -147,98 +74,68 @@ enum ReportData {
         return keep.indices.filter { keep[$0] }
     }
 
-    /// `findings` and `help` (the meaning and fix of each rule that occurs).
-    private static func writeFindings(_ trace: ReportTrace, sources: SourceRoot, into out: inout ReportJSON) {
-        out.key("findings")
+    /// One finding (``ReportSchema/Finding``).
+    private static func write(_ finding: Finding, sources: SourceRoot, into out: inout ReportJSON) {
+        typealias Field = ReportSchema.Finding
+        out.openObject()
+        out.member(Field.rule, finding.rule.rawValue)
+        out.member(Field.severity, finding.severity.rawValue)
+        out.member(Field.subject, finding.subject.rawValue)
+        out.member(Field.name, PrintableText.printable(finding.subjectName))
+        out.member(Field.id, finding.id)
+        out.member(Field.time, finding.time)
+        out.member(Field.at, TimeFormat.point(finding.time))
+        out.key(Field.seqs)
         out.openArray()
-        var rules: [Finding.Rule] = []
-        for finding in trace.findings.prefix(maxFindings) {
-            if !rules.contains(finding.rule) { rules.append(finding.rule) }
+        for seq in finding.seqs { out.number(seq) }
+        out.closeArray()
+        out.member(Field.message, PrintableText.printable(finding.message))
+        out.key(Field.locations)
+        out.openArray()
+        for reference in finding.locations {
             out.openObject()
-            out.member("rule", finding.rule.rawValue)
-            out.member("severity", finding.severity.rawValue)
-            out.member("subject", finding.subject.rawValue)
-            out.member("name", finding.subjectName)
-            out.member("id", finding.id)
-            out.member("time", finding.time)
-            out.key("seqs")
-            out.openArray()
-            for seq in finding.seqs { out.number(seq) }
-            out.closeArray()
-            out.member("message", finding.message)
-            out.key("locations")
-            out.openArray()
-            for reference in finding.locations {
-                out.openArray()
-                out.string(reference.role.rawValue)
-                out.string(sources.display(reference.location))
-                out.closeArray()
-            }
-            out.closeArray()
-            out.key("tests")
-            out.openArray()
-            for test in finding.tests { out.string(test) }
-            out.closeArray()
+            out.member(ReportSchema.Location.role, reference.role.rawValue)
+            out.member(ReportSchema.Location.place, PrintableText.printable(sources.display(reference.location)))
             out.closeObject()
         }
         out.closeArray()
-        out.key("help")
-        out.openObject()
-        for rule in rules {
-            out.key(rule.rawValue)
-            out.openArray()
-            out.string(rule.title)
-            out.string(rule.help.meaning)
-            out.string(rule.help.fix)
-            out.closeArray()
-        }
+        out.key(Field.tests)
+        out.strings(finding.tests.map(PrintableText.printable))
         out.closeObject()
     }
 
-    /// `stats` (label, value rows) and `kinds` (name, count rows), as `stats` prints them.
+    /// `stats` (``ReportSchema/Stat`` rows) and `kinds` (``ReportSchema/Kind``
+    /// rows), as `stats` prints them.
     private static func writeStats(_ stats: TraceStats?, into out: inout ReportJSON) {
-        out.key("stats")
-        out.openArray()
-        var kinds: [(String, String)] = []
+        var rows: [(label: String, value: String)] = []
+        var kinds: [(kind: String, count: String)] = []
         if let stats {
             for line in StatsText.render(stats, style: .plain).split(separator: "\n").map(String.init) {
                 if line.hasPrefix("  ") {
                     let words = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
                     if words.count >= 2 { kinds.append((words[0], words[1])) }
                 } else if !line.hasSuffix(":") {
-                    let label = String(line.prefix(13)).trimmingTrailingSpaces()
-                    out.openArray()
-                    out.string(label)
-                    out.string(String(line.dropFirst(13)))
-                    out.closeArray()
+                    rows.append((String(line.prefix(13)).trimmingTrailingSpaces(), String(line.dropFirst(13))))
                 }
             }
         }
-        out.closeArray()
-        out.key("kinds")
+        out.key(ReportSchema.Trace.stats)
         out.openArray()
-        for (kind, count) in kinds {
-            out.openArray()
-            out.string(kind)
-            out.string(count)
-            out.closeArray()
+        for row in rows {
+            out.openObject()
+            out.member(ReportSchema.Stat.label, row.label)
+            out.member(ReportSchema.Stat.value, row.value)
+            out.closeObject()
         }
         out.closeArray()
-    }
-
-    /// Strings numbered in order of first use.
-    private struct Interned {
-        /// The strings, by number.
-        private(set) var names: [String] = []
-        private var numbers: [String: Int] = [:]
-
-        /// The number of `name`, given a new one the first time.
-        mutating func index(_ name: String) -> Int {
-            if let number = numbers[name] { return number }
-            numbers[name] = names.count
-            names.append(name)
-            return names.count - 1
+        out.key(ReportSchema.Trace.kinds)
+        out.openArray()
+        for row in kinds {
+            out.openObject()
+            out.member(ReportSchema.Kind.kind, row.kind)
+            out.member(ReportSchema.Kind.count, row.count)
+            out.closeObject()
         }
+        out.closeArray()
     }
 }
-

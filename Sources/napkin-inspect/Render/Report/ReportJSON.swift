@@ -99,6 +99,44 @@ struct ReportJSON {
         number(value)
     }
 
+    /// Writes the key of a schema field (``ReportSchema``).
+    mutating func key(_ field: some RawRepresentable<String>) {
+        key(field.rawValue)
+    }
+
+    /// Writes `field: string`.
+    mutating func member(_ field: some RawRepresentable<String>, _ value: String) {
+        member(field.rawValue, value)
+    }
+
+    /// Writes `field: number`.
+    mutating func member(_ field: some RawRepresentable<String>, _ value: some BinaryInteger) {
+        member(field.rawValue, value)
+    }
+
+    /// Writes an array of strings.
+    mutating func strings(_ values: some Sequence<String>) {
+        openArray()
+        for value in values { string(value) }
+        closeArray()
+    }
+
+    /// Writes a table (``ReportSchema``): an object with one array per
+    /// column of `Column`, in its order, each holding `value(column, row)`
+    /// for every row.
+    mutating func table<Column: CaseIterable & RawRepresentable<String>, Rows: Collection>(
+        _: Column.Type, rows: Rows, _ value: (inout ReportJSON, Column, Rows.Element) -> Void
+    ) {
+        openObject()
+        for column in Column.allCases {
+            key(column)
+            openArray()
+            for row in rows { value(&self, column, row) }
+            closeArray()
+        }
+        closeObject()
+    }
+
     /// The separator a value needs: none right after a key, else a comma between elements.
     private mutating func beginValue() {
         if pendingMember {

@@ -1,6 +1,10 @@
-/// A whole HTML report: one self-contained file (inline CSS, script and SVG;
-/// nothing fetched, a Content-Security-Policy that forbids any network use)
-/// holding the data of one or more traces.
+import NapkinTrace
+
+/// A whole HTML report: one self-contained file (the style sheet and scripts
+/// of ``ReportAssets`` inline, SVG drawn by the script; nothing fetched, a
+/// Content-Security-Policy that forbids any network use) holding the data of
+/// one or more traces (`report-meta`, then one `trace-N` each, as
+/// ``ReportSchema`` names their fields) and each rule's help (``ReportHelp``).
 ///
 /// The first `<meta name="generator">` marks a file as a napkin-inspect
 /// report: ``ReportFile`` overwrites only such files.
@@ -12,20 +16,11 @@ enum ReportPage {
     /// The report of `traces`, code locations looked up in `sources`.
     static func html(_ traces: [ReportTrace], sources: SourceRoot) -> String {
         let title = traces.count == 1 ? traces[0].title : "\(traces.count) traces"
-        var meta = ReportJSON()
-        meta.openObject()
-        meta.member("version", NapkinInspect.version)
-        meta.key("traces")
-        meta.openArray()
+        // Each rule's help once, for all the findings of every trace that name it.
+        var rules: [Finding.Rule] = []
         for trace in traces {
-            meta.openObject()
-            meta.member("title", trace.title)
-            meta.member("findings", trace.findings.count)
-            meta.member("problems", trace.problems.count)
-            meta.closeObject()
+            for finding in trace.findings.prefix(ReportData.maxFindings) where !rules.contains(finding.rule) { rules.append(finding.rule) }
         }
-        meta.closeArray()
-        meta.closeObject()
 
         var page = """
             <!DOCTYPE html>
@@ -37,20 +32,9 @@ enum ReportPage {
             <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
             <title>napkin-inspect report: \(escaped(title))</title>
             <style>
-            \(ReportStyleSheet.text)
-            </style>
+            \(ReportAssets.styleSheet)</style>
             <script>
-            // Any error of the report's script is shown on the page (and is what its tests look for).
-            window.addEventListener("error", function (e) {
-              var box = document.getElementById("errors");
-              if (!box) return;
-              var line = document.createElement("div");
-              line.className = "js-error";
-              line.textContent = "This report hit an error: " + e.message + " (line " + e.lineno + ")";
-              box.appendChild(line);
-              box.hidden = false;
-            });
-            </script>
+            \(ReportAssets.errorScript)</script>
             </head>
             <body>
             <header class="top">
@@ -100,7 +84,7 @@ enum ReportPage {
             </section>
             <footer>Made by napkin-inspect \(NapkinInspect.version) from \(escaped(title)). The findings, their meaning and their fix are explained in docs/findings.md.</footer>
             <div id="tooltip" hidden></div>
-            <script type="application/json" id="report-meta">\(meta.text)</script>
+            \(ReportHelp.templates(rules))<script type="application/json" id="report-meta">\(meta(traces))</script>
 
             """
         for (index, trace) in traces.enumerated() {
@@ -108,8 +92,34 @@ enum ReportPage {
             page += ReportData.json(trace, sources: sources)
             page += "</script>\n"
         }
-        page += "<script>\n" + ReportScript.text + "\n</script>\n</body>\n</html>\n"
+        page += "<script>\n" + ReportAssets.script + "</script>\n</body>\n</html>\n"
         return page
+    }
+
+    /// `report-meta`'s JSON (``ReportSchema/Meta``): the version, the tree's words, the traces.
+    static func meta(_ traces: [ReportTrace]) -> String {
+        typealias Field = ReportSchema.MetaTrace
+        var meta = ReportJSON()
+        meta.openObject()
+        meta.member(ReportSchema.Meta.version, NapkinInspect.version)
+        meta.key(ReportSchema.Meta.words)
+        ReportWords.write(into: &meta)
+        meta.key(ReportSchema.Meta.traces)
+        meta.openArray()
+        for trace in traces {
+            let name = PrintableText.printable(trace.title)
+            let findings = trace.findings.count
+            meta.openObject()
+            meta.member(Field.title, name)
+            meta.member(Field.label, name + (findings > 0 ? " — " + NumberFormat.count(findings, "finding")
+                                                : trace.problems.isEmpty ? "" : " — damaged"))
+            meta.member(Field.findings, findings)
+            meta.member(Field.problems, trace.problems.count)
+            meta.closeObject()
+        }
+        meta.closeArray()
+        meta.closeObject()
+        return meta.text
     }
 
     /// `text` made printable (``PrintableText``: controls and bidi controls

@@ -1,0 +1,90 @@
+// The report's script, the panels that do not move with the slider: the
+// header, the findings (with their rule's help, cloned from the page's
+// templates) and the stats, all from ready texts of the trace's data.
+//
+// The report's script is these files, joined in this order inside one
+// function (ReportAssets.scriptParts; the page adds the "use strict" and the
+// function around them): base.js, tree.js, panels.js, timeline.js, report.js.
+  // ---------- header, findings, stats ----------
+  function renderHeader() {
+    const d = T.data, box = $("trace-summary");
+    box.textContent = "";
+    box.appendChild(el("span", "facts", d.facts));
+    box.appendChild(el("span", "verdict " + d.verdict.tone, d.verdict.text));
+    const notes = $("problems");
+    notes.textContent = "";
+    notes.hidden = d.notes.length === 0;
+    for (const note of d.notes) notes.appendChild(el("p", note.tone, note.text));
+  }
+
+  function renderFindings() {
+    const list = $("findings"), d = T.data;
+    list.textContent = "";
+    $("findings-count").textContent = d.findings.length ? "(" + d.findings.length + ")" : "";
+    if (!d.findings.length) {
+      list.appendChild(el("li", "none", d.noFindings));
+      return;
+    }
+    d.findings.forEach((f, i) => {
+      const li = el("li", "finding " + f.severity);
+      li.dataset.finding = String(i);
+      const head = el("div", "finding-head");
+      head.appendChild(el("span", "sev", f.severity));
+      head.appendChild(el("code", "rule", f.rule));
+      head.appendChild(el("span", "subject", f.name));
+      const jump = el("button", "jump", "t=" + f.at);
+      jump.title = "Show the tree and the timeline at this moment";
+      head.appendChild(jump);
+      li.appendChild(head);
+      li.appendChild(el("p", "message", f.message + (f.seqs.length ? " (seq " + f.seqs.join(", ") + ")" : "")));
+      if (f.locations.length) {
+        const locs = el("ul", "locations");
+        for (const location of f.locations) {
+          const item = el("li");
+          item.appendChild(el("code", null, location.place));
+          item.appendChild(document.createTextNode(" (" + location.role + ")"));
+          locs.appendChild(item);
+        }
+        li.appendChild(locs);
+      }
+      if (f.tests.length) li.appendChild(el("p", "tests", "During " + f.tests.join(", ")));
+      // The rule's meaning and fix: HTML napkin-inspect wrote once per rule, in a template element.
+      const help = document.getElementById("help-" + f.rule);
+      if (help) li.appendChild(help.content.cloneNode(true));
+      li.addEventListener("click", (e) => { if (!e.target.closest("details")) showFinding(i); });
+      list.appendChild(li);
+    });
+  }
+
+  function showFinding(i) {
+    const f = T.data.findings[i];
+    for (const li of document.querySelectorAll("#findings li.finding")) li.classList.toggle("chosen", li.dataset.finding === String(i));
+    selected = T.findingNode[i];
+    const span = Math.max((view.t1 - view.t0), T.end / 50);
+    const half = Math.min(span, T.end) / 2;
+    view.t0 = Math.max(0, f.time - half); view.t1 = Math.min(T.end, view.t0 + 2 * half);
+    setTime(f.time);
+    revealRow(selected);
+  }
+
+  function markFindings() {
+    for (const li of document.querySelectorAll("#findings li.finding")) {
+      const f = T.data.findings[Number(li.dataset.finding)];
+      li.classList.toggle("future", f.time > cur);
+    }
+  }
+
+  function renderStats() {
+    const table = $("stats"), kinds = $("kinds"), d = T.data;
+    table.textContent = ""; kinds.textContent = "";
+    if (!d.stats.length) table.appendChild(el("tr")).appendChild(el("td", "none", d.noStats));
+    for (const row of d.stats) {
+      const tr = el("tr"); tr.appendChild(el("th", null, row.label)); tr.appendChild(el("td", null, row.value)); table.appendChild(tr);
+    }
+    if (d.kinds.length) {
+      const head = el("tr"); head.appendChild(el("th", null, "event")); head.appendChild(el("th", null, "count")); kinds.appendChild(head);
+    }
+    for (const row of d.kinds) {
+      const tr = el("tr"); tr.appendChild(el("td", null, row.kind)); tr.appendChild(el("td", "num", row.count)); kinds.appendChild(tr);
+    }
+  }

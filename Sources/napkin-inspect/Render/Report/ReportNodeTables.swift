@@ -1,0 +1,137 @@
+import NapkinTrace
+
+/// The node lives of one trace as the report's data holds them: the type
+/// names and task labels (interned), the tables of ``ReportSchema``
+/// (``ReportSchema/Node`` and the tables whose rows belong to a node:
+/// attachments, active spans, shown spans, view removals, tasks) and the marks.
+///
+/// Tables rather than one array per node: each column is named once, so the
+/// data says what every number is without growing with the number of rows.
+enum ReportNodeTables {
+    /// Writes `types`, `labels`, the node tables, `shownNodes`, `totalNodes`
+    /// and `marks` of `history`, for its nodes at the indices `kept` (in order).
+    static func write(_ history: TraceHistory, kept: [Int], into out: inout ReportJSON) {
+        typealias Field = ReportSchema.Trace
+        var types = Interned()
+        var labels = Interned()
+        let typeNumbers = kept.map { types.index(history.nodes[$0].type) }
+        // The rows that belong to a node: its row in `nodes`, and the item's index in its life's list.
+        var attachments: [Owned] = [], active: [Owned] = [], shown: [Owned] = [], removals: [Owned] = [], tasks: [Owned] = []
+        var taskLabels: [Int] = []
+        for (row, index) in kept.enumerated() {
+            let life = history.nodes[index]
+            attachments += life.attached.indices.map { Owned(node: row, item: $0) }
+            active += life.active.indices.map { Owned(node: row, item: $0) }
+            shown += life.shown.indices.map { Owned(node: row, item: $0) }
+            removals += life.viewRemoved.indices.map { Owned(node: row, item: $0) }
+            tasks += life.tasks.indices.map { Owned(node: row, item: $0) }
+            taskLabels += life.tasks.map { $0.label.map { labels.index($0) } ?? -1 }
+        }
+        func lifeAt(_ row: Int) -> TraceHistory.NodeLife { history.nodes[kept[row]] }
+
+        out.key(Field.types)
+        out.strings(types.names.map(PrintableText.printable))
+        out.key(Field.labels)
+        out.strings(labels.names.map(PrintableText.printable))
+        out.key(Field.nodes)
+        out.table(ReportSchema.Node.self, rows: kept.indices) { out, column, row in
+            let life = lifeAt(row)
+            switch column {
+            case .id: out.number(life.id)
+            case .type: out.number(typeNumbers[row])
+            case .kind: out.number(life.kind == .router ? 0 : 1)
+            case .created: out.number(life.created)
+            case .deinit: out.number(orMinusOne: life.deallocated)
+            case .interactor: out.number(life.interactor ?? 0)
+            }
+        }
+        out.key(Field.attachments)
+        out.table(ReportSchema.Attachment.self, rows: attachments) { out, column, row in
+            let attachment = lifeAt(row.node).attached[row.item]
+            let span = attachment.span
+            switch column {
+            case .node: out.number(row.node)
+            case .parent: out.number(attachment.parent ?? 0)
+            case .start: out.number(span.start)
+            case .end: out.number(orMinusOne: span.end)
+            case .startSeq: out.number(span.startSeq)
+            case .endSeq: out.number(orMinusOne: span.endSeq)
+            }
+        }
+        out.key(Field.active)
+        out.table(ReportSchema.Span.self, rows: active) { out, column, row in
+            let span = lifeAt(row.node).active[row.item]
+            switch column {
+            case .node: out.number(row.node)
+            case .start: out.number(span.start)
+            case .end: out.number(orMinusOne: span.end)
+            case .startSeq: out.number(span.startSeq)
+            case .endSeq: out.number(orMinusOne: span.endSeq)
+            }
+        }
+        out.key(Field.shown)
+        out.table(ReportSchema.ShownSpan.self, rows: shown) { out, column, row in
+            let span = lifeAt(row.node).shown[row.item]
+            switch column {
+            case .node: out.number(row.node)
+            case .start: out.number(span.start)
+            case .end: out.number(orMinusOne: span.end)
+            }
+        }
+        out.key(Field.viewRemovals)
+        out.table(ReportSchema.ViewRemoval.self, rows: removals) { out, column, row in
+            switch column {
+            case .node: out.number(row.node)
+            case .time: out.number(lifeAt(row.node).viewRemoved[row.item].time)
+            }
+        }
+        out.key(Field.tasks)
+        out.table(ReportSchema.Task.self, rows: tasks.indices) { out, column, number in
+            let row = tasks[number], task = lifeAt(row.node).tasks[row.item]
+            switch column {
+            case .node: out.number(row.node)
+            case .id: out.number(task.id)
+            case .label: out.number(taskLabels[number])
+            case .start: out.number(task.start)
+            case .cancel: out.number(orMinusOne: task.cancel)
+            case .end: out.number(orMinusOne: task.end)
+            case .outcome: out.number(task.outcome == nil ? 0 : task.outcome == .completed ? 1 : 2)
+            }
+        }
+        out.member(Field.shownNodes, kept.count)
+        out.member(Field.totalNodes, history.nodes.count)
+        out.key(Field.marks)
+        out.table(ReportSchema.Mark.self, rows: history.marks.prefix(ReportData.maxNodes)) { out, column, mark in
+            switch column {
+            case .time: out.number(mark.time)
+            case .seq: out.number(mark.seq)
+            case .text: out.string(PrintableText.printable(mark.text))
+            }
+        }
+    }
+
+    /// A row that belongs to a node: the node's row in `nodes`, and the
+    /// index of the item (attachment, span, removal, task) in its life's list.
+    private struct Owned {
+        /// The node's row in `nodes`.
+        var node: Int
+        /// The item's index in the node's list.
+        var item: Int
+    }
+
+    /// Strings numbered in order of first use.
+    private struct Interned {
+        /// The strings, by number.
+        private(set) var names: [String] = []
+        /// The number of each string.
+        private var numbers: [String: Int] = [:]
+
+        /// The number of `name`, given a new one the first time.
+        mutating func index(_ name: String) -> Int {
+            if let number = numbers[name] { return number }
+            numbers[name] = names.count
+            names.append(name)
+            return names.count - 1
+        }
+    }
+}
