@@ -23,8 +23,18 @@ build swiftc "${flags[@]}" -module-name NapkinTrace -package-name fuzz -wmo -c -
 build swiftc "${flags[@]}" -module-name NapkinTraceReader -package-name fuzz -wmo -c -num-threads 0 -I "$out/modules" \
   -emit-module -emit-module-path "$out/modules/NapkinTraceReader.swiftmodule" \
   $(find Sources/NapkinTraceReader -name '*.swift') -o "$out/NapkinTraceReader.o"
+# The report's assets as SwiftPM's embedInCode makes them (Package.swift): one byte array each.
+{
+  echo "struct PackageResources {"
+  for asset in Sources/napkin-inspect/Render/Report/Assets/*; do
+    printf 'static let %s: [UInt8] = [' "$(basename "$asset" | tr '.-' '__')"
+    od -An -v -tu1 "$asset" | tr -s ' \n' ',,' | sed 's/^,//; s/,$//'
+    echo "]"
+  done
+  echo "}"
+} > "$out/embedded_resources.swift"
 build swiftc "${flags[@]}" -module-name napkin_inspect -package-name fuzz -I "$out/modules" "$out/NapkinTrace.o" "$out/NapkinTraceReader.o" \
-  $(find Sources/napkin-inspect -name '*.swift' ! -name main.swift) Fuzz/TraceFuzzer.swift Fuzz/CLIFuzzing.swift \
+  $(find Sources/napkin-inspect -name '*.swift' ! -name main.swift) "$out/embedded_resources.swift" Fuzz/TraceFuzzer.swift Fuzz/CLIFuzzing.swift \
   -o "$out/trace-fuzzer"
 # Seed: whole traces and single lines.
 for f in Examples/traces/*.ndjson Tests/Fixtures/traces/*.ndjson Tests/Fixtures/fuzz/*.ndjson Tests/Fixtures/hostile/*; do
