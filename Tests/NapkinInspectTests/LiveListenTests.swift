@@ -78,6 +78,7 @@ struct LiveListenTests {
             NAPKIN_TRACE="unix:$SOCKET" "$RIBHOUSE" --loop 2 --speed 1.5 --quiet > "$DIR/app.out" 2> "$DIR/app.err" & app=$!
             sleep 1.5
             kill -KILL $first
+            wait $first  # gone for sure (a busy machine delivers the signal late): else its socket is still live
             "$INSPECT" live --listen "unix:$SOCKET" --record "$DIR/rec2" --sessions 1 > "$DIR/b.out" 2> "$DIR/b.err" & second=$!
             wait $app; echo $? > "$DIR/app.status"
             wait $second; echo $? > "$DIR/b.status"

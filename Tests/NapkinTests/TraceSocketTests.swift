@@ -69,11 +69,14 @@ struct TraceSocketTests {
         let directory = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let value: String
+        var refusing: RefusingPort?
+        defer { refusing?.close() }
         if kind == "tcp" {
-            // A port that was just free: nothing listens there.
-            let closed = try Inspector.tcp()
-            value = closed.address.description
-            closed.stop()
+            // A port held, and never listened on, for the whole run: nobody
+            // listens there. (A port merely found free was taken by another
+            // test's listener on a busy machine, and the app connected to it.)
+            refusing = try RefusingPort()
+            value = "tcp:127.0.0.1:\(refusing!.port)"
         } else {
             value = "unix:" + directory + "/nobody.sock"
         }

@@ -2,8 +2,9 @@ extension CheckCommand {
     /// `check --format`: how the findings are printed (docs/check-output.md).
     ///
     /// A new format is a new case: the parser accepts it and `--help` lists it
-    /// at once, and the compiler asks for its `--help` note and its renderer, in
-    /// the two switches below. The first case is the default.
+    /// at once, and the compiler asks for its `--help` note, whether programs
+    /// parse it, and its renderer, in the three switches below. The first case
+    /// is the default.
     enum Format: String, ListedChoice {
         case text, json, junit, github, sarif
 
