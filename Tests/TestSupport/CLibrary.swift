@@ -1,33 +1,38 @@
-// The one place NapkinTests differs between C libraries (glibc or musl on
-// Linux, libSystem on macOS): looking symbols up, spawning TraceProbe with
-// nothing of the test process's open, finding the built products, and
-// reading the heap's size. Each Darwin branch is a few lines next to its
-// Linux twin; the rest of the target calls `CLibrary`.
+// The one place the tests name the C library (glibc or musl on Linux,
+// libSystem on Apple platforms), and where they differ between them:
+// looking symbols up, spawn types, pipes whose ends children never inherit,
+// the heap's size. Each Darwin branch is a few lines next to its Linux twin.
+//
+// `@_exported` makes the C library visible to every file that imports
+// TestSupport, so that no test file repeats the import ladder.
 import Foundation
 #if canImport(Glibc)
-import Glibc
+@_exported import Glibc
 #elseif canImport(Musl)
-import Musl
+@_exported import Musl
 #elseif canImport(Darwin)
-import Darwin
+@_exported import Darwin
+#else
+#error("the tests need a POSIX C library: Glibc, Musl or Darwin")
 #endif
 
 #if canImport(Darwin)
 /// `posix_spawn_file_actions_t` as the spawn functions take it: on Darwin an
 /// opaque pointer, nil until `posix_spawn_file_actions_init` sets it.
-typealias SpawnFileActions = posix_spawn_file_actions_t?
+public typealias SpawnFileActions = posix_spawn_file_actions_t?
 /// `posix_spawnattr_t` as `posix_spawn` takes it (an opaque pointer on Darwin).
-typealias SpawnAttributes = posix_spawnattr_t?
+public typealias SpawnAttributes = posix_spawnattr_t?
 #else
 /// `posix_spawn_file_actions_t` as the spawn functions take it (a struct in glibc and musl).
-typealias SpawnFileActions = posix_spawn_file_actions_t
+public typealias SpawnFileActions = posix_spawn_file_actions_t
 /// `posix_spawnattr_t` as `posix_spawn` takes it (a struct in glibc and musl).
-typealias SpawnAttributes = posix_spawnattr_t
+public typealias SpawnAttributes = posix_spawnattr_t
 #endif
 
-enum CLibrary {
+/// What differs between C libraries, behind one name.
+public enum CLibrary {
     /// Empty file actions, for `posix_spawn_file_actions_init`.
-    static func emptyFileActions() -> SpawnFileActions {
+    public static func emptyFileActions() -> SpawnFileActions {
         #if canImport(Darwin)
         return nil
         #else
@@ -35,11 +40,20 @@ enum CLibrary {
         #endif
     }
 
+    /// Empty spawn attributes, for `posix_spawnattr_init`.
+    public static func emptyAttributes() -> SpawnAttributes {
+        #if canImport(Darwin)
+        return nil
+        #else
+        return posix_spawnattr_t()
+        #endif
+    }
+
     /// `RTLD_DEFAULT`: the `dlsym` handle that searches every image the
     /// process has loaded. glibc's is a null pointer; Darwin's `<dlfcn.h>`
     /// defines it as `(void *)-2`, and there a null handle is not a search of
     /// every image (dlsym(3)).
-    static var defaultHandle: UnsafeMutableRawPointer? {
+    public static var defaultHandle: UnsafeMutableRawPointer? {
         #if canImport(Darwin)
         return UnsafeMutableRawPointer(bitPattern: -2)
         #else
@@ -48,12 +62,20 @@ enum CLibrary {
     }
 
     /// The address of the C symbol `name` in any image of the process, or nil.
-    static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
+    public static func symbol(_ name: String) -> UnsafeMutableRawPointer? {
         dlsym(defaultHandle, name)
     }
 
-    /// Whether a sanitizer replaced malloc in this process (`swift test --sanitize=thread` or `=address`).
-    static let sanitized = symbol("__tsan_init") != nil || symbol("__asan_init") != nil
+    /// `write(2)`, for code inside types that have a `write` method of their own.
+    public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        #if canImport(Glibc)
+        Glibc.write(fd, buffer, count)
+        #elseif canImport(Musl)
+        Musl.write(fd, buffer, count)
+        #else
+        Darwin.write(fd, buffer, count)
+        #endif
+    }
 
     /// `pipe2(2)` where the C library has it (glibc and musl do; Darwin does not,
     /// and Swift's Glibc module does not export it).
@@ -64,12 +86,12 @@ enum CLibrary {
 
     /// A pipe whose two ends are close-on-exec in this process, so that
     /// children other tests spawn meanwhile never hold them open.
-    static func makePipe() throws -> (read: Int32, write: Int32) {
+    public static func makePipe() throws -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]
         if let pipe2 {
-            guard pipe2(&fds, Int32(O_CLOEXEC)) == 0 else { throw ProbeError("pipe2 failed: errno \(errno)") }
+            guard pipe2(&fds, Int32(O_CLOEXEC)) == 0 else { throw TestFailure("pipe2 failed: errno \(errno)") }
         } else {
-            guard pipe(&fds) == 0 else { throw ProbeError("pipe failed: errno \(errno)") }
+            guard pipe(&fds) == 0 else { throw TestFailure("pipe failed: errno \(errno)") }
             _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
             _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
         }
@@ -84,54 +106,33 @@ enum CLibrary {
     }()
     #endif
 
-    /// `posix_spawn(path, actions, argv, envp)`, where every descriptor from
-    /// `firstClosed` up that the file actions do not set up is closed in the
-    /// child; 0 or posix_spawn's error. glibc: the file actions end with
+    /// `posix_spawn(path, actions, attributes, argv, envp)`, where every
+    /// descriptor from `firstClosed` up that the file actions do not set up
+    /// is closed in the child; 0 or posix_spawn's error. `flags` are the
+    /// attributes' flags the caller set (`posix_spawnattr_setflags` is called
+    /// here, with them). glibc: the file actions end with
     /// `posix_spawn_file_actions_addclosefrom_np(firstClosed)` (where the
     /// library has it: else descriptors without close-on-exec leak). Darwin:
     /// `POSIX_SPAWN_CLOEXEC_DEFAULT` (only descriptors the file actions
     /// describe stay open), with those below `firstClosed` that this process
     /// has open marked inherited (standard input, unless the actions set it).
-    static func spawn(_ pid: inout pid_t, _ path: String, _ actions: inout SpawnFileActions, closingFrom firstClosed: Int32,
-                      _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?]) -> Int32 {
+    public static func spawn(_ pid: inout pid_t, _ path: String, _ actions: inout SpawnFileActions,
+                             _ attributes: inout SpawnAttributes, flags: Int32, closingFrom firstClosed: Int32,
+                             _ argv: [UnsafeMutablePointer<CChar>?], _ envp: [UnsafeMutablePointer<CChar>?]) -> Int32 {
         #if canImport(Darwin)
         for fd in 0..<firstClosed where fcntl(fd, F_GETFD) != -1 { posix_spawn_file_actions_addinherit_np(&actions, fd) }
-        var attributes: SpawnAttributes = nil
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_CLOEXEC_DEFAULT))
-        return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
+        posix_spawnattr_setflags(&attributes, Int16(flags | POSIX_SPAWN_CLOEXEC_DEFAULT))
         #else
         if let addCloseFrom { _ = addCloseFrom(&actions, firstClosed) }
-        return posix_spawn(&pid, path, &actions, nil, argv, envp)
+        posix_spawnattr_setflags(&attributes, Int16(flags))
         #endif
-    }
-
-    /// Where SwiftPM may have put the built products (TraceProbe among them),
-    /// most likely first. Linux: the directory of the test executable
-    /// (`/proc/self/exe`). macOS: the directory holding the `.xctest` bundle
-    /// that contains this code (`Bundle(for:)` gives the bundle that loaded a
-    /// class), whichever process (`xctest`, `swiftpm-testing-helper`) loaded it.
-    static var productDirectories: [String] {
-        var directories: [String] = []
-        #if os(Linux)
-        if let exe = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            directories.append((exe as NSString).deletingLastPathComponent)
-        }
-        #elseif canImport(Darwin)
-        directories.append((Bundle(for: BundleAnchor.self).bundlePath as NSString).deletingLastPathComponent)
-        #endif
-        directories.append((CommandLine.arguments[0] as NSString).deletingLastPathComponent)
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            directories.append((bundle.bundlePath as NSString).deletingLastPathComponent)
-        }
-        return directories
+        return posix_spawn(&pid, path, &actions, &attributes, argv, envp)
     }
 
     /// Heap bytes in use, from glibc's `mallinfo2()` (the same measurement as
     /// TraceProbe's `alloc` mode); nil where it cannot be called: elsewhere
     /// than glibc on x86-64 (Darwin included), the tests that need it are skipped.
-    static func heapBytesInUse() -> Int? {
+    public static func heapBytesInUse() -> Int? {
         #if os(Linux) && arch(x86_64)
         // mallinfo2 is not in Swift's Glibc module. Its 80-byte result is returned
         // through a hidden pointer passed as the first argument (System V x86-64).
@@ -146,8 +147,3 @@ enum CLibrary {
         #endif
     }
 }
-
-#if canImport(Darwin)
-/// A class of this test bundle, for `Bundle(for:)`.
-private final class BundleAnchor {}
-#endif
