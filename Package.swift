@@ -42,8 +42,9 @@ let package = Package(
         // Counts heap allocations and thread hand-offs in the executables that link it
         // (the benchmarks and the test probe): it replaces malloc and dispatch_async_f.
         .target(name: "RuntimeCounters", path: "Benchmarks/RuntimeCounters"),
-        // What every test target shares (tests only): `.dedicatedThread` for tests that compute for long or block.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // What every test target shares (tests only): `.dedicatedThread` for tests that compute for long or block,
+        // the C library, child processes, scratch files, loading traces and the fixtures, a listener standing in for an inspector.
+        .target(name: "TestSupport", dependencies: ["NapkinTrace", "NapkinTraceReader"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace", "NapkinTraceReader", "TestSupport"], swiftSettings: strict),
         // A small traced program the tests run as a child process (exit, crash, closed pipe).
         .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinTrace", "RuntimeCounters"], path: "Tests/TraceProbe", swiftSettings: strict),

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Unusable input for every command that reads a trace: exit status 2 and one
 /// clear line on stderr. Damaged but usable traces (a cut-short last line, a

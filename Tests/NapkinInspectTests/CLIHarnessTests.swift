@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The harness the end-to-end tests rely on: the built binaries are found,
 /// programs run in the repository root with the given environment and stdin,
@@ -10,7 +11,7 @@ struct CLIHarnessTests {
     func binaries() {
         #expect(FileManager.default.isExecutableFile(atPath: CLIHarness.inspectPath), "\(CLIHarness.inspectPath)")
         #expect(FileManager.default.isExecutableFile(atPath: CLIHarness.ribHousePath), "\(CLIHarness.ribHousePath)")
-        #expect(FileManager.default.fileExists(atPath: CLIHarness.repoRoot.appendingPathComponent("Package.swift").path))
+        #expect(FileManager.default.fileExists(atPath: PackagePaths.root.appendingPathComponent("Package.swift").path))
     }
 
     @Test("a program is found in any directory of the search path, not only in the usual places")
@@ -28,7 +29,7 @@ struct CLIHarnessTests {
         let result = try await CLIHarness.run("/bin/sh", ["-c", "pwd -P; echo \"$NAPKIN_E2E_VALUE\"; cat; echo oops >&2; exit 4"],
                                               environment: ["NAPKIN_E2E_VALUE": "hello"], stdin: .data(Data("from stdin\n".utf8)))
         #expect(result.status == 4)
-        let root = CLIHarness.repoRoot.resolvingSymlinksInPath().path
+        let root = PackagePaths.root.resolvingSymlinksInPath().path
         #expect(result.stdoutLines == [root, "hello", "from stdin"], "\(result)")
         #expect(result.stderr == "oops\n")
     }

@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// `check --write-baseline FILE` and `check --baseline FILE`: known findings
 /// pass, new ones fail, fixed ones are named so the baseline can shrink; the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `napkin-inspect check FILE|DIR...`: exit status, the rules found, and the
 /// options that change them (--expect-teardown, --grace, --fail-on, --allow).
@@ -80,7 +81,7 @@ struct CheckCommandTests {
 
     @Test("every fixture file in Tests/Fixtures/traces is covered by these tests")
     func fixturesCovered() throws {
-        let directory = CLIHarness.repoRoot.appendingPathComponent("Tests/Fixtures/traces")
+        let directory = PackagePaths.root.appendingPathComponent("Tests/Fixtures/traces")
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".ndjson") }.map { String($0.dropLast(7)) }.sorted()
         #expect(names == ExpectedFindings.allFixtureNames)

@@ -5,6 +5,7 @@ import FoundationXML
 import NapkinTrace
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// `check --format json|junit|github`, parsed as the tools that consume them
 /// would, against docs/check-output.md.
@@ -21,8 +22,8 @@ struct CheckFormatsTests {
     static let traceKeys: Set<String> = ["path", "app", "pid", "events", "ended_cleanly", "dropped_events", "undecided",
                                          "duration_ns", "findings", "allowed", "known", "findings_not_kept", "trace_problems"]
 
-    /// Checks one finding object against the documented shape; returns it as an ``ExpectedFindings/Item``.
-    static func checkFinding(_ finding: [String: Any]) throws -> ExpectedFindings.Item {
+    /// Checks one finding object against the documented shape; returns it as an ``ExpectedFindings/Reported``.
+    static func checkFinding(_ finding: [String: Any]) throws -> ExpectedFindings.Reported {
         #expect(Set(finding.keys).isSubset(of: findingKeys), "undocumented keys: \(finding.keys)")
         let rule = try #require(finding["rule"] as? String)
         let known = try #require(Finding.Rule(rawValue: rule), "unknown rule \(rule)")
@@ -40,7 +41,7 @@ struct CheckFormatsTests {
         #expect(!message.isEmpty && !message.contains("\n"))
         let fingerprint = try #require(finding["fingerprint"] as? String)
         #expect(fingerprint.count == 16 && fingerprint.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(fingerprint)")
-        return ExpectedFindings.Item(rule: rule, subject: subject, type: type, id: id, label: label, seqs: seqs)
+        return ExpectedFindings.Reported(rule: rule, subject: subject, type: type, id: id, label: label, seqs: seqs)
     }
 
     @Test("json: every fixture gives exactly the documented findings", arguments: ExpectedFindings.allFixtureNames)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `check --jobs N`: traces are analysed on several threads at once, and
 /// everything `check` writes (standard output in every format, the lines on
@@ -16,11 +17,11 @@ struct CheckJobsTests {
     static func mixedDirectory() throws -> ScratchDirectory {
         let scratch = try ScratchDirectory("jobs-mixed")
         let files = FileManager.default
-        let examples = CLIHarness.repoRoot.appendingPathComponent("Examples/traces")
+        let examples = PackagePaths.root.appendingPathComponent("Examples/traces")
         for name in try files.contentsOfDirectory(atPath: examples.path) where name.hasSuffix(".ndjson") {
             try files.copyItem(at: examples.appendingPathComponent(name), to: scratch.url.appendingPathComponent("b-" + name))
         }
-        let hostile = CLIHarness.repoRoot.appendingPathComponent("Tests/Fixtures/hostile")
+        let hostile = PackagePaths.root.appendingPathComponent("Tests/Fixtures/hostile")
         let damaged = ["empty.ndjson", "seq-backwards.ndjson", "time-backwards.ndjson", "first-line-broken.ndjson", "nul-bytes.ndjson",
                        "truncated-mid-escape.ndjson", "two-sessions.ndjson", "many-findings-one-type.ndjson", "no-session.ndjson",
                        "ctl-everywhere.ndjson", "invalid-utf8.ndjson", "only-blank-lines.ndjson", "not-a-trace.txt"]

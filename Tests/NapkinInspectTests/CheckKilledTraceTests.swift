@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A trace cut by SIGKILL, the way iOS ends an app (Stop in Xcode, swiping
 /// it away, reclaiming memory while suspended): no `end` record, and the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `check --repeat N -- COMMAND`: the command runs N times, and each distinct
 /// finding is reported once with how many runs had it. Every run is live:

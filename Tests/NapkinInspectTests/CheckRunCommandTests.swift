@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `napkin-inspect check -- COMMAND`: runs the built `rib-house` (or another
 /// program) with tracing on and checks what it wrote.

@@ -65,7 +65,7 @@ struct CheckSARIFTests {
         #expect(place.uri == "Examples/RibHouse/LoggedIn/LoggedInRouter.swift" && place.line == 58)
         #expect(log.results.first?["ruleIndex"] as? Int == Finding.Rule.allCases.firstIndex(of: .viewGoneStillAttached))
         let root = try #require((log.run["originalUriBaseIds"] as? [String: [String: Any]])?["%SRCROOT%"]?["uri"] as? String)
-        #expect(URL(string: root)?.standardizedFileURL.path == CLIHarness.repoRoot.standardizedFileURL.path, "\(root)")
+        #expect(URL(string: root)?.standardizedFileURL.path == PackagePaths.root.standardizedFileURL.path, "\(root)")
     }
 
     @Test("a clean trace: no results, a successful invocation, exit 0")
@@ -205,6 +205,6 @@ struct CheckSARIFTests {
         let fixture = try SARIFValidation.check(try await CLIHarness.inspect(["check", "--format", "sarif", "--source-root", "Examples/RibHouse",
                                                                               CLIHarness.fixture("not-deallocated")]))
         let trace = try #require(fixture.results.first.flatMap(SARIFValidation.place))
-        #expect(trace.uri == "file://" + CLIHarness.repoRoot.appendingPathComponent(CLIHarness.fixture("not-deallocated")).standardizedFileURL.path)
+        #expect(trace.uri == "file://" + PackagePaths.root.appendingPathComponent(CLIHarness.fixture("not-deallocated")).standardizedFileURL.path)
     }
 }

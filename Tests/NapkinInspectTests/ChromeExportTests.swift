@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `napkin-inspect export --format chrome` on recorded traces: the output is
 /// a Chrome trace a viewer reads (valid JSON, known phases, slices that nest

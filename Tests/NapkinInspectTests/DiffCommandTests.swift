@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `napkin-inspect diff BEFORE AFTER`, run as a user runs it: the clean
 /// RibHouse run against each bug run names the bug and exits 1 (and the
@@ -96,7 +97,7 @@ struct DiffCommandTests {
     @Test("the clean run against itself with other ids and 30% slower: no changes, exit 0", arguments: [1.0, 1.3, 0.8])
     func cleanRewritten(_ scale: Double) async throws {
         let scratch = try ScratchDirectory("diff-ids")
-        let original = try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent(Self.clean), encoding: .utf8)
+        let original = try String(contentsOf: PackagePaths.root.appendingPathComponent(Self.clean), encoding: .utf8)
         let other = try scratch.write("other.ndjson", try Self.rewritten(original, scale: scale))
         #expect(!original.contains("\"id\":1007,"), "the ids really change")
         for (before, after) in [(Self.clean, other), (other, Self.clean)] {
@@ -111,7 +112,7 @@ struct DiffCommandTests {
     @Test("thresholds: the same run made 3 times slower reports its long lifetimes, unless the thresholds are raised")
     func thresholds() async throws {
         let scratch = try ScratchDirectory("diff-slow")
-        let original = try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent(Self.clean), encoding: .utf8)
+        let original = try String(contentsOf: PackagePaths.root.appendingPathComponent(Self.clean), encoding: .utf8)
         let slow = try scratch.write("slow.ndjson", try Self.rewritten(original, scale: 3))
         let result = try await CLIHarness.inspect(["diff", Self.clean, slow, "--format", "json"])
         #expect(result.status == 0, "lifetimes alone never fail: \(result)")
@@ -160,7 +161,7 @@ struct DiffCommandTests {
     @Test("a run with one more screen: its path appears (with the count under its parent), exit 0")
     func extraScreen() async throws {
         let scratch = try ScratchDirectory("diff-extra")
-        let original = try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent(Self.clean), encoding: .utf8)
+        let original = try String(contentsOf: PackagePaths.root.appendingPathComponent(Self.clean), encoding: .utf8)
         let extra = try scratch.write("extra.ndjson", try Self.withExtraScreen(original, after: 47))
         let check = try await CLIHarness.inspect(["check", extra])
         #expect(check.status == 0, "the edited trace is a clean, intact trace: \(check)")
@@ -219,7 +220,7 @@ struct DiffCommandTests {
     @Test("hostile type names: printable in text, escaped in Markdown")
     func hostileTypes() async throws {
         let scratch = try ScratchDirectory("diff-hostile")
-        let original = try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent(Self.clean), encoding: .utf8)
+        let original = try String(contentsOf: PackagePaths.root.appendingPathComponent(Self.clean), encoding: .utf8)
         let hostile = try scratch.write("hostile.ndjson", original.replacingOccurrences(
             of: "\"type\":\"MenuRouter\"", with: "\"type\":\"Menu\\u001b]0;pwned\\u0007|`<img src=x>Router\""))
         let text = try await CLIHarness.inspect(["diff", Self.clean, hostile, "--color", "always"])

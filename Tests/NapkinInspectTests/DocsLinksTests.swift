@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Every relative link of README.md and of the pages of docs/ leads
 /// somewhere: the file or folder exists in the repository, and a `#anchor`
@@ -173,7 +174,7 @@ struct DocsLinksTests {
         for file in try MarkdownDocuments.paths() {
             for link in Self.links(in: try String.repoFile(file), file: file) {
                 count += 1
-                if let problem = Self.problem(with: link, root: CLIHarness.repoRoot) { broken.append("\(link): \(problem)") }
+                if let problem = Self.problem(with: link, root: PackagePaths.root) { broken.append("\(link): \(problem)") }
             }
         }
         #expect(count > 50, "only \(count) links found: is the reader still reading them?")

@@ -1,12 +1,14 @@
 import Foundation
+import TestSupport
 
-/// The findings each recorded trace must produce: the fixtures' from
-/// `Tests/Fixtures/traces/expected-findings.json` (shared with the trace
-/// module's tests), the examples' from `Examples/RibHouse/README.md`
-/// (default options: grace 1 s, no expect-teardown).
-enum ExpectedFindings {
+/// The findings each recorded trace must produce, as `check` reports them:
+/// the fixtures' from `Tests/Fixtures/traces/expected-findings.json` (read
+/// by ``ExpectedFindings/load()``, shared with the trace module's tests),
+/// the examples' from `Examples/RibHouse/README.md` (default options: grace
+/// 1 s, no expect-teardown).
+extension ExpectedFindings {
     /// One expected finding, as `check --format json` reports it.
-    struct Item: Hashable, Sendable, CustomStringConvertible {
+    struct Reported: Hashable, Sendable, CustomStringConvertible {
         var rule: String
         var subject: String
         var type: String
@@ -17,50 +19,26 @@ enum ExpectedFindings {
         var description: String { "\(rule) \(subject) \(type)#\(id)\(label.map { " '\($0)'" } ?? "") seqs \(seqs)" }
     }
 
-    /// The one place the fixtures' findings are written, shared with the trace module's tests.
-    private struct File: Decodable {
-        struct Case: Decodable {
-            var fixture: String
-            var expectTeardown: Bool
-            var findings: [Finding]
-        }
-        struct Finding: Decodable {
-            var rule: String
-            var subject: String
-            var type: String
-            var id: Int
-            var label: String?
-            var seqs: [Int]
-        }
-        var cases: [Case]
-        /// The `-clean` fixtures without a buggy twin (they yield nothing).
-        var cleanOnly: [String]
-    }
-
-    private static let file: File = {
-        let url = CLIHarness.repoRoot.appendingPathComponent("Tests/Fixtures/traces/expected-findings.json")
+    /// The file, read once.
+    private static let file: ExpectedFindings = {
         do {
-            return try JSONDecoder().decode(File.self, from: Data(contentsOf: url))
+            return try load()
         } catch {
-            fatalError("cannot read \(url.path): \(error)")
+            fatalError("cannot read \(Fixtures.relativeDirectory)/expected-findings.json: \(error)")
         }
     }()
 
-    private static func items(_ c: File.Case) -> [Item] {
-        c.findings.map { Item(rule: $0.rule, subject: $0.subject, type: $0.type, id: $0.id, label: $0.label, seqs: $0.seqs) }
+    /// The findings of `c`, as `check` reports them.
+    private static func reported(_ c: Case) -> [Reported] {
+        c.findings.map { Reported(rule: $0.rule, subject: $0.subject, type: $0.type, id: Int($0.id), label: $0.label, seqs: $0.seqs.map { Int($0) }) }
     }
 
     /// Fixture name (without `.ndjson`) → its findings with the default options.
     /// `-clean` twins are not listed: they have none.
-    static var fixtures: [String: [Item]] {
-        var result: [String: [Item]] = [:]
-        for c in file.cases where !c.expectTeardown { result[c.fixture] = items(c) }
+    static var fixtures: [String: [Reported]] {
+        var result: [String: [Reported]] = [:]
+        for c in file.cases where !c.expectTeardown { result[c.fixture] = reported(c) }
         return result
-    }
-
-    /// `alive-at-end.ndjson` with `--expect-teardown`.
-    static var aliveAtEndWithTeardown: [Item] {
-        file.cases.first { $0.fixture == "alive-at-end" && $0.expectTeardown }.map(items) ?? []
     }
 
     /// Every fixture file name (without `.ndjson`): the ones above, their
@@ -68,7 +46,7 @@ enum ExpectedFindings {
     /// clean fixtures without a twin (`cleanOnly`: a covered view is not gone).
     static var allFixtureNames: [String] {
         var names = Set(fixtures.keys).union(file.cleanOnly)
-        for c in file.cases where !c.findings.isEmpty { names.insert(c.fixture + "-clean") }
+        for c in file.cases where !c.findings.isEmpty { names.insert(c.fixture + Fixtures.cleanSuffix) }
         return names.sorted()
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import NapkinTraceReader
 import Testing
+import TestSupport
 @testable import napkin_inspect
 
 /// Every input the fuzzer ever crashed on (`Tests/Fixtures/fuzz`), replayed as
@@ -12,7 +13,7 @@ import Testing
 struct FuzzRegressionTests {
     /// The fixtures, relative to the repository root.
     static let files: [String] = {
-        let folder = CLIHarness.repoRoot.appendingPathComponent("Tests/Fixtures/fuzz")
+        let folder = PackagePaths.root.appendingPathComponent("Tests/Fixtures/fuzz")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.filter { $0.hasSuffix(".ndjson") }.sorted().map { "Tests/Fixtures/fuzz/" + $0 }
     }()
@@ -24,16 +25,14 @@ struct FuzzRegressionTests {
 
     @Test("the renderers, as the fuzzer runs them", arguments: files)
     func renderers(_ path: String) throws {
-        let bytes = try Data(contentsOf: CLIHarness.repoRoot.appendingPathComponent(path))
+        let bytes = try Data(contentsOf: PackagePaths.root.appendingPathComponent(path))
         let seed = Int(bytes.first ?? 0)
-        let reader = try TraceReader(path: CLIHarness.repoRoot.appendingPathComponent(path).path, options: .init(maxLineLength: 256))
+        let events = try readAll(path: PackagePaths.url(path).path, options: .init(maxLineLength: 256)).0.events
         var analyzer = TraceAnalyzer(options: .init(grace: 1_000, expectTeardown: bytes.count % 2 == 0))
         var history = TraceHistory()
-        while let item = reader.next() {
-            if case .event(let event) = item {
-                analyzer.consume(event)
-                history.apply(event)
-            }
+        for event in events {
+            analyzer.consume(event)
+            history.apply(event)
         }
         analyzer.finish()
         let state = analyzer.state

@@ -19,7 +19,7 @@ struct HostileCorpusTests {
 
     @Test("the manifest names every file of the corpus, and each file exists")
     func manifest() throws {
-        let folder = CLIHarness.repoRoot.appendingPathComponent(HostileCorpus.directory)
+        let folder = PackagePaths.root.appendingPathComponent(HostileCorpus.directory)
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)).subtracting(["cases.json"])
         let named = HostileCorpus.cases.map(\.file)
         #expect(!named.isEmpty, "cases.json is missing or unreadable")

@@ -279,9 +279,7 @@ struct InspectorStateTests {
 
     @Test("the details of a node with a finding: the rule's meaning and fix, as docs/findings.md says them; the events kept about it")
     func detailsOfAFinding() throws {
-        let reader = try TraceReader(path: CLIHarness.repoRoot.appendingPathComponent("Examples/traces/bug-swipe-back.ndjson").path)
-        var events: [TraceEvent] = []
-        while let item = reader.next() { if case .event(let event) = item { events.append(event) } }
+        let events = try readAll(path: PackagePaths.url("Examples/traces/bug-swipe-back.ndjson").path).0.events
         var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), spacing: 0)
         var analyzer = TraceAnalyzer()
         var index = 0
@@ -314,15 +312,13 @@ struct InspectorStateTests {
     @Test("the details of an interactor stuck in a hook: the hook and since when, and the stuck-hook finding; a returned hook in the history")
     func detailsOfAStuckHook() throws {
         func details(_ fixture: String) throws -> String {
-            let reader = try TraceReader(path: CLIHarness.repoRoot.appendingPathComponent(CLIHarness.fixture(fixture)).path)
+            let events = try Fixtures.events(fixture)
             var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), spacing: 0)
             var analyzer = TraceAnalyzer()
-            var count = 0
-            while let item = reader.next() {
-                guard case .event(let event) = item else { continue }
+            let count = events.count
+            for event in events {
                 analyzer.consume(event)
                 history.record(event, analyzer: analyzer)
-                count += 1
             }
             analyzer.finish()
             var log = NodeLog(node: 4, interactor: 3, session: ObjectIdentifier(LiveSessions.self))
@@ -341,7 +337,7 @@ struct InspectorStateTests {
 
     @Test("every key of the help is in the key table of docs/live.md")
     func documented() throws {
-        let page = try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent("docs/live.md"), encoding: .utf8)
+        let page = try String(contentsOf: PackagePaths.root.appendingPathComponent("docs/live.md"), encoding: .utf8)
         let table = page.split(separator: "\n").filter { $0.hasPrefix("| `") }
         for binding in InspectorKeys.all {
             for key in binding.keys.split(whereSeparator: { $0 == " " || $0 == "," }) {

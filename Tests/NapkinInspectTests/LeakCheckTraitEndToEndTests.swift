@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The `NapkinTesting` trait on a real `swift test`: `Examples/LeakCheckedApp`
 /// (a package that depends on this one by path) has one clean test and one

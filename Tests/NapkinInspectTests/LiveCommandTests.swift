@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `napkin-inspect live` without a terminal: it reads to the end of its input
 /// (a file, stdin, or a command's trace) and prints the final tree and findings.
@@ -37,7 +38,7 @@ struct LiveCommandTests {
     func liveStdin() async throws {
         let path = CLIHarness.fixture("duplicate-child")
         let fromFile = try await CLIHarness.inspect(["live", path])
-        let data = try Data(contentsOf: CLIHarness.repoRoot.appendingPathComponent(path))
+        let data = try Data(contentsOf: PackagePaths.root.appendingPathComponent(path))
         let fromDash = try await CLIHarness.inspect(["live", "-"], stdin: .data(data))
         let fromNothing = try await CLIHarness.inspect(["live"], stdin: .data(data))
         #expect(fromFile.status == 0 && fromDash.status == 0 && fromNothing.status == 0, "\(fromDash)")
@@ -97,10 +98,10 @@ struct LiveCommandTests {
 
     @Test("live -- a command whose trace is not a trace: said on stderr, exit 2")
     func liveCommandUnusableTrace() async throws {
-        let garbage = FileManager.default.temporaryDirectory.appendingPathComponent("napkin-not-a-trace-\(getpid()).txt")
-        try Data("hello, not a trace\n".utf8).write(to: garbage)
-        defer { try? FileManager.default.removeItem(at: garbage) }
-        let result = try await CLIHarness.inspect(["live", "--", CLIHarness.traceProbePath, "send", garbage.path], timeout: 20)
+        let scratch = try ScratchDirectory("not-a-trace")
+        defer { scratch.remove() }
+        let garbage = try scratch.write("napkin-not-a-trace.txt", "hello, not a trace\n")
+        let result = try await CLIHarness.inspect(["live", "--", CLIHarness.traceProbePath, "send", garbage], timeout: 20)
         #expect(result.status == 2, "\(result)")
         #expect(result.stdout.isEmpty, "\(result)")
         #expect(result.stderr.contains("not a napkin trace: line 1"), "\(result)")

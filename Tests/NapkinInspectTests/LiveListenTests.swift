@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `napkin-inspect live --listen` and `live -- COMMAND` with many processes:
 /// every connection is a session of its own, and nothing a client sends can
@@ -29,7 +30,7 @@ struct LiveListenTests {
         let recorded = try FileManager.default.contentsOfDirectory(atPath: directory.file("rec")).sorted()
         #expect(recorded.count == 20, "one file per session, none overwritten: \(recorded)")
         #expect(recorded.contains("rib-house-3447.ndjson") && recorded.contains("rib-house-3447-20.ndjson"), "\(recorded)")
-        let original = try Data(contentsOf: URL(fileURLWithPath: CLIHarness.repoRoot.path + "/" + Self.clean))
+        let original = try Data(contentsOf: URL(fileURLWithPath: PackagePaths.root.path + "/" + Self.clean))
         for name in recorded {
             #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file("rec/" + name))) == original, "\(name)")
         }
@@ -144,7 +145,7 @@ struct LiveListenTests {
     @Test("a slow loris (half a line, then nothing) is closed after 10 s; the app after it is shown")
     func slowLoris() async throws {
         let directory = try ScratchDirectory("listen-loris")
-        let clean = try String(contentsOfFile: CLIHarness.repoRoot.path + "/" + Self.clean, encoding: .utf8)
+        let clean = try String(contentsOfFile: PackagePaths.root.path + "/" + Self.clean, encoding: .utf8)
         try directory.write("loris.txt", String(clean.prefix(30)))
         let outcome = try await ListenScenario(arguments: ["--sessions", "1"], apps: """
             "$PROBE" send "$DIR/loris.txt" 0 12000
@@ -159,7 +160,7 @@ struct LiveListenTests {
     @Test("an app killed in the middle of a line: its session ends with a warning, the other session is untouched")
     func appKilledMidLine() async throws {
         let directory = try ScratchDirectory("listen-cut")
-        let original = try Data(contentsOf: URL(fileURLWithPath: CLIHarness.repoRoot.path + "/" + Self.swipeBack))
+        let original = try Data(contentsOf: URL(fileURLWithPath: PackagePaths.root.path + "/" + Self.swipeBack))
         try directory.write("cut.ndjson", bytes: Array(original.prefix(original.count / 2)))
         let outcome = try await ListenScenario(arguments: ["--sessions", "2"], apps: """
             "$PROBE" send '\(Self.clean)' 0 1500 & other=$!

@@ -9,8 +9,16 @@ import TestSupport
 struct LiveTerminalTests {
     /// A private tmux server (its own socket) with one session, 120×30.
     struct Tmux {
-        let socket = FileManager.default.temporaryDirectory.appendingPathComponent("napkin-e2e-\(UUID().uuidString.prefix(8)).tmux").path
+        /// Where the server's socket is (a unix socket path must be short).
+        let directory: ScratchDirectory
+        /// The server's socket.
+        var socket: String { directory.file("tmux") }
         let target = "live"
+
+        /// A server yet to be started, with a socket of its own.
+        init() throws {
+            directory = try ScratchDirectory(short: true)
+        }
 
         @discardableResult
         func run(_ arguments: [String]) async throws -> CLIResult {
@@ -58,15 +66,15 @@ struct LiveTerminalTests {
 
         func kill() async {
             _ = try? await run(["kill-server"])
-            try? FileManager.default.removeItem(atPath: socket)
+            directory.remove()
         }
     }
 
     /// Runs `body` with a tmux session running `napkin-inspect ARGUMENTS` (in the
     /// repository root) and an `EXIT=status` line after it; the server is always killed.
     func withInspect(_ arguments: String, _ body: (Tmux) async throws -> Void) async throws {
-        let tmux = Tmux()
-        let command = "cd '\(CLIHarness.repoRoot.path)' && '\(CLIHarness.inspectPath)' \(arguments); echo \"EXIT=$?\"; sleep 600"
+        let tmux = try Tmux()
+        let command = "cd '\(PackagePaths.root.path)' && '\(CLIHarness.inspectPath)' \(arguments); echo \"EXIT=$?\"; sleep 600"
         do {
             try await tmux.start(command)
             try await body(tmux)

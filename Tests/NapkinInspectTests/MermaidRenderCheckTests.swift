@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import NapkinTraceReader
 import Testing
+import TestSupport
 @testable import napkin_inspect
 
 /// Renders every kind of diagram with the real mermaid.js (headless Chromium)
@@ -16,7 +17,7 @@ import Testing
 @Suite("Mermaid output renders in mermaid.js")
 struct MermaidRenderCheckTests {
     /// The tool, relative to the repository root.
-    static let tool = CLIHarness.repoRoot.deletingLastPathComponent()
+    static let tool = PackagePaths.root.deletingLastPathComponent()
         .appendingPathComponent("shared/tools/mermaid-check").standardizedFileURL.path
     static var toolExists: Bool { FileManager.default.isExecutableFile(atPath: tool) }
 
@@ -60,17 +61,14 @@ struct MermaidRenderCheckTests {
     /// The three diagrams of the trace at `path` (relative to the repository
     /// root), made as the commands make them; nil for a file that is not a trace.
     static func diagrams(ofTraceAt path: String) -> [(name: String, text: String)]? {
-        guard let reader = try? TraceReader(path: CLIHarness.repoRoot.appendingPathComponent(path).path) else { return nil }
+        guard case let (result, reader)? = try? readAll(path: PackagePaths.url(path).path) else { return nil }
         var analyzer = TraceAnalyzer()
         var history = TraceHistory()
-        var events = 0
-        while let item = reader.next() {
-            guard case .event(let event) = item else { continue }
+        for event in result.events {
             analyzer.consume(event)
             history.apply(event)
-            events += 1
         }
-        guard reader.rejection == nil, events > 0 else { return nil }
+        guard reader.rejection == nil, !result.events.isEmpty else { return nil }
         analyzer.finish()
         return [("\(path) --view tree", MermaidRenderer.flowchart(analyzer.state, findings: analyzer.findings)),
                 ("\(path) --view timeline", MermaidRenderer.gantt(history)), ("\(path) --view sequence", MermaidRenderer.sequence(history))]
@@ -92,7 +90,7 @@ struct MermaidRenderCheckTests {
     func rendersInMermaid() async throws {
         let scratch = try ScratchDirectory("mermaid-render")
         var diagrams = Self.inMemoryDiagrams() + Self.bigDiagrams(5_000)
-        let fixtures = try FileManager.default.contentsOfDirectory(atPath: CLIHarness.repoRoot.appendingPathComponent("Tests/Fixtures/traces").path)
+        let fixtures = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.root.appendingPathComponent("Tests/Fixtures/traces").path)
             .filter { $0.hasSuffix(".ndjson") }.sorted().map { "Tests/Fixtures/traces/" + $0 }
         let hostile = HostileCorpus.cases.map { HostileCorpus.directory + "/" + $0.file }
         let printed = (fixtures + hostile).compactMap(Self.diagrams(ofTraceAt:)).flatMap { $0 }

@@ -38,10 +38,7 @@ struct MermaidStatementTests {
 
     /// The events of a hostile trace, read as the CLI reads them (diagnostics dropped).
     static func events(_ file: String) throws -> [TraceEvent] {
-        let reader = try TraceReader(path: CLIHarness.repoRoot.appendingPathComponent(HostileCorpus.directory).appendingPathComponent(file).path)
-        var events: [TraceEvent] = []
-        while let item = reader.next() { if case .event(let event) = item { events.append(event) } }
-        return events
+        try readAll(path: PackagePaths.url(HostileCorpus.directory).appendingPathComponent(file).path).0.events
     }
 
     @Test("every line of every diagram of every usable hostile case starts with a statement of the renderer", .dedicatedThread,

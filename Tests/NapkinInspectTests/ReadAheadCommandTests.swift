@@ -1,6 +1,7 @@
 import Foundation
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// A trace file of more than 1 MiB is read ahead on a second thread
 /// (`TraceInput`, `TraceReader.readAhead`); standard input never is. The same

@@ -1,6 +1,7 @@
 import Foundation
 import NapkinTrace
 import Testing
+import TestSupport
 @testable import napkin_inspect
 
 /// The report's script and style sheet: files of their own, compiled into
@@ -9,7 +10,7 @@ import Testing
 struct ReportAssetsTests {
     /// The bytes of `Render/Report/Assets/NAME` in the source tree.
     static func file(_ name: String) throws -> Data {
-        try Data(contentsOf: CLIHarness.repoRoot.appendingPathComponent("Sources/napkin-inspect/Render/Report/Assets/\(name)"))
+        try Data(contentsOf: PackagePaths.root.appendingPathComponent("Sources/napkin-inspect/Render/Report/Assets/\(name)"))
     }
 
     /// Each asset: its file name, the bytes compiled in, and the text the page uses.
@@ -27,7 +28,7 @@ struct ReportAssetsTests {
     func embeddedBytesAreTheFiles() throws {
         #expect(ReportAssets.scriptParts.map(\.file) == ["base.js", "tree.js", "panels.js", "timeline.js", "report.js"])
         let inAssets = try FileManager.default.contentsOfDirectory(
-            atPath: CLIHarness.repoRoot.appendingPathComponent("Sources/napkin-inspect/Render/Report/Assets").path)
+            atPath: PackagePaths.root.appendingPathComponent("Sources/napkin-inspect/Render/Report/Assets").path)
         #expect(Set(inAssets) == Set(Self.assets.map(\.name)), "a file of Assets/ the page does not use, or the other way round")
         for asset in Self.assets {
             let bytes = try Self.file(asset.name)

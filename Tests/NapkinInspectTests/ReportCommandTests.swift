@@ -1,18 +1,12 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `napkin-inspect report` and `check --report`: the file written, its
 /// embedded data, what it refuses to overwrite, and (headless Chromium) what
 /// a person sees when opening it.
 @Suite("napkin-inspect report")
 struct ReportCommandTests {
-    /// A scratch directory for one test.
-    static func scratch() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("napkin-report-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
     /// The JSON of `<script type="application/json" id="ID">` in `html`.
     static func embedded(_ id: String, in html: String) throws -> [String: Any] {
         let open = "<script type=\"application/json\" id=\"\(id)\">"
@@ -36,8 +30,9 @@ struct ReportCommandTests {
 
     @Test("report FILE -o: one self-contained page with the trace's data, exit 0 even with findings")
     func writesSelfContainedPage() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let out = dir + "/report.html"
         let result = try await CLIHarness.inspect(["report", CLIHarness.exampleTrace("bug-retain-cycle"), "-o", out])
         #expect(result.status == 0, "\(result)")
@@ -71,8 +66,9 @@ struct ReportCommandTests {
 
     @Test("hostile names stay text: no </script> ends the data early, the JSON stays valid")
     func hostileNamesAreEscaped() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let trace = dir + "/evil.ndjson", out = dir + "/evil.html"
         try Self.hostileTrace.write(toFile: trace, atomically: true, encoding: .utf8)
         let result = try await CLIHarness.inspect(["report", trace, "-o", out])
@@ -89,8 +85,9 @@ struct ReportCommandTests {
 
     @Test("-o replaces an earlier report, never another file; - writes to standard output")
     func outputRules() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let trace = CLIHarness.exampleTrace("clean")
         let notes = dir + "/notes.html"
         try "<html>my notes</html>".write(toFile: notes, atomically: true, encoding: .utf8)
@@ -121,8 +118,9 @@ struct ReportCommandTests {
         #expect(help.status == 0)
         #expect(help.stdout.contains("  -o, --output FILE "))
         #expect(help.stdout.contains("napkin-inspect report FILE|DIR... [-o FILE] [options]"))
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let result = try await CLIHarness.inspect(["report", CLIHarness.exampleTrace("clean"), "-o=\(dir)/x.html"])
         #expect(result.status == 0, "\(result)")
         #expect(FileManager.default.fileExists(atPath: dir + "/x.html"))
@@ -133,8 +131,9 @@ struct ReportCommandTests {
 
     @Test("unusable input: exit 2, one line naming the file, and no report written")
     func unusableInput() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let out = dir + "/r.html"
         let result = try await CLIHarness.inspect(["report", "README.md", "-o", out])
         #expect(result.status == 2)
@@ -147,8 +146,9 @@ struct ReportCommandTests {
 
     @Test("check --report: every trace of a directory in one report, the check's exit status unchanged")
     func checkReportOfDirectory() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let out = dir + "/check.html"
         let result = try await CLIHarness.inspect(["check", "Examples/traces", "--report", out])
         #expect(result.status == 1, "\(result)")
@@ -167,8 +167,9 @@ struct ReportCommandTests {
 
     @Test("check --report -- COMMAND: the report outlives the command's temporary traces")
     func checkReportOfCommand() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let out = dir + "/run.html"
         let result = try await CLIHarness.inspect(["check", "--report", out, "--", CLIHarness.ribHousePath, "--bug", "swipe-back", "--quiet"],
                                                   timeout: 120)
@@ -183,8 +184,9 @@ struct ReportCommandTests {
 
     @Test("check --repeat N --report: the report shows one run (the first with a finding), not N copies of the flow")
     func checkReportOfRepeatedRuns() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let out = dir + "/repeat.html"
         let result = try await CLIHarness.inspect(["check", "--repeat", "2", "--report", out, "--",
                                                    CLIHarness.ribHousePath, "--bug", "ignore-cancel", "--quiet"], timeout: 180)
@@ -199,11 +201,12 @@ struct ReportCommandTests {
 
     @Test("a file of two sessions: one report trace each, a session's findings never on the other's nodes")
     func sessionsApart() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let trace = dir + "/two.ndjson", out = dir + "/two.html"
-        let clean = try String(contentsOfFile: CLIHarness.repoRoot.appendingPathComponent(CLIHarness.exampleTrace("clean")).path, encoding: .utf8)
-        let bug = try String(contentsOfFile: CLIHarness.repoRoot.appendingPathComponent(CLIHarness.exampleTrace("bug-retain-cycle")).path, encoding: .utf8)
+        let clean = try String(contentsOfFile: PackagePaths.root.appendingPathComponent(CLIHarness.exampleTrace("clean")).path, encoding: .utf8)
+        let bug = try String(contentsOfFile: PackagePaths.root.appendingPathComponent(CLIHarness.exampleTrace("bug-retain-cycle")).path, encoding: .utf8)
         try (clean + bug).write(toFile: trace, atomically: true, encoding: .utf8)
         let result = try await CLIHarness.inspect(["report", trace, "-o", out])
         #expect(result.status == 0, "\(result)")
@@ -226,10 +229,10 @@ struct ReportCommandTests {
 
     // MARK: - In a browser
 
-    /// `report` of `trace` into a scratch file; returns (directory, report path).
-    static func report(_ trace: String, _ extra: [String] = []) async throws -> (String, String) {
-        let dir = try scratch()
-        let out = dir + "/report.html"
+    /// `report` of `trace` into a scratch file; returns (its directory, the report's path).
+    static func report(_ trace: String, _ extra: [String] = []) async throws -> (ScratchDirectory, String) {
+        let dir = try ScratchDirectory("report")
+        let out = dir.file("report.html")
         let result = try await CLIHarness.inspect(["report", trace, "-o", out] + extra, timeout: 120)
         #expect(result.status == 0, "\(result)")
         return (dir, out)
@@ -244,7 +247,7 @@ struct ReportCommandTests {
     @Test("opened in Chromium: no script error, the tree and the findings shown", .enabled(if: HeadlessChromium.path != nil))
     func opensInBrowser() async throws {
         let (dir, out) = try await Self.report(CLIHarness.exampleTrace("bug-retain-cycle"))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { dir.remove() }
         let dom = try await HeadlessChromium.dom(of: out)
         #expect(dom.contains("data-ready=\"yes\""), "the script ran to its end")
         #expect(!dom.contains("class=\"js-error\""), "a script error: \(dom.components(separatedBy: "js-error").dropFirst().first?.prefix(300) ?? "")")
@@ -261,7 +264,7 @@ struct ReportCommandTests {
     @Test("moving the slider changes the tree; a finding's click moves the slider to it", .enabled(if: HeadlessChromium.path != nil))
     func sliderAndFindingClick() async throws {
         let (dir, out) = try await Self.report(CLIHarness.exampleTrace("bug-retain-cycle"))
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        defer { dir.remove() }
         // `#t=` sets the slider and sends it an input event, as a drag does.
         let early = try await HeadlessChromium.dom(of: out, fragment: "t=1500000000")
         #expect(!early.contains("class=\"js-error\""))
@@ -280,12 +283,13 @@ struct ReportCommandTests {
 
     @Test("hostile names in a browser: shown as text, nothing runs", .enabled(if: HeadlessChromium.path != nil))
     func hostileInBrowser() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let trace = dir + "/evil.ndjson"
         try Self.hostileTrace.write(toFile: trace, atomically: true, encoding: .utf8)
         let (reportDir, out) = try await Self.report(trace)
-        defer { try? FileManager.default.removeItem(atPath: reportDir) }
+        defer { reportDir.remove() }
         let dom = try await HeadlessChromium.dom(of: out)
         #expect(dom.contains("data-ready=\"yes\""))
         #expect(!dom.contains("class=\"js-error\""))
@@ -296,12 +300,13 @@ struct ReportCommandTests {
 
     @Test("a large trace (12,000 routers, a 3,000-deep chain) opens, its tree bounded", .enabled(if: HeadlessChromium.path != nil))
     func largeTraceInBrowser() async throws {
-        let dir = try Self.scratch()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let scratch = try ScratchDirectory("report")
+        defer { scratch.remove() }
+        let dir = scratch.path
         let trace = dir + "/large.ndjson"
         try Self.largeTrace(cycles: 9_000, chain: 3_000).write(toFile: trace, atomically: true, encoding: .utf8)
         let (reportDir, out) = try await Self.report(trace)
-        defer { try? FileManager.default.removeItem(atPath: reportDir) }
+        defer { reportDir.remove() }
         let dom = try await HeadlessChromium.dom(of: out, timeout: 180)
         #expect(dom.contains("data-ready=\"yes\""))
         #expect(!dom.contains("class=\"js-error\""))

@@ -1,6 +1,7 @@
 import Foundation
 import NapkinTrace
 import Testing
+import TestSupport
 @testable import napkin_inspect
 
 /// The report's embedded data against its documentation: every field the
@@ -12,7 +13,7 @@ struct ReportSchemaTests {
     /// `trace-N.findings[].at`): each `### `PATH`` heading of the section
     /// "The embedded data", then the first column of the table under it.
     static func documentedFields() throws -> Set<String> {
-        let page = try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent("docs/report.md"), encoding: .utf8)
+        let page = try String(contentsOf: PackagePaths.root.appendingPathComponent("docs/report.md"), encoding: .utf8)
         let section = try #require(page.components(separatedBy: "\n## The embedded data\n").dropFirst().first)
             .components(separatedBy: "\n## ").first ?? ""
         var fields: Set<String> = []
@@ -47,7 +48,7 @@ struct ReportSchemaTests {
     /// The report of bug-retain-cycle (findings with code locations, tasks,
     /// views, marks), given a problem so that it has a note too.
     static func examplePage() throws -> String {
-        let path = CLIHarness.repoRoot.appendingPathComponent(CLIHarness.exampleTrace("bug-retain-cycle")).path
+        let path = PackagePaths.root.appendingPathComponent(CLIHarness.exampleTrace("bug-retain-cycle")).path
         var traces = try ReportTrace.traces(reading: path, options: TraceAnalyzer.Options(), quiet: true)
         traces[0].problems = ["gap: a made-up problem"]
         return ReportPage.html(traces, sources: SourceRoot(directory: "/nonexistent"))

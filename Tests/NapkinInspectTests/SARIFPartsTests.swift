@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// The pieces of `check --format sarif`: URIs, the lines of events in a
 /// trace, the cap on results, and a report built from values.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// `napkin-inspect tree` (at the end, `--at SEQ`, `--at TIME`) and `stats`
 /// (text and JSON) on recorded traces.

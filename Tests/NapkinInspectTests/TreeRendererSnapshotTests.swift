@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import NapkinTraceReader
 import Testing
+import TestSupport
 @testable import napkin_inspect
 
 /// The text tree of a small hand-built trace, as exact snapshots: through the
@@ -85,13 +86,8 @@ struct TreeRendererSnapshotTests {
 
     /// The analyzer after reading the whole trace.
     static func analyzer() throws -> TraceAnalyzer {
-        let scratch = try ScratchDirectory("snapshot-unit")
-        let path = try scratch.write("snapshot.ndjson", trace)
-        let reader = try TraceReader(path: path)
         var analyzer = TraceAnalyzer(options: .init(grace: 1_000_000_000))
-        while let item = reader.next() {
-            if case .event(let event) = item { analyzer.consume(event) }
-        }
+        for event in try readAll(text: trace).0.events { analyzer.consume(event) }
         analyzer.finish()
         return analyzer
     }

@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import Testing
 @testable import napkin_inspect
+import TestSupport
 
 /// View states end to end: the built `napkin-inspect` run on a trace with
 /// `view` events (``RenderFixture/views``, written to a temporary file):

@@ -381,11 +381,7 @@ struct AnalysisRecordedTests {
             #expect(report.endedCleanly, sourceLocation: sourceLocation)
         }
         // The recording read back from its NDJSON gives the same events and verdict.
-        var parser = TraceLineParser()
-        let events = recorder.ndjson.split(separator: "\n").compactMap { line -> TraceEvent? in
-            if case .event(let event) = parser.parse(String(line)) { return event }
-            return nil
-        }
+        let events = parseEvents(recorder.ndjson)
         #expect(events == recorder.events, sourceLocation: sourceLocation)
         #expect(TraceAnalyzer.analyze(events, options: .init(grace: 30_000_000_000, expectTeardown: true)).isClean, sourceLocation: sourceLocation)
     }

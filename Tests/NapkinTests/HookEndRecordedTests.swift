@@ -159,18 +159,16 @@ struct HookEndRecordedTests {
     @Test("the program the stuck-hook fixtures were recorded from, run for real: stuck-hook, as in the fixture; its clean twin: nothing",
           .timeLimit(.minutes(2)))
     func probeRuns() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         for clean in [false, true] {
             let path = directory + (clean ? "/clean.ndjson" : "/stuck.ndjson")
             let run = try await Probe.run(["stuck-hook"] + (clean ? ["clean"] : []), environment: ["NAPKIN_TRACE": path],
                                           timeout: .seconds(60))
             #expect(run.exitStatus == 0, "\(run.summary)")
-            let reader = try TraceReader(path: path)
-            var events: [TraceEvent] = []
-            while let item = reader.next() {
-                if case .event(let event) = item { events.append(event) }
-            }
+            let (result, reader) = try readAll(path: path)
+            let events = result.events
             #expect(reader.integrity.isUsable, "\(reader.integrity.problems)")
             let report = TraceAnalyzer.analyze(events)
             if clean {
@@ -180,20 +178,11 @@ struct HookEndRecordedTests {
                 #expect(report.findings.first?.type == "ScoresInteractor")
                 #expect(report.findings.first?.message.hasPrefix("didBecomeActive has not returned") == true)
                 // The fixture is this recording: the same events, but for times, pid, wall clock and code lines.
-                let fixture = try String(contentsOfFile: Self.fixture("stuck-hook"), encoding: .utf8)
-                var parser = TraceLineParser()
-                let recorded = fixture.split(separator: "\n").compactMap { line -> TraceEvent.Kind? in
-                    if case .event(let event) = parser.parse(String(line)) { event.kind } else { nil }
-                }
+                let fixture = try String(contentsOfFile: Fixtures.path("stuck-hook"), encoding: .utf8)
+                let recorded = parseEvents(fixture).map(\.kind)
                 #expect(Array(events.map(\.kind).dropFirst()) == Array(recorded.dropFirst()))
             }
         }
-    }
-
-    /// The path of fixture `name` in `Tests/Fixtures/traces`.
-    static func fixture(_ name: String) -> String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Fixtures/traces/\(name).ndjson").path
     }
 
     // MARK: - Adoption

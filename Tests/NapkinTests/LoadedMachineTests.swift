@@ -2,6 +2,7 @@ import Foundation
 import NapkinTrace
 import NapkinTraceReader
 import Testing
+import TestSupport
 
 /// A clean flow stays clean on a loaded machine. A real traced process
 /// (TraceProbe `loaded`) keeps both cores busy, detaches a screen and blocks
@@ -19,18 +20,16 @@ struct LoadedMachineTests {
     @Test("both cores busy, the main thread blocked 3 s after a detach, other threads writing meanwhile: no finding with the default grace",
           .timeLimit(.minutes(2)))
     func blockedMainActorAfterDetach() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/loaded.ndjson"
         let run = try await Probe.run(["loaded", "3"], environment: ["NAPKIN_TRACE": path], timeout: .seconds(90))
         #expect(run.exitStatus == 0, "\(run.summary)")
         #expect(run.stderrLines == ["done"], "\(run.summary)")
 
-        let reader = try TraceReader(path: path)
-        var events: [TraceEvent] = []
-        while let item = reader.next() {
-            if case .event(let event) = item { events.append(event) }
-        }
+        let (result, reader) = try readAll(path: path)
+        let events = result.events
         #expect(reader.integrity.isUsable, "\(reader.integrity.problems)")
 
         // The trace really holds what a clock-only analysis would take for leaks:

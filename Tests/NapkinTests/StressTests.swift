@@ -1,19 +1,6 @@
 import Napkin
 import Testing
-
-/// A small seeded generator, so every worker's sequence of operations is
-/// reproducible (the interleaving is not).
-private struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import TestSupport
 
 /// A router, its interactor, and the one parent it may be attached to.
 private struct Node: Sendable {
@@ -31,7 +18,7 @@ private struct StressTree {
     let nodes: [Node]
 
     init(fanOut: [Int], seed: UInt64) async {
-        var random = SplitMix64(seed: seed)
+        var random = SplitMix(seed: seed)
         root = TestRootRouter("root")
         await root.launch()
         var nodes: [Node] = []
@@ -131,7 +118,7 @@ private func unbalanced(_ interactors: [TestInteractor]) async -> [String] {
 /// bounce of a tree interactor, or a direct activate/deactivate of a loner.
 private func runWorker(seed: UInt64, operations: Int, nodes: [Node], upperCount: Int,
                        loners: [TestInteractor]) async {
-    var random = SplitMix64(seed: seed)
+    var random = SplitMix(seed: seed)
     for _ in 0..<operations {
         // One operation in five targets an upper node, whose subtree is
         // large, so whole-subtree settles overlap.

@@ -3,11 +3,6 @@ import NapkinTrace
 import Synchronization
 import Testing
 import TestSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// With tracing on, the calling actor never waits for I/O: while the sink is
 /// stuck, `emit` keeps returning; past the queue's capacity events are dropped

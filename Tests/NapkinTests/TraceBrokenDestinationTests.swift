@@ -1,10 +1,6 @@
 import Foundation
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TestSupport
 
 /// A closed pipe, a full disk, a bad path or a closed descriptor never crashes
 /// or stalls the app: it finishes its work, exits 0, and napkin says once on
@@ -95,8 +91,9 @@ struct TraceBrokenDestinationTests {
 
     @Test("a FIFO without a reader: the app neither blocks nor waits, tracing is off", .enabled(if: isLinux))
     func fifoWithoutReader() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let fifo = directory + "/nobody.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         let run = try await Probe.run(["churn", "200"], environment: ["NAPKIN_TRACE": fifo], timeout: .seconds(60))
@@ -105,8 +102,9 @@ struct TraceBrokenDestinationTests {
 
     @Test("the reader of a FIFO stops reading but keeps it open: the app still exits", .enabled(if: isLinux))
     func stalledFIFOReader() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let fifo = directory + "/stuck.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -131,8 +129,9 @@ struct TraceBrokenDestinationTests {
 
     @Test("a socket file is refused", .enabled(if: isLinux))
     func socketFile() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/trace.sock"
         let listener = try bindUnixSocket(at: path)
         defer { close(listener) }
@@ -142,8 +141,9 @@ struct TraceBrokenDestinationTests {
 
     @Test("a trace file the app may write but not read is left untouched")
     func writeOnlyFile() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/old.ndjson"
         // It even starts like a trace: what counts is that napkin could not check it.
         let original = Data(#"{"seq":1,"t":0,"ev":"session","v":1,"app":"old","pid":1,"wall":0}"#.utf8 + [10])
@@ -170,8 +170,9 @@ struct TraceBrokenDestinationTests {
 
     @Test("an existing file that is not a trace is left untouched")
     func foreignFile() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/Package.swift"
         let original = Data("// swift-tools-version: 6.2\nimport PackageDescription\n".utf8)
         try original.write(to: URL(fileURLWithPath: path))
@@ -183,8 +184,9 @@ struct TraceBrokenDestinationTests {
     // Relies on Linux's poll(2) on a FIFO: no hang-up before the first writer.
     @Test("a named pipe (FIFO) is written to, not read from first", .enabled(if: isLinux))
     func namedPipe() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let fifo = directory + "/live.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         // The test is the reader, like `napkin-inspect live` on a FIFO.

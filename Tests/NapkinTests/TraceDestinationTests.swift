@@ -2,11 +2,6 @@ import Foundation
 import NapkinTrace
 import NapkinTraceReader
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TestSupport
 
 /// How the value of NAPKIN_TRACE selects where the trace goes.
@@ -83,8 +78,9 @@ struct TraceDestinationTests {
 
     @Test("a path ending in / is a directory: the trace goes to napkin-<pid>.ndjson inside it")
     func directory() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let sink = try TraceDestination.sink(for: directory + "/")
         try sink.write(sample)
         sink.close()
@@ -95,8 +91,9 @@ struct TraceDestinationTests {
 
     @Test("two processes sharing a directory setting each write their own file")
     func directoryInChildren() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         async let first = Probe.run(["exit", "1"], environment: ["NAPKIN_TRACE": directory + "/"], timeout: .seconds(60))
         async let second = Probe.run(["exit", "1"], environment: ["NAPKIN_TRACE": directory + "/"], timeout: .seconds(60))
         let runs = try await [first, second]
@@ -120,8 +117,9 @@ struct TraceDestinationTests {
 
     @Test("any other value is a file path: created, or replaced if it holds a napkin trace")
     func filePath() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/run.ndjson"
         for _ in 0..<2 { // the second round replaces the first round's trace
             let sink = try TraceDestination.sink(for: path)
@@ -140,8 +138,9 @@ struct TraceDestinationTests {
 
     @Test("an existing file that is not a napkin trace is refused and left untouched")
     func foreignFile() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/notes.txt"
         let original = Data("my precious notes\n".utf8)
         try original.write(to: URL(fileURLWithPath: path))
@@ -190,8 +189,9 @@ struct TraceDestinationTests {
 
     @Test("a directory named without the trailing / is refused, and the message says to add it")
     func directoryWithoutSlash() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let text = message(of: directory)
         #expect(text?.contains("is a directory; end the value with /") == true, "\(text ?? "accepted")")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).isEmpty)
@@ -199,8 +199,9 @@ struct TraceDestinationTests {
 
     @Test("a FIFO without a reader is refused at once: opening never waits for a reader", .enabled(if: isLinux))
     func fifoWithoutReader() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let fifo = directory + "/nobody.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         // Should the open block, the test would hang: try it on a thread of
@@ -225,8 +226,9 @@ struct TraceDestinationTests {
 
     @Test("a FIFO with a reader gets whole lines, and the reader sees them", .enabled(if: isLinux))
     func fifoWithReader() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let fifo = directory + "/live.fifo"
         try #require(mkfifo(fifo, 0o600) == 0)
         let reader = open(fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
@@ -248,8 +250,9 @@ struct TraceDestinationTests {
 
     @Test("a socket file is refused", .enabled(if: isLinux))
     func socketFile() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/trace.sock"
         let listener = try bindUnixSocket(at: path)
         defer { close(listener) }
@@ -277,8 +280,9 @@ struct TraceDestinationTests {
 
     @Test("a symbolic link is followed: a trace behind it is replaced, the link stays a link")
     func symlinkToTrace() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let target = directory + "/runs-1.ndjson"
         let link = directory + "/latest.ndjson"
         try Data(#"{"seq":1,"t":0,"ev":"session","v":1,"app":"old","pid":1,"wall":0}"#.utf8 + [10])
@@ -293,8 +297,9 @@ struct TraceDestinationTests {
 
     @Test("a symbolic link to a file that is not a trace is refused; the file is left untouched")
     func symlinkToForeignFile() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let target = directory + "/notes.txt"
         let link = directory + "/trace.ndjson"
         let original = Data("my precious notes\n".utf8)
@@ -307,8 +312,9 @@ struct TraceDestinationTests {
 
     @Test("a dangling symbolic link: the file it points to is created")
     func danglingSymlink() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let link = directory + "/trace.ndjson"
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "new.ndjson")
         let sink = try TraceDestination.sink(for: link)
@@ -319,8 +325,9 @@ struct TraceDestinationTests {
 
     @Test("DIR/: a trace left by an earlier process with the same pid is replaced, anything else is refused")
     func directoryFileFromEarlierProcess() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let file = directory + "/napkin-\(getpid()).ndjson"
         let longer = sampleText + String(repeating: #"{"seq":3,"t":9,"ev":"mark","text":"old"}"# + "\n", count: 10)
         try Data(longer.utf8).write(to: URL(fileURLWithPath: file))
@@ -341,8 +348,8 @@ struct TraceDestinationTests {
 
     /// The lines a sink wrote to a pipe, given `events` (read as they come).
     private func linesThroughPipe(_ events: [TraceEvent]) async throws -> [[UInt8]] {
-        let pipe = try SharedChildren.makePipe()
-        let reading = SharedChildren.readToEnd(pipe.read)
+        let pipe = try CLibrary.makePipe()
+        let reading = readToEnd(pipe.read)
         do {
             let sink = try TraceDestination.sink(for: "fd:\(pipe.write)")
             try sink.write(events)
@@ -357,9 +364,7 @@ struct TraceDestinationTests {
     }
 
     private func parse(_ line: [UInt8]) -> TraceEvent? {
-        var parser = TraceLineParser()
-        if case .event(let event) = parser.parse(String(decoding: line, as: UTF8.self)) { return event }
-        return nil
+        parseEvent(String(decoding: line, as: UTF8.self))
     }
 
     @Test("to a pipe, a record longer than PIPE_BUF is shortened into a valid record that fits", .enabled(if: isLinux))
@@ -401,8 +406,9 @@ struct TraceDestinationTests {
 
     @Test("to a regular file, a long record is written whole")
     func oversizedRecordToFile() throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/long.ndjson"
         let text = String(repeating: "long mark \u{1f600} ", count: 2000)
         let sink = try TraceDestination.sink(for: path)
@@ -421,12 +427,12 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     #else
     let fd = socket(AF_UNIX, SOCK_STREAM, 0)
     #endif
-    guard fd >= 0 else { throw ProbeError("socket failed: errno \(errno)") }
+    guard fd >= 0 else { throw TestFailure("socket failed: errno \(errno)") }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)
     let bytes = Array(path.utf8)
     let capacity = MemoryLayout.size(ofValue: address.sun_path)
-    guard bytes.count < capacity else { close(fd); throw ProbeError("socket path too long: \(path)") }
+    guard bytes.count < capacity else { close(fd); throw TestFailure("socket path too long: \(path)") }
     withUnsafeMutableBytes(of: &address.sun_path) { raw in
         raw.copyBytes(from: bytes)
         raw[bytes.count] = 0
@@ -434,6 +440,6 @@ func bindUnixSocket(at path: String) throws -> Int32 {
     let bound = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
     }
-    guard bound == 0 else { close(fd); throw ProbeError("bind \(path) failed: errno \(errno)") }
+    guard bound == 0 else { close(fd); throw TestFailure("bind \(path) failed: errno \(errno)") }
     return fd
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What reaches the trace file when a traced process ends: everything and the
 /// `end` record on a normal exit (without the app calling anything), and
@@ -31,8 +32,9 @@ struct TraceExitTests {
 
     @Test("returning from main writes every queued event and the end record")
     func returnFromMain() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/exit.ndjson"
         let run = try await Probe.run(["exit", "\(marks)"], environment: ["NAPKIN_TRACE": path])
         #expect(run.exitStatus == 0, "\(run.summary)")
@@ -42,8 +44,9 @@ struct TraceExitTests {
 
     @Test("exit() from the middle of the app writes every queued event and the end record")
     func exitCall() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/exit-call.ndjson"
         let run = try await Probe.run(["exit-call", "\(marks)"], environment: ["NAPKIN_TRACE": path])
         #expect(run.exitStatus == 0, "\(run.summary)")
@@ -58,8 +61,9 @@ struct TraceExitTests {
 
     @Test("a crash keeps every event older than the flush interval; the file parses line by line")
     func crash() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/crash.ndjson"
         let early = 2_000
         let run = try await Probe.run(["crash", "\(early)"], environment: ["NAPKIN_TRACE": path])
@@ -80,8 +84,9 @@ struct TraceExitTests {
 
     @Test("bootstrap(_:) with a file sink writes the trace there, and takes precedence over NAPKIN_TRACE")
     func bootstrap() async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/bootstrap.ndjson"
         let run = try await Probe.run(["bootstrap", path], environment: ["NAPKIN_TRACE": "stdout"])
         #expect(run.exitStatus == 0, "\(run.summary)")

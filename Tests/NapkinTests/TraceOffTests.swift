@@ -1,6 +1,7 @@
 import Foundation
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// With tracing off, the hook a router or interactor calls when it is created
 /// (`TraceContext.current()`, one atomic load) allocates nothing, and neither
@@ -19,7 +20,7 @@ struct TraceOffTests {
     /// replacement (under ThreadSanitizer, `swift test --sanitize=thread`,
     /// glibc's counters never move, so the measurement says nothing).
     private static let measurable = CLibrary.heapBytesInUse() != nil
-        && CLibrary.symbol("__tsan_init") == nil
+        && !runsUnderThreadSanitizer
     private static let tracedByEnvironment = ProcessInfo.processInfo.environment["NAPKIN_TRACE"] != nil
 
     @Test("in a fresh process with tracing off: 100,000 calls of each hook keep 0 heap bytes, with and without a recorder elsewhere",
@@ -110,7 +111,7 @@ struct TraceOffTests {
 /// every call of every thread, the background writer's included.
 @Suite("Trace on: the emit path allocates nothing per event")
 struct TraceOnAllocationTests {
-    private static let sanitized = CLibrary.sanitized
+    private static let sanitized = runsUnderSanitizer
 
     @Test("120,000 events emitted, encoded and written allocate nothing; 10,000 recorded cycles allocate what untraced ones do",
           .disabled(if: sanitized, "a sanitizer replaces malloc: RuntimeCounters counts nothing"))

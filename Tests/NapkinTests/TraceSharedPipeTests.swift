@@ -3,11 +3,6 @@ import NapkinTrace
 import NapkinTraceReader
 import Testing
 import TestSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Several processes writing to one pipe never split each other's records,
 /// and a destination that shares the process's standard error cannot keep
@@ -38,14 +33,14 @@ struct TraceSharedPipeTests {
     @Test("two processes tracing into one pipe: every line is a whole record, every record is there",
           arguments: ["fd:3", "stdout"])
     func twoWritersOnePipe(destination: String) async throws {
-        let pipe = try SharedChildren.makePipe()
+        let pipe = try CLibrary.makePipe()
         let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
         try #require(devNull >= 0)
         defer { close(devNull) }
         // A slow reader at first: both writers wait for room at the same
         // time, so their writes alternate. (The children flush before they
         // exit: what they write does not depend on how fast this reader is.)
-        let reading = SharedChildren.readToEnd(pipe.read, slowlyFor: 1 << 20)
+        let reading = readToEnd(pipe.read, slowlyFor: 1 << 20)
         let tags = ["A", "B"]
         var children: [SharedChildren.Child] = []
         for tag in tags {
@@ -65,14 +60,13 @@ struct TraceSharedPipeTests {
 
         #expect(bytes.last == 10, "the pipe does not end with a whole line")
         let lines = bytes.split(separator: 10, omittingEmptySubsequences: false).dropLast()
-        var parser = TraceLineParser()
         var events: [TraceEvent] = []
         var broken: [String] = []
         for line in lines {
             if line.count + 1 > Platform.atomicPipeWriteSize {
                 broken.append("a line of \(line.count + 1) bytes")
             }
-            if case .event(let event) = parser.parse(String(decoding: line, as: UTF8.self)) {
+            if let event = parseEvent(String(decoding: line, as: UTF8.self)) {
                 events.append(event)
             } else {
                 broken.append(String(decoding: line.prefix(120), as: UTF8.self))
@@ -106,14 +100,14 @@ struct TraceSharedPipeTests {
         // A test process running the whole suite can have a hundred descriptors
         // open: the pipe's end then has a high number, where a fixed staging
         // number for the child's dup2s would overwrite it before copying it.
-        let pipe = try SharedChildren.makePipe()
+        let pipe = try CLibrary.makePipe()
         let high = fcntl(pipe.write, F_DUPFD_CLOEXEC, 100)
         close(pipe.write)
         try #require(high >= 100)
         let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
         try #require(devNull >= 0)
         defer { close(devNull) }
-        let reading = SharedChildren.readToEnd(pipe.read)
+        let reading = readToEnd(pipe.read)
         let child = try SharedChildren.spawn(["flood", "3", "40", "H", "0"], environment: ["NAPKIN_TRACE": "fd:3"],
                                              stdout: devNull, fd3: high)
         close(high)
@@ -126,7 +120,7 @@ struct TraceSharedPipeTests {
     @Test("NAPKIN_TRACE=stderr and nobody reads standard error: the app still exits")
     func stalledStandardError() async throws {
         // The read end stays open, and unread until the child is gone.
-        let pipe = try SharedChildren.makePipe()
+        let pipe = try CLibrary.makePipe()
         let devNull = open("/dev/null", O_WRONLY | O_CLOEXEC)
         try #require(devNull >= 0)
         defer { close(devNull) }
@@ -140,7 +134,7 @@ struct TraceSharedPipeTests {
         #expect(!outcome.timedOut, "the app stalled at exit")
         #expect(outcome.exitStatus == 0, "\(outcome.summary)")
         // What did get into the pipe is whole lines of the trace.
-        let bytes = await SharedChildren.readToEnd(pipe.read).value
+        let bytes = await readToEnd(pipe.read).value
         let trace = WireTrace(bytes)
         #expect(trace.events.first?.ev == "session")
         #expect(trace.badLines.isEmpty)
@@ -148,8 +142,8 @@ struct TraceSharedPipeTests {
 
     @Test("the trace's pipe and standard error both closed: no SIGPIPE, the app exits normally")
     func brokenPipesEverywhere() async throws {
-        let out = try SharedChildren.makePipe()
-        let err = try SharedChildren.makePipe()
+        let out = try CLibrary.makePipe()
+        let err = try CLibrary.makePipe()
         // Both readers are gone before the child writes anything.
         close(out.read)
         close(err.read)
@@ -168,9 +162,10 @@ struct TraceSharedPipeTests {
 enum SharedChildren {
     /// One running child.
     struct Child: Sendable {
-        var pid: pid_t
+        /// The process.
+        var process: ChildProcess
         /// Where its standard error goes when the test did not choose (read after it exits).
-        var stderrFile: String?
+        var stderrFile: ScratchDirectory?
     }
 
     /// How a child ended.
@@ -186,123 +181,41 @@ enum SharedChildren {
         }
     }
 
-    /// A pipe whose ends are close-on-exec here, so that children other tests
-    /// spawn meanwhile never hold them open.
-    static func makePipe() throws -> (read: Int32, write: Int32) {
-        try CLibrary.makePipe()
-    }
-
-    /// Reads `fd` to its end on a thread of its own, then closes it.
-    ///
-    /// - Parameter slowlyFor: read the first this many bytes 4 kB at a time,
-    ///   pausing 1 ms after each read, so that writers keep finding the pipe
-    ///   full and wait for room side by side: their writes then alternate.
-    ///   After that, read as fast as possible (a reader slowed down for long
-    ///   on a busy machine would be given up by exiting writers).
-    static func readToEnd(_ fd: Int32, slowlyFor slowBytes: Int = 0) -> Task<[UInt8], Never> {
-        Task {
-            await withCheckedContinuation { continuation in
-                Thread {
-                    var bytes: [UInt8] = []
-                    var buffer = [UInt8](repeating: 0, count: 65_536)
-                    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-                    while true {
-                        let slow = bytes.count < slowBytes
-                        let n = read(fd, &buffer, slow ? 4096 : buffer.count)
-                        if n < 0 && errno == EINTR { continue }
-                        if n <= 0 { break }
-                        bytes.append(contentsOf: buffer[0..<n])
-                        if slow { usleep(1_000) }
-                    }
-                    close(fd)
-                    continuation.resume(returning: bytes)
-                }.start()
-            }
-        }
-    }
-
     /// Starts `TraceProbe arguments...` with `environment` added to the test's
     /// (without its NAPKIN_TRACE), `stdout` as its fd 1, `stderr` (or a
-    /// temporary file) as its fd 2, `fd3` (if any) as its fd 3, and nothing
+    /// scratch file) as its fd 2, `fd3` (if any) as its fd 3, and nothing
     /// else of the test's open.
     static func spawn(_ arguments: [String], environment: [String: String], stdout: Int32,
                       stderr: Int32? = nil, fd3: Int32?) throws -> Child {
         let path = try Probe.requireExecutable()
-        var env = ProcessInfo.processInfo.environment
-        env["NAPKIN_TRACE"] = nil
-        env["SWIFT_BACKTRACE"] = "enable=no"
-        for (key, value) in environment { env[key] = value }
-
-        var stderrFile: String?
-        var errFD = stderr ?? -1
-        if stderr == nil {
-            let file = NSTemporaryDirectory() + "napkin-shared-stderr-\(UUID().uuidString)"
-            errFD = open(file, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-            guard errFD >= 0 else { throw ProbeError("cannot create \(file)") }
-            stderrFile = file
-        }
-        defer { if stderr == nil { close(errFD) } }
-
-        var actions = CLibrary.emptyFileActions()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // Above every source first, so that the dup2s below never overwrite
-        // each other's sources. (Not a fixed number: a test process running
-        // the whole suite on a busy machine can have a hundred descriptors
-        // open, and a source at 100 was overwritten before it was copied.)
-        let sources = [stdout, errFD] + (fd3.map { [$0] } ?? [])
-        let above = max(sources.max()! + 1, 10)
-        for (index, fd) in sources.enumerated() { posix_spawn_file_actions_adddup2(&actions, fd, above + Int32(index)) }
-        for index in sources.indices { posix_spawn_file_actions_adddup2(&actions, above + Int32(index), 1 + Int32(index)) }
-        for index in sources.indices { posix_spawn_file_actions_addclose(&actions, above + Int32(index)) }
-
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var pid: pid_t = 0
-        let spawned = CLibrary.spawn(&pid, path, &actions, closingFrom: fd3 == nil ? 3 : 4, argv, envp)
-        guard spawned == 0 else { throw ProbeError("posix_spawn \(path) failed: \(spawned)") }
-        return Child(pid: pid, stderrFile: stderrFile)
+        let stderrFile = stderr == nil ? try ScratchDirectory("shared-stderr") : nil
+        let err: ChildProcess.Descriptor = stderr.map { .copy(of: $0) } ?? .writing(stderrFile!.file("stderr"))
+        let process = try ChildProcess.spawn([path] + arguments, environment: Probe.environment(adding: environment),
+                                             descriptors: [.inherited, .copy(of: stdout), err] + (fd3.map { [.copy(of: $0)] } ?? []))
+        return Child(process: process, stderrFile: stderrFile)
     }
 
     /// Waits for every child (killing those still running after `timeout`),
-    /// on a thread of its own.
+    /// without holding a thread while it waits.
     static func wait(_ children: [Child], timeout: Duration) async throws -> [Outcome] {
-        await withCheckedContinuation { continuation in
-            Thread {
-                let deadline = ContinuousClock.now + timeout
-                var outcomes: [Outcome] = []
-                for child in children {
-                    var outcome = Outcome()
-                    var status: Int32 = 0
-                    while true {
-                        let r = waitpid(child.pid, &status, WNOHANG)
-                        if r == child.pid || r < 0 { break }
-                        if ContinuousClock.now > deadline {
-                            kill(child.pid, SIGKILL)
-                            _ = waitpid(child.pid, &status, 0)
-                            outcome.timedOut = true
-                            break
-                        }
-                        usleep(10_000)
-                    }
-                    if status & 0x7f == 0 {
-                        outcome.exitStatus = (status >> 8) & 0xff
-                    } else {
-                        outcome.signal = status & 0x7f
-                    }
-                    if let file = child.stderrFile {
-                        let text = (try? String(contentsOfFile: file, encoding: .utf8)) ?? ""
-                        outcome.stderr = text.split(separator: "\n").map(String.init)
-                        try? FileManager.default.removeItem(atPath: file)
-                    }
-                    outcomes.append(outcome)
-                }
-                continuation.resume(returning: outcomes)
-            }.start()
+        let deadline = ContinuousClock.now + timeout
+        var outcomes: [Outcome] = []
+        for child in children {
+            var outcome = Outcome()
+            var status = try await child.process.wait(until: deadline)
+            if status == nil {
+                status = child.process.kill()
+                outcome.timedOut = true
+            }
+            outcome.exitStatus = status?.code
+            outcome.signal = status?.signal
+            if let scratch = child.stderrFile {
+                let text = (try? String(contentsOfFile: scratch.file("stderr"), encoding: .utf8)) ?? ""
+                outcome.stderr = text.split(separator: "\n").map(String.init)
+                scratch.remove()
+            }
+            outcomes.append(outcome)
         }
+        return outcomes
     }
 }

@@ -4,11 +4,6 @@ import NapkinTrace
 import NapkinTraceReader
 import Testing
 import TestSupport
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `NAPKIN_TRACE=tcp:` and `unix:` with real napkins: the TraceProbe app
 /// sending its trace to an inspector stand-in, exiting with no inspector,
@@ -23,26 +18,17 @@ struct TraceSocketTests {
 
     /// Reads `bytes` as a trace: its integrity (with the model's) and the analysis of its last session.
     static func read(_ bytes: [UInt8]) throws -> (events: [TraceEvent], integrity: TraceIntegrity, analyzer: TraceAnalyzer) {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let path = directory + "/received.ndjson"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        let reader = try TraceReader(path: path)
-        var events: [TraceEvent] = []
+        let (result, reader) = try readAll(bytes: bytes)
         var analyzer = TraceAnalyzer(options: analysis)
-        while let item = reader.next() {
-            if case .event(let event) = item {
-                events.append(event)
-                analyzer.consume(event)
-            }
-        }
+        for event in result.events { analyzer.consume(event) }
         analyzer.finish()
+        let events = result.events
         return (events, reader.integrity.including(analyzer.state), analyzer)
     }
 
     @Test("the TraceProbe app sends its whole trace to a TCP listener: clean, with no findings, ending at exit")
     func probeToListener() async throws {
-        let inspector = try Inspector.tcp()
+        let inspector = try TestListener.tcp()
         defer { inspector.stop() }
         let run = try await Probe.run(["exit", "3"], environment: ["NAPKIN_TRACE": inspector.address.description])
         #expect(run.exitStatus == 0 && !run.timedOut, "\(run.summary)")
@@ -66,8 +52,9 @@ struct TraceSocketTests {
 
     @Test("with no inspector the app runs and exits as usual, and says so once on standard error", arguments: ["tcp", "unix"])
     func exitWithoutInspector(kind: String) async throws {
-        let directory = try makeTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory("trace-tests")
+        defer { scratch.remove() }
+        let directory = scratch.path
         let value: String
         var refusing: RefusingPort?
         defer { refusing?.close() }
@@ -95,8 +82,9 @@ struct TraceSocketTests {
     @MainActor
     func realRoutersLateInspector() async throws {
         // Short: a unix socket path must fit in about 100 bytes.
-        let path = "/tmp/napkin-\(UUID().uuidString.prefix(8)).sock"
-        defer { Platform.removeSocketFile(path) }
+        let scratch = try ScratchDirectory(short: true)
+        defer { scratch.remove() }
+        let path = scratch.file("i.sock")
         let sink = SocketTraceSink(address: .unix(path: path),
                                    settings: .init(firstBackoffMS: 2, maxBackoffMS: 20, backlogCapacity: 16))
         let tracer = Tracer(sink: sink, app: "routers", flushInterval: .milliseconds(2))
@@ -116,7 +104,7 @@ struct TraceSocketTests {
         let home = try #require(root.children.first as? TraceTestRouter)
         try #require(await waitUntil { sink.status.attempts >= 2 && sink.status.lost > 0 })
 
-        let inspector = try Inspector.unix(path)
+        let inspector = try TestListener.unix(path)
         defer { inspector.stop() }
         try #require(await waitUntil { sink.status.isConnected && inspector.connectionCount == 1 })
 
@@ -161,90 +149,5 @@ struct TraceSocketTests {
         let needle = Array(text.utf8)
         guard bytes.count >= needle.count else { return false }
         return bytes.indices.dropLast(needle.count - 1).contains { bytes[$0..<($0 + needle.count)].elementsEqual(needle) }
-    }
-}
-
-/// An inspector stand-in: listens on loopback TCP or a unix socket,
-/// accepts every connection and keeps what each sent, on a thread of its own.
-///
-/// `@unchecked Sendable`: `shared` (a `Locked`) guards what the test and the
-/// listening thread both touch; `listener` is closed by ``stop()`` only after
-/// that thread finished.
-final class Inspector: @unchecked Sendable {
-    private struct Shared {
-        var received: [[UInt8]] = []
-        var ended: [Bool] = []
-        var stopping = false
-    }
-
-    let address: TraceSocketAddress
-    private let listener: Int32
-    private let shared = Locked(Shared())
-    private let done = DispatchSemaphore(value: 0)
-
-    static func tcp() throws -> Inspector {
-        let fd = try Platform.listen(on: try Platform.resolve(host: "127.0.0.1", port: 0, passive: true)[0])
-        guard let port = Platform.boundPort(of: fd) else {
-            Platform.closeDescriptor(fd)
-            throw ProbeError("no port for the inspector")
-        }
-        return Inspector(.tcp(host: "127.0.0.1", port: port), fd)
-    }
-
-    static func unix(_ path: String) throws -> Inspector {
-        Inspector(.unix(path: path), try Platform.listen(on: try Platform.unixAddress(path)))
-    }
-
-    private init(_ address: TraceSocketAddress, _ listener: Int32) {
-        self.address = address
-        self.listener = listener
-        Thread { [self] in run() }.start()
-    }
-
-    var connectionCount: Int { shared.withLock { $0.received.count } }
-    func bytes(of index: Int) -> [UInt8] { shared.withLock { index < $0.received.count ? $0.received[index] : [] } }
-    func hasEnded(_ index: Int) -> Bool { shared.withLock { index < $0.ended.count && $0.ended[index] } }
-
-    func stop() {
-        let first = shared.withLock { s -> Bool in
-            defer { s.stopping = true }
-            return !s.stopping
-        }
-        guard first else { return }
-        done.wait()
-        Platform.closeDescriptor(listener)
-        if case .unix(let path) = address { Platform.removeSocketFile(path) }
-    }
-
-    private func run() {
-        var open: [(fd: Int32, index: Int)] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while !shared.withLock({ $0.stopping }) {
-            var polls = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
-                + open.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
-            guard poll(&polls, nfds_t(polls.count), 10) > 0 else { continue }
-            if polls[0].revents != 0, let accepted = Platform.accept(on: listener) {
-                let index = shared.withLock { s -> Int in
-                    s.received.append([])
-                    s.ended.append(false)
-                    return s.received.count - 1
-                }
-                open.append((accepted.fd, index))
-            }
-            for p in polls.dropFirst() where p.revents != 0 {
-                guard let entry = open.first(where: { $0.fd == p.fd }) else { continue }
-                let n = buffer.withUnsafeMutableBytes { read(p.fd, $0.baseAddress!, $0.count) }
-                if n < 0 && (errno == EAGAIN || errno == EINTR) { continue }
-                if n <= 0 {
-                    Platform.closeDescriptor(entry.fd)
-                    open.removeAll { $0.fd == entry.fd }
-                    shared.withLock { $0.ended[entry.index] = true }
-                    continue
-                }
-                shared.withLock { $0.received[entry.index].append(contentsOf: buffer[0..<n]) }
-            }
-        }
-        for entry in open { Platform.closeDescriptor(entry.fd) }
-        done.signal()
     }
 }

@@ -7,11 +7,6 @@ import TestSupport
 import Napkin
 import NapkinTrace
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 // MARK: - The TraceProbe child process
 
@@ -44,13 +39,7 @@ struct ProbeResult: Sendable {
 /// Runs the TraceProbe executable that SwiftPM builds next to the test bundle.
 enum Probe {
     /// The path of the TraceProbe executable, or `nil` if it cannot be found.
-    static let executable: String? = {
-        for directory in CLibrary.productDirectories {
-            let candidate = directory + "/TraceProbe"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-        }
-        return nil
-    }()
+    static let executable: String? = BuiltProducts.executable("TraceProbe")
 
     /// Runs `TraceProbe arguments...` with `environment` added to a copy of the
     /// test's environment (without any NAPKIN_TRACE of its own).
@@ -69,40 +58,31 @@ enum Probe {
                     closeStdoutAfter: Int? = nil,
                     readAlong: Int32? = nil, closedFDs: [Int32] = [], timeout: Duration = .seconds(60)) async throws -> ProbeResult {
         let path = try requireExecutable()
-        var env = ProcessInfo.processInfo.environment
-        env["NAPKIN_TRACE"] = nil
-        env["SWIFT_BACKTRACE"] = "enable=no" // a crash should not spend seconds symbolicating
-        for (key, value) in environment { env[key] = value }
-        let request = SpawnRequest(path: path, arguments: [path] + arguments,
-                                   environment: env.map { "\($0.key)=\($0.value)" },
+        let request = SpawnRequest(arguments: [path] + arguments, environment: Self.environment(adding: environment),
                                    pipeOnFD3: pipeOnFD3, closeFD3After: closeFD3After, stallFD3After: stallFD3After,
                                    closeStdoutAfter: closeStdoutAfter, readAlong: readAlong, closedFDs: closedFDs,
                                    timeout: timeout)
         // A dedicated thread waits for the child, so the test does not block a
         // thread of the cooperative pool for seconds.
-        return try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread {
-                continuation.resume(with: Result(catching: { try request.run() }))
-            }
-            thread.start()
-        }
+        return try await onOwnThread("probe-run") { Result(catching: { try request.run() }) }.get()
     }
 
+    /// The path of the TraceProbe executable; throws if it cannot be found.
     static func requireExecutable() throws -> String {
-        guard let executable else {
-            throw ProbeError("TraceProbe executable not found next to the test bundle (\(CommandLine.arguments[0]))")
-        }
-        return executable
+        try BuiltProducts.requireExecutable("TraceProbe")
+    }
+
+    /// The test's environment without its NAPKIN_TRACE, with `environment`
+    /// added, for a TraceProbe child (which does not symbolicate a crash).
+    static func environment(adding environment: [String: String]) -> [String] {
+        // A crash should not spend seconds symbolicating.
+        ChildProcess.environment(removing: ["NAPKIN_TRACE"], adding: ["SWIFT_BACKTRACE": "enable=no"].merging(environment) { $1 })
     }
 }
 
-struct ProbeError: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
-}
-
+/// One run of TraceProbe: what it is started with, and how its output is read.
 private struct SpawnRequest: Sendable {
-    var path: String
+    /// The path of TraceProbe, then its arguments.
     var arguments: [String]
     var environment: [String]
     var pipeOnFD3: Bool
@@ -119,44 +99,28 @@ private struct SpawnRequest: Sendable {
         let err = try CLibrary.makePipe()
         let extra = pipeOnFD3 ? try CLibrary.makePipe() : nil
 
-        var actions = CLibrary.emptyFileActions()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, out.write, 1)
-        posix_spawn_file_actions_adddup2(&actions, err.write, 2)
-        if let extra { posix_spawn_file_actions_adddup2(&actions, extra.write, 3) }
-        for fd in closedFDs {
-            // dup2 first, so that the close has something to close whatever the parent has open.
-            posix_spawn_file_actions_adddup2(&actions, 2, fd)
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
-
-        let argv = arguments.map { strdup($0) } + [nil]
-        let envp = environment.map { strdup($0) } + [nil]
-        defer {
-            for p in argv { free(p) }
-            for p in envp { free(p) }
-        }
-        var pid: pid_t = 0
         // Nothing else the test process has open (without close-on-exec) leaks
         // into the child: its descriptors are 0, 1, 2 (and 3), then its own.
-        let spawned = CLibrary.spawn(&pid, path, &actions, closingFrom: extra == nil ? 3 : 4, argv, envp)
+        let child: ChildProcess
+        do {
+            child = try ChildProcess.spawn(arguments, environment: environment,
+                                           descriptors: [.inherited, .copy(of: out.write), .copy(of: err.write)]
+                                               + (extra.map { [.copy(of: $0.write)] } ?? []),
+                                           closing: closedFDs)
+        } catch {
+            for fd in [out.read, out.write, err.read, err.write] + (extra.map { [$0.read, $0.write] } ?? []) { close(fd) }
+            throw error
+        }
         close(out.write)
         close(err.write)
         if let extra { close(extra.write) }
-        guard spawned == 0 else {
-            close(out.read); close(err.read)
-            if let extra { close(extra.read) }
-            throw ProbeError("posix_spawn \(path) failed: \(spawned)")
-        }
 
         var result = ProbeResult()
         var open: [(fd: Int32, stream: Int)] = [(out.read, 1), (err.read, 2)]
         if let extra { open.append((extra.read, 3)) }
         if let readAlong { open.append((readAlong, 3)) }
         let deadline = ContinuousClock.now + timeout
-        var status: Int32 = 0
-        var exited = false
+        var status: ChildProcess.Status?
         var buffer = [UInt8](repeating: 0, count: 65_536)
 
         func closeStream(_ stream: Int) {
@@ -174,17 +138,10 @@ private struct SpawnRequest: Sendable {
             }
         }
 
-        while !open.isEmpty || !exited {
-            if !exited {
-                let r = waitpid(pid, &status, WNOHANG)
-                if r == pid { exited = true }
-            }
+        while !open.isEmpty || status == nil {
+            if status == nil { status = child.exitStatus() }
             if ContinuousClock.now > deadline {
-                if !exited {
-                    kill(pid, SIGKILL)
-                    _ = waitpid(pid, &status, 0)
-                    exited = true
-                }
+                if status == nil { status = child.kill() }
                 result.timedOut = true
                 for entry in open { close(entry.fd) }
                 open.removeAll()
@@ -218,11 +175,8 @@ private struct SpawnRequest: Sendable {
                 }
             }
         }
-        if status & 0x7f == 0 {
-            result.exitStatus = (status >> 8) & 0xff
-        } else {
-            result.signal = status & 0x7f
-        }
+        result.exitStatus = status?.code
+        result.signal = status?.signal
         return result
     }
 }
@@ -387,10 +341,3 @@ let isLinux = false
 #endif
 
 
-
-/// A fresh, empty temporary directory for one test.
-func makeTemporaryDirectory() throws -> String {
-    let path = NSTemporaryDirectory() + "napkin-trace-tests-\(UUID().uuidString)"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Child processes that keep the CPU busy while a test runs (a loaded CI
 /// runner, on demand): each is a shell spinning in a loop at normal
@@ -8,27 +9,22 @@ final class BusyLoops {
     /// The longest a loop spins, whatever happens to the test.
     static let maxSeconds = 300
 
-    private let processes: [Process]
+    private let loops: [ChildProcess]
 
     /// Starts `count` loops.
     init(count: Int) throws {
-        var started: [Process] = []
+        // Bounded by the clock, checked every 100,000 turns (a loop that forks `date` each turn would not spin).
+        let script = "end=$(( $(date +%s) + \(Self.maxSeconds) )); while [ \"$(date +%s)\" -lt \"$end\" ]; do i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; done"
+        var started: [ChildProcess] = []
         for _ in 0..<count {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            // Bounded by the clock, checked every 100,000 turns (a loop that forks `date` each turn would not spin).
-            process.arguments = ["-c", "end=$(( $(date +%s) + \(Self.maxSeconds) )); while [ \"$(date +%s)\" -lt \"$end\" ]; do i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; done"]
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            started.append(process)
+            started.append(try ChildProcess.spawn(["/bin/sh", "-c", script], environment: ChildProcess.environment(),
+                                                  descriptors: [.reading("/dev/null"), .writing("/dev/null"), .writing("/dev/null")]))
         }
-        processes = started
+        loops = started
     }
 
-    /// Stops every loop (it is not waited for: killed processes are reaped by Foundation).
+    /// Stops every loop, and waits for it to be gone.
     func stop() {
-        for process in processes where process.isRunning { process.terminate() }
+        for loop in loops { loop.kill() }
     }
 }

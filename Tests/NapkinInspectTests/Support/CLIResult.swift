@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// What a program run by ``CLIHarness`` did.
 struct CLIResult: Sendable, CustomStringConvertible {
@@ -61,7 +62,7 @@ extension String {
 
     /// The contents of a file under the repository root.
     static func repoFile(_ relativePath: String) throws -> String {
-        try String(contentsOf: CLIHarness.repoRoot.appendingPathComponent(relativePath), encoding: .utf8)
+        try String(contentsOf: PackagePaths.root.appendingPathComponent(relativePath), encoding: .utf8)
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// Hostile traces too big to keep in the repository, written by the tests:
 /// a 100,000-level chain, 100,000 siblings, a 10 MB line, a 100 KB mark,
@@ -83,7 +84,7 @@ enum GeneratedTrace: String, CaseIterable, Sendable, CustomTestStringConvertible
             trace.time = 3_000_000_000
             trace.record(#""ev":"end","reason":"exit""#)
         case .controlPath:
-            let source = CLIHarness.repoRoot.appendingPathComponent(HostileCorpus.directory).appendingPathComponent("ctl-everywhere.ndjson")
+            let source = PackagePaths.root.appendingPathComponent(HostileCorpus.directory).appendingPathComponent("ctl-everywhere.ndjson")
             return try directory.write("trace-\u{1B}]0;pwned\u{07}-\u{9B}2J.ndjson", bytes: [UInt8](Data(contentsOf: source)))
         }
         return try directory.write(rawValue + ".ndjson", bytes: trace.bytes)

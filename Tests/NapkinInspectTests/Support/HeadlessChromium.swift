@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Debian's `chromium`, run headless on a report the way a person opens it:
 /// the page's DOM after its scripts ran (`--dump-dom`), or a screenshot.
@@ -31,9 +32,9 @@ enum HeadlessChromium {
     /// Runs the browser with `arguments` and a fresh profile.
     private static func run(_ arguments: [String], timeout: Double) async throws -> CLIResult {
         guard let path else { throw CocoaError(.fileNoSuchFile) }
-        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("napkin-chromium-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let profile = try ScratchDirectory("chromium")
+        defer { profile.remove() }
         return try await CLIHarness.run(path, ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                                               "--user-data-dir=\(profile)"] + arguments, timeout: timeout)
+                                               "--user-data-dir=\(profile.path)"] + arguments, timeout: timeout)
     }
 }

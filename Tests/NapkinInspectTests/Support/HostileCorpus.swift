@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// The hostile inputs of `Tests/Fixtures/hostile` and what every subcommand
 /// must do with each (`cases.json`), and the subcommand variants they run through.
@@ -67,7 +68,7 @@ enum HostileCorpus {
 
     /// The cases of `cases.json` (empty if it cannot be read: a test then fails on it).
     static let cases: [Case] = {
-        let url = CLIHarness.repoRoot.appendingPathComponent(directory).appendingPathComponent("cases.json")
+        let url = PackagePaths.root.appendingPathComponent(directory).appendingPathComponent("cases.json")
         guard let data = try? Data(contentsOf: url), let manifest = try? JSONDecoder().decode(Manifest.self, from: data) else { return [] }
         return manifest.cases
     }()

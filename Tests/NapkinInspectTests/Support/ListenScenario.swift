@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs `napkin-inspect live --listen …` in the background with apps that
 /// connect to it, the way a user would from two terminals: a shell script

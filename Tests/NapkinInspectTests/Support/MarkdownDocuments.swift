@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 
 /// The documentation the documentation tests read (README.md and every page
 /// of docs/), and its lines, each knowing whether it is prose, a code fence,
 /// or inside a fenced code block of some language.
 enum MarkdownDocuments {
     /// README.md, then `docs/*.md` by name: paths relative to `root`.
-    static func paths(root: URL = CLIHarness.repoRoot) throws -> [String] {
+    static func paths(root: URL = PackagePaths.root) throws -> [String] {
         let pages = try FileManager.default.contentsOfDirectory(atPath: root.appendingPathComponent("docs").path)
             .filter { $0.hasSuffix(".md") }
             .sorted()

@@ -1,6 +1,7 @@
 import Foundation
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// Each rule's help (``Finding/Rule/help``, declared in the rule's file) says
 /// what docs/findings.md says: for each rule, the paragraph after **What it

@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// The registry of finding rules, and everything a rule must come with: a
 /// new rule that is half done (no fixture, no documentation, no tests)

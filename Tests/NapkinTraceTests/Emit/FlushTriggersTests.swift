@@ -25,33 +25,35 @@ struct FlushTriggersTests {
 
     @Test("a posted notification writes the buffered events to the destination before the poster goes on, with no end record")
     func postedNotificationFlushes() throws {
-        let file = try TemporaryFile(name: "flush-trigger")
-        defer { file.remove() }
-        let tracer = try quietTracer(file.path)
+        let scratch = try ScratchDirectory("flush-trigger")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", "")
+        let tracer = try quietTracer(file)
         defer { tracer.shutdown(reason: "finished") }
         for i in 0..<100 { tracer.emit(.mark(text: "before \(i)")) }
-        #expect(try marks(in: file.path).isEmpty, "the writer flushed on its own; the test proves nothing")
+        #expect(try marks(in: file).isEmpty, "the writer flushed on its own; the test proves nothing")
         let center = NotificationCenter()
         // A patience no loaded machine outlasts: the flush must have run when `post` returns.
         let triggers = FlushTriggers(center: center, names: [Self.didEnterBackground, Self.willTerminate],
                                      patience: .seconds(120)) { tracer.flush() }
         defer { triggers.cancel() }
         center.post(name: Self.didEnterBackground, object: nil)
-        let (result, _) = try readAll(path: file.path)
+        let (result, _) = try readAll(path: file)
         #expect(result.events.first?.kind == .sessionStart(tracer.info))
-        #expect(try marks(in: file.path) == (0..<100).map { "before \($0)" })
+        #expect(try marks(in: file) == (0..<100).map { "before \($0)" })
         #expect(!result.events.contains { if case .sessionEnd = $0.kind { true } else { false } })
         // The other name flushes too, and only what is new.
         tracer.emit(.mark(text: "after"))
         center.post(name: Self.willTerminate, object: nil)
-        #expect(try marks(in: file.path) == (0..<100).map { "before \($0)" } + ["after"])
+        #expect(try marks(in: file) == (0..<100).map { "before \($0)" } + ["after"])
     }
 
     @Test("other notifications, and the same ones after cancel(), flush nothing")
     func onlyTheNamedNotifications() throws {
-        let file = try TemporaryFile(name: "flush-trigger-other")
-        defer { file.remove() }
-        let tracer = try quietTracer(file.path)
+        let scratch = try ScratchDirectory("flush-trigger-other")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", "")
+        let tracer = try quietTracer(file)
         defer { tracer.shutdown(reason: "finished") }
         tracer.emit(.mark(text: "queued"))
         let center = NotificationCenter()
@@ -60,7 +62,7 @@ struct FlushTriggersTests {
         NotificationCenter.default.post(name: Self.didEnterBackground, object: nil)
         triggers.cancel()
         center.post(name: Self.didEnterBackground, object: nil)
-        #expect(try marks(in: file.path).isEmpty)
+        #expect(try marks(in: file).isEmpty)
     }
 
     @Test("a flush held up by its destination keeps the poster at most its patience; meanwhile at most one more waits")

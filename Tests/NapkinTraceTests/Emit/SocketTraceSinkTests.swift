@@ -158,8 +158,9 @@ struct SocketTraceSinkTests {
 
     @Test("with no listener emitting never waits; a late listener gets a resumed part with the whole live tree")
     func lateListener() async throws {
-        let directory = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory(short: true)
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/i.sock"
         let app = App(.unix(path: path))
         // Nobody listens: the sink tries, fails, and keeps the latest events.
@@ -204,8 +205,9 @@ struct SocketTraceSinkTests {
 
     @Test("an inspector that goes away and comes back: part 2, then part 3, each with the whole tree and its lost count")
     func inspectorRestarts() async throws {
-        let directory = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory(short: true)
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/i.sock"
         var listener = try TestListener.unix(path)
         let app = App(.unix(path: path))
@@ -318,8 +320,9 @@ struct SocketTraceSinkTests {
 
     @Test("with no listener the sink's backlog stays within its bound however much the app emits")
     func backlogBoundInSink() async throws {
-        let directory = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory(short: true)
+        defer { scratch.remove() }
+        let directory = scratch.path
         let app = App(.unix(path: directory + "/nobody.sock"),
                       settings: .init(firstBackoffMS: 1, maxBackoffMS: 5, backlogCapacity: 100, backlogBytes: 64 << 10))
         for i in 0..<20_000 { app.tracer.emit(.mark(text: "event \(i) " + String(repeating: "z", count: i % 2_000))) }
@@ -335,8 +338,9 @@ struct SocketTraceSinkTests {
 
     @Test("at the end, one last attempt whatever the backoff: a listener that came late gets the last part")
     func lastAttempt() async throws {
-        let directory = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory(short: true)
+        defer { scratch.remove() }
+        let directory = scratch.path
         let path = directory + "/i.sock"
         // After the first failure, the next attempt would come only an hour later
         // (not a minute: a loaded machine running the sanitizer once held this
@@ -361,8 +365,9 @@ struct SocketTraceSinkTests {
 
     @Test("at the end with no listener, closing returns after one bounded attempt")
     func endWithoutListener() async throws {
-        let directory = try makeShortTemporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scratch = try ScratchDirectory(short: true)
+        defer { scratch.remove() }
+        let directory = scratch.path
         let app = App(.unix(path: directory + "/nobody.sock"))
         app.screen(2, "Root", under: nil)
         app.marks(100, "m")

@@ -35,16 +35,13 @@ struct RobustnessTests {
 
     @Test("every fuzzer regression input reads and analyses without crashing", arguments: try PackagePaths.files(in: RobustnessTests.fuzzDirectory, endingIn: ".ndjson"))
     func fuzzRegression(_ name: String) throws {
-        let reader = try TraceReader(path: PackagePaths.url(Self.fuzzDirectory + "/" + name).path)
+        let (result, _) = try readAll(path: PackagePaths.url(Self.fuzzDirectory + "/" + name).path)
         var analyzer = TraceAnalyzer(options: .init(grace: 1_000, expectTeardown: true))
         var history = TraceHistory()
-        var events = 0
-        while let item = reader.next() {
-            if case .event(let event) = item {
-                analyzer.consume(event)
-                history.apply(event)
-                events += 1
-            }
+        let events = result.events.count
+        for event in result.events {
+            analyzer.consume(event)
+            history.apply(event)
         }
         analyzer.finish()
         #expect(events > 0)

@@ -1,6 +1,7 @@
 @testable import NapkinTrace
 @testable import NapkinTraceReader
 import Testing
+import TestSupport
 
 /// The fast path's cache of values made from short byte strings: it returns
 /// what was stored for the same bytes, never for other bytes (even with the

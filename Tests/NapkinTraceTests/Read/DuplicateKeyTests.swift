@@ -1,6 +1,7 @@
 @testable import NapkinTrace
 @testable import NapkinTraceReader
 import Testing
+import TestSupport
 
 /// A record with a key twice is damaged: JSON readers disagree on which
 /// value counts (jq takes the last), and no writer repeats a key. Neither

@@ -1,6 +1,7 @@
 import NapkinTrace
 import NapkinTraceReader
 import Testing
+import TestSupport
 
 /// ``TraceReader/readNumberedEvents(_:)``: each event with the line it was
 /// read from, counted as the reader's diagnostics count lines.
@@ -22,9 +23,10 @@ struct NumberedEventsTests {
             #"{"seq":1,"t":0,"ev":"session","v":1,"app":"b","pid":2,"wall":0}"#,               // 10
             #"{ "seq": 2, "t": 1, "ev": "mark", "text": "f" }"#,                                // 11
         ].joined(separator: "\n") + "\n"
-        let file = try TemporaryFile(Array(text.utf8))
-        defer { file.remove() }
-        let reader = try TraceReader(path: file.path, options: .init(maxLineLength: 100))
+        let scratch = try ScratchDirectory("trace")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: Array(text.utf8))
+        let reader = try TraceReader(path: file, options: .init(maxLineLength: 100))
         var found: [(UInt64, Int)] = []
         reader.readNumberedEvents { event, line in
             found.append((event.seq, line))
@@ -37,9 +39,10 @@ struct NumberedEventsTests {
     @Test("reading stops when the body says so")
     func stops() throws {
         let text = (1...5).map { #"{"seq":\#($0),"t":\#($0),"ev":"mark","text":"m"}"# }.joined(separator: "\n") + "\n"
-        let file = try TemporaryFile(Array(text.utf8))
-        defer { file.remove() }
-        let reader = try TraceReader(path: file.path)
+        let scratch = try ScratchDirectory("trace")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: Array(text.utf8))
+        let reader = try TraceReader(path: file)
         var lines: [Int] = []
         reader.readNumberedEvents { _, line in
             lines.append(line)

@@ -267,12 +267,13 @@ struct ReadAheadTests {
     @discardableResult
     static func expectSame(bytes: [UInt8], _ name: String, maxLineLength: Int = 256,
                            sourceLocation: SourceLocation = #_sourceLocation) throws -> Reading {
-        let file = try TemporaryFile(bytes, name: "read-ahead")
-        defer { file.remove() }
+        let scratch = try ScratchDirectory("read-ahead")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: bytes)
         var chunked = TraceReader.Options(maxLineLength: maxLineLength)
         chunked.readChunk = 4096
-        try expectSame(file.path, name + " (small reads)", options: chunked, sourceLocation: sourceLocation)
-        return try expectSame(file.path, name, options: TraceReader.Options(maxLineLength: maxLineLength), sourceLocation: sourceLocation)
+        try expectSame(file, name + " (small reads)", options: chunked, sourceLocation: sourceLocation)
+        return try expectSame(file, name, options: TraceReader.Options(maxLineLength: maxLineLength), sourceLocation: sourceLocation)
     }
 
     // MARK: - Whole traces
@@ -332,9 +333,10 @@ struct ReadAheadTests {
     @Test("a line over the default limit of 1 MiB right before the first event of the second batch", .dedicatedThread)
     func longLineAtBoundary() throws {
         let bytes = Self.generate(count: 3 * Self.batch, junk: [Self.batch: [.tooLong, .foreign]], longLine: (1 << 20) + 100).bytes
-        let file = try TemporaryFile(bytes, name: "read-ahead-long")
-        defer { file.remove() }
-        let plain = try Self.expectSame(file.path, "1 MiB line")
+        let scratch = try ScratchDirectory("read-ahead-long")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: bytes)
+        let plain = try Self.expectSame(file, "1 MiB line")
         #expect(Self.diagnosticPositions(plain.items) == [Self.batch, Self.batch])
     }
 
@@ -349,16 +351,18 @@ struct ReadAheadTests {
 
     @Test("an empty file: nothing handed out, and no rejection, as with read")
     func empty() throws {
-        let file = try TemporaryFile([UInt8](), name: "read-ahead-empty")
-        defer { file.remove() }
-        let (plain, plainReader, ahead, aheadReader) = try Self.bothWays(file.path)
+        let scratch = try ScratchDirectory("read-ahead-empty")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: [UInt8]())
+        let (plain, plainReader, ahead, aheadReader) = try Self.bothWays(file)
         #expect(ahead.items.isEmpty && plain.items.isEmpty)
         #expect(aheadReader.rejection == nil && plainReader.rejection == nil)
         #expect(aheadReader.eventCount == 0 && aheadReader.byteCount == 0 && aheadReader.lineCount == 0)
-        try Self.expectSame(file.path, "empty")
-        let blank = try TemporaryFile("\n\n  \n", name: "read-ahead-blank")
-        defer { blank.remove() }
-        try Self.expectSame(blank.path, "blank lines only")
+        try Self.expectSame(file, "empty")
+        let blankScratch = try ScratchDirectory("read-ahead-blank")
+        defer { blankScratch.remove() }
+        let blank = try blankScratch.write("trace.ndjson", "\n\n  \n")
+        try Self.expectSame(blank, "blank lines only")
     }
 
     @Test("input that is not a trace: rejected afterwards as with read, no diagnostic after the rejection", .dedicatedThread,
@@ -371,14 +375,15 @@ struct ReadAheadTests {
                   (2...5_000).map { "{\"seq\":\($0),\"t\":\($0),\"ev\":\"mark\",\"text\":\"m\"}\n" }.joined() + "[1,2\n"),
           ])
     func notATrace(name: String, text: String) throws {
-        let file = try TemporaryFile(text, name: "read-ahead-not-a-trace")
-        defer { file.remove() }
-        let (plain, plainReader, ahead, aheadReader) = try Self.bothWays(file.path, options: .init(maxLineLength: 256))
+        let scratch = try ScratchDirectory("read-ahead-not-a-trace")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", text)
+        let (plain, plainReader, ahead, aheadReader) = try Self.bothWays(file, options: .init(maxLineLength: 256))
         #expect(plainReader.rejection != nil, "\(name)")
         #expect(aheadReader.rejection?.message == plainReader.rejection?.message, "\(name)")
         #expect(ahead.items == plain.items, "\(name): read ahead \(ahead.items), read \(plain.items)")
         #expect(!ahead.items.contains { if case .event = $0 { true } else { false } }, "\(name)")
-        try Self.expectSame(file.path, name, options: .init(maxLineLength: 256))
+        try Self.expectSame(file, name, options: .init(maxLineLength: 256))
     }
 
     // MARK: - Stopping part way
@@ -389,9 +394,10 @@ struct ReadAheadTests {
     @Test("event returns false at event k: exactly k + 1 events, then nothing, and the reading thread stops", .dedicatedThread,
           .timeLimit(.minutes(2)), arguments: [0, 1, 2_047, 2_048, 5_000])
     func stopsAt(k: Int) throws {
-        let file = try TemporaryFile(Self.longTrace, name: "read-ahead-stop")
-        defer { file.remove() }
-        let (plain, _, ahead, aheadReader) = try Self.bothWays(file.path, options: .init(maxLineLength: 256),
+        let scratch = try ScratchDirectory("read-ahead-stop")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: Self.longTrace)
+        let (plain, _, ahead, aheadReader) = try Self.bothWays(file, options: .init(maxLineLength: 256),
                                                                 stopping: Stopping(event: k))
         let events = ahead.items.filter { if case .event = $0 { true } else { false } }.count
         #expect(events == k + 1)
@@ -409,9 +415,10 @@ struct ReadAheadTests {
     @Test("a reader that follows its input is read on the calling thread: stopped at event 0, nothing was read ahead",
           .timeLimit(.minutes(2)))
     func followingReaderIsNotReadAhead() throws {
-        let file = try TemporaryFile(Self.longTrace, name: "read-ahead-follow")
-        defer { file.remove() }
-        let reader = try TraceReader(path: file.path, options: .init(follow: true, maxLineLength: 256))
+        let scratch = try ScratchDirectory("read-ahead-follow")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: Self.longTrace)
+        let reader = try TraceReader(path: file, options: .init(follow: true, maxLineLength: 256))
         let reading = Self.read(reader, ahead: true, stopping: Stopping(event: 0))
         let events = reading.items.filter { if case .event = $0 { true } else { false } }.count
         #expect(events == 1)
@@ -423,11 +430,12 @@ struct ReadAheadTests {
     @Test("a callback that throws at event k: the error comes out, nothing after it, and the reader goes away", .dedicatedThread,
           .timeLimit(.minutes(2)), arguments: [0, 1, 2_047, 2_048, 5_000])
     func throwsAt(k: Int) throws {
-        let file = try TemporaryFile(Self.longTrace, name: "read-ahead-throw")
-        defer { file.remove() }
+        let scratch = try ScratchDirectory("read-ahead-throw")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: Self.longTrace)
         weak var gone: TraceReader?
         do {
-            let (plain, _, ahead, aheadReader) = try Self.bothWays(file.path, options: .init(maxLineLength: 256),
+            let (plain, _, ahead, aheadReader) = try Self.bothWays(file, options: .init(maxLineLength: 256),
                                                                     stopping: Stopping(event: k, throwing: true))
             #expect(ahead.thrown == Stop(at: k))
             #expect(plain.thrown == Stop(at: k))
@@ -445,23 +453,25 @@ struct ReadAheadTests {
           .timeLimit(.minutes(2)))
     func diagnosticsAreBatched() throws {
         let bytes = Self.generate(count: 3 * Self.batch, junk: [2: Array(repeating: .foreign, count: 100_000)]).bytes
-        let file = try TemporaryFile(bytes, name: "read-ahead-diagnostics")
-        defer { file.remove() }
-        let (plain, plainReader, ahead, aheadReader) = try Self.bothWays(file.path, stopping: Stopping(event: 0))
+        let scratch = try ScratchDirectory("read-ahead-diagnostics")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: bytes)
+        let (plain, plainReader, ahead, aheadReader) = try Self.bothWays(file, stopping: Stopping(event: 0))
         #expect(ahead.items == plain.items && ahead.items.count == 1)
         #expect(plainReader.lineCount == 1)
         // At most a few batches of items are read ahead (each at most 2,048
         // events and 2,048 diagnostics), not the 100,000 lines of app output.
         #expect(aheadReader.lineCount <= 6 * 2 * Self.batch + 10, "read \(aheadReader.lineCount) lines ahead")
-        try Self.expectSame(file.path, "100,000 diagnostics between two events")
+        try Self.expectSame(file, "100,000 diagnostics between two events")
     }
 
     @Test("a diagnostic callback that throws: the error comes out, nothing after it", .dedicatedThread,
           .timeLimit(.minutes(2)), arguments: [0, 3, 4, 9])
     func diagnosticThrows(d: Int) throws {
-        let file = try TemporaryFile(Self.longTrace, name: "read-ahead-throw-diagnostic")
-        defer { file.remove() }
-        let (plain, _, ahead, _) = try Self.bothWays(file.path, options: .init(maxLineLength: 256),
+        let scratch = try ScratchDirectory("read-ahead-throw-diagnostic")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: Self.longTrace)
+        let (plain, _, ahead, _) = try Self.bothWays(file, options: .init(maxLineLength: 256),
                                                       stopping: Stopping(diagnostic: d))
         #expect(ahead.thrown == Stop(at: d))
         #expect(ahead.lateCalls == 0)

@@ -13,9 +13,10 @@ struct ReadEventsTests {
     /// The items `read(event:diagnostic:)` hands out for `bytes`, and the reader.
     static func readFast(_ bytes: [UInt8], options: TraceReader.Options = .init(), stopAfter: Int = .max) throws
         -> ([TraceReader.Item], TraceReader) {
-        let file = try TemporaryFile(bytes)
-        defer { file.remove() }
-        let reader = try TraceReader(path: file.path, options: options)
+        let scratch = try ScratchDirectory("trace")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: bytes)
+        let reader = try TraceReader(path: file, options: options)
         var items: [TraceReader.Item] = []
         var events = 0
         reader.read(event: { event in
@@ -105,9 +106,10 @@ struct ReadEventsTests {
         let bytes = Array(try Data(contentsOf: PackagePaths.url("Examples/traces/clean.ndjson")))
         let (all, _) = try readAll(bytes: bytes)
         for stop in [1, 2, 10, 100] {
-            let file = try TemporaryFile(bytes)
-            defer { file.remove() }
-            let reader = try TraceReader(path: file.path)
+            let scratch = try ScratchDirectory("trace")
+            defer { scratch.remove() }
+            let file = try scratch.write("trace.ndjson", bytes: bytes)
+            let reader = try TraceReader(path: file)
             var items: [TraceReader.Item] = []
             var events = 0
             reader.read(event: { event in
@@ -125,9 +127,10 @@ struct ReadEventsTests {
     func throwing() throws {
         struct Stop: Error {}
         let bytes = Array(try Data(contentsOf: PackagePaths.url("Examples/traces/clean.ndjson")))
-        let file = try TemporaryFile(bytes)
-        defer { file.remove() }
-        let reader = try TraceReader(path: file.path)
+        let scratch = try ScratchDirectory("trace")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", bytes: bytes)
+        let reader = try TraceReader(path: file)
         var events = 0
         #expect(throws: Stop.self) {
             try reader.read(event: { _ throws(Stop) in

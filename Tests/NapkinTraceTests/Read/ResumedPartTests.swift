@@ -1,6 +1,7 @@
 @testable import NapkinTrace
 @testable import NapkinTraceReader
 import Testing
+import TestSupport
 
 /// How the reader takes a session resumed after a gap (a socket sink that
 /// reconnected): a new session whose replay may skip sequence numbers and

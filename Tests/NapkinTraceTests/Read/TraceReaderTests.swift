@@ -4,11 +4,6 @@ import NapkinTrace
 import NapkinTraceReader
 import Synchronization
 import Testing
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TestSupport
 
 /// The streaming reader: tolerant of everything a real trace file can contain,
@@ -156,12 +151,13 @@ struct TraceReaderTests {
     func truncationAtEveryOffset(_ name: String) throws {
         let bytes = try Fixtures.bytes(name)
         let (full, _) = try readAll(bytes: bytes)
-        let file = try TemporaryFile(name: "cut")
-        defer { file.remove() }
+        let scratch = try ScratchDirectory("cut")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", "")
         for cut in 0...bytes.count {
             let prefix = Array(bytes[..<cut])
-            try file.write(prefix)
-            let reader = try TraceReader(path: file.path)
+            try scratch.replace("trace.ndjson", bytes: prefix)
+            let reader = try TraceReader(path: file)
             let result = readAll(reader)
             // Lines complete before the cut (a final line that lacks only its newline counts).
             let completeLines = prefix.split(separator: 10, omittingEmptySubsequences: true).count
@@ -205,8 +201,9 @@ struct TraceReaderTests {
     @Test("random bytes: the reader never crashes and never invents events", .dedicatedThread)
     func randomBytes() throws {
         var rng = SplitMix(seed: 42)
-        let file = try TemporaryFile(name: "random")
-        defer { file.remove() }
+        let scratch = try ScratchDirectory("random")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", "")
         for round in 0..<200 {
             let count = Int(rng.next() % 4096)
             var bytes = (0..<count).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
@@ -214,8 +211,8 @@ struct TraceReaderTests {
                 // Behind a valid session record, so that the reader does not reject the input.
                 bytes = Array((Self.session + "\n").utf8) + bytes.map { $0 == 0x7B ? 0x20 : $0 }
             }
-            try file.write(bytes)
-            let reader = try TraceReader(path: file.path, options: .init(maxLineLength: 256))
+            try scratch.replace("trace.ndjson", bytes: bytes)
+            let reader = try TraceReader(path: file, options: .init(maxLineLength: 256))
             let result = readAll(reader)
             if round % 2 == 0 {
                 // Without '{' nothing after the session record can be an event: every
@@ -394,7 +391,7 @@ struct TraceReaderTests {
             var size = 1
             while offset < bytes.count {
                 let n = min(size, bytes.count - offset)
-                _ = bytes[offset..<(offset + n)].withUnsafeBytes { posixWrite(writeEnd, $0.baseAddress, n) }
+                _ = bytes[offset..<(offset + n)].withUnsafeBytes { CLibrary.write(writeEnd, $0.baseAddress, n) }
                 offset += n
                 size = size * 3 % 97 + 1
                 usleep(200)
@@ -414,16 +411,17 @@ struct TraceReaderTests {
 
     @Test("follow: events appended by another thread are read as they come")
     func followGrowingFile() async throws {
-        let file = try TemporaryFile(Self.session + "\n")
-        defer { file.remove() }
-        let reader = Shared(try TraceReader(path: file.path, options: .init(follow: true, pollInterval: .milliseconds(5))))
+        let scratch = try ScratchDirectory("trace")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", Self.session + "\n")
+        let reader = Shared(try TraceReader(path: file, options: .init(follow: true, pollInterval: .milliseconds(5))))
         let appender = Thread {
             for chunk in Self.marks(2...40) {
                 // Write each line in two pieces, so the reader sometimes sees half a line.
                 let half = chunk.index(chunk.startIndex, offsetBy: chunk.count / 2)
-                try? file.append(String(chunk[..<half]))
+                try? scratch.append("trace.ndjson", String(chunk[..<half]))
                 usleep(500)
-                try? file.append(String(chunk[half...]) + "\n")
+                try? scratch.append("trace.ndjson", String(chunk[half...]) + "\n")
                 usleep(500)
             }
         }
@@ -437,16 +435,17 @@ struct TraceReaderTests {
     @Test("follow: a truncated and rewritten file is noticed and read from the start")
     func followTruncation() async throws {
         let old = ([Self.session] + Self.marks(2...30)).joined(separator: "\n") + "\n"
-        let file = try TemporaryFile(old)
-        defer { file.remove() }
-        let reader = Shared(try TraceReader(path: file.path, options: .init(follow: true, pollInterval: .milliseconds(5))))
+        let scratch = try ScratchDirectory("trace")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", old)
+        let reader = Shared(try TraceReader(path: file, options: .init(follow: true, pollInterval: .milliseconds(5))))
         let new = #"{"seq":1,"t":0,"ev":"session","v":1,"app":"second","pid":2,"wall":0}"# + "\n"
             + #"{"seq":2,"t":5,"ev":"mark","text":"again"}"# + "\n"
         let rewritten = Flag()
         let result = await followUntil(reader, timeout: .seconds(30), onItem: { result in
             // Once the old content is read, truncate the file and write shorter content.
             if result.events.count == 30 && rewritten.setFirst() {
-                try? file.write(Array(new.utf8))
+                try? scratch.replace("trace.ndjson", bytes: Array(new.utf8))
             }
         }) { $0.events.last?.kind == .mark(text: "again") }
         #expect(!result.timedOut)
@@ -463,17 +462,18 @@ struct TraceReaderTests {
 
     @Test("follow: a file replaced by rename is noticed and the new file followed")
     func followReplacement() async throws {
-        let file = try TemporaryFile(([Self.session] + Self.marks(2...3)).joined(separator: "\n") + "\n")
-        defer { file.remove() }
-        let reader = Shared(try TraceReader(path: file.path, options: .init(follow: true, pollInterval: .milliseconds(5))))
+        let scratch = try ScratchDirectory("trace")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", ([Self.session] + Self.marks(2...3)).joined(separator: "\n") + "\n")
+        let reader = Shared(try TraceReader(path: file, options: .init(follow: true, pollInterval: .milliseconds(5))))
         let replaced = Flag()
         let replacement = ([#"{"seq":1,"t":0,"ev":"session","v":1,"app":"rotated","pid":3,"wall":0}"#]
                            + Self.marks(2...50)).joined(separator: "\n") + "\n"
         let result = await followUntil(reader, timeout: .seconds(30), onItem: { result in
             if result.events.count == 3 && replaced.setFirst() {
-                let other = file.path + ".new"
+                let other = file + ".new"
                 _ = FileManager.default.createFile(atPath: other, contents: Data(replacement.utf8))
-                rename(other, file.path)
+                rename(other, file)
             }
         }) { $0.events.count == 53 }
         #expect(!result.timedOut)
@@ -490,9 +490,10 @@ struct TraceReaderTests {
 
     @Test("follow: stop() from another thread ends a reader waiting at the end of the file")
     func followStop() async throws {
-        let file = try TemporaryFile(Self.session + "\n")
-        defer { file.remove() }
-        let reader = Shared(try TraceReader(path: file.path, options: .init(follow: true, pollInterval: .milliseconds(5))))
+        let scratch = try ScratchDirectory("trace")
+        defer { scratch.remove() }
+        let file = try scratch.write("trace.ndjson", Self.session + "\n")
+        let reader = Shared(try TraceReader(path: file, options: .init(follow: true, pollInterval: .milliseconds(5))))
         let result = await followUntil(reader, timeout: .milliseconds(300)) { _ in false }
         #expect(result.timedOut)
         #expect(result.events.count == 1)

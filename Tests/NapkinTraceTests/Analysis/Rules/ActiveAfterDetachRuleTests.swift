@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `active-after-detach` (`Analysis/Rules/ActiveAfterDetachRule.swift`): an
 /// interactor still active a grace period after its router left the tree.

@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `alive-at-end` (`Analysis/Rules/AliveAtEndRule.swift`): with
 /// expect-teardown, what is still alive at the end of the trace.

@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `attach-under-descendant` (`Analysis/Rules/AttachUnderDescendantRule.swift`):
 /// an attach that would make the tree a cycle; the model ignores the link.

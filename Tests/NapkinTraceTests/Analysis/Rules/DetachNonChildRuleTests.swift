@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `detach-non-child` (`Analysis/Rules/DetachNonChildRule.swift`): a detach
 /// of a router that is not attached to that parent.

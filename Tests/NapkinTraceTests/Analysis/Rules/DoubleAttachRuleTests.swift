@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `double-attach` (`Analysis/Rules/DoubleAttachRule.swift`): a router
 /// attached while it is already attached.

@@ -1,5 +1,6 @@
 @testable import NapkinTrace
 import Testing
+import TestSupport
 
 /// `duplicate-child` (`Analysis/Rules/DuplicateChildRule.swift`): a parent
 /// with two attached children of the same type.

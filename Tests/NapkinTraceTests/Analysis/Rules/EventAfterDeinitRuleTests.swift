@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `event-after-deinit` (`Analysis/Rules/EventAfterDeinitRule.swift`): an
 /// event about a router or interactor the trace already deallocated.

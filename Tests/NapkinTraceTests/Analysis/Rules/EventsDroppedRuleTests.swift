@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `events-dropped` (`Analysis/Rules/EventsDroppedRule.swift`): the app's
 /// trace writer dropped events; one finding per session, at its end.

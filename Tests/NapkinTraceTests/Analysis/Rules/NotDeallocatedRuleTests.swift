@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `not-deallocated` (`Analysis/Rules/NotDeallocatedRule.swift`): a router
 /// that left the tree, or the interactor of a deallocated router, still

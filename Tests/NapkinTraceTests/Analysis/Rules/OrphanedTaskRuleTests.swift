@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `orphaned-task` (`Analysis/Rules/OrphanedTaskRule.swift`): a bound task
 /// still running a grace period after its owner deactivated or went away,

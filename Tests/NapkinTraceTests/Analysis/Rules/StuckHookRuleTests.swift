@@ -102,10 +102,7 @@ struct StuckHookRuleTests {
         // The stuck-hook fixture without its "rev": active-after-detach, the old verdict, and no stuck-hook.
         let text = try String(contentsOf: URL(fileURLWithPath: Fixtures.path("stuck-hook")), encoding: .utf8)
         try #require(text.contains(#","rev":1}"#))
-        var parser = TraceLineParser()
-        let events = text.replacingOccurrences(of: #","rev":1}"#, with: "}").split(separator: "\n").compactMap { line -> TraceEvent? in
-            if case .event(let event) = parser.parse(String(line)) { event } else { nil }
-        }
+        let events = parseEvents(text.replacingOccurrences(of: #","rev":1}"#, with: "}"))
         // (Two findings for one cause, where revision 1 gives one.)
         #expect(TraceAnalyzer.analyze(events).ruleAndSubject == ["not-deallocated ScoresRouter#4", "active-after-detach ScoresInteractor#3"])
         // Every other fixture is revision 0 and free of stuck-hook findings.

@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `task-started-inactive` (`Analysis/Rules/TaskStartedInactiveRule.swift`):
 /// a bound task started while its interactor was inactive.

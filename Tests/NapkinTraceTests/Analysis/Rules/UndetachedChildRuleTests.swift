@@ -1,5 +1,6 @@
 import NapkinTrace
 import Testing
+import TestSupport
 
 /// `undetached-child` (`Analysis/Rules/UndetachedChildRule.swift`): a router
 /// still attached to a parent that was deallocated, and alive a grace period later.

@@ -1,5 +1,6 @@
 @testable import NapkinTrace
 import Testing
+import TestSupport
 
 /// `view-shown-after-detach` (`Analysis/Rules/ViewShownAfterDetachRule.swift`):
 /// a router that left the tree while its view was shown (or whose view was

@@ -1,4 +1,6 @@
-import Foundation
+// Whether this test process runs under a sanitizer, which some tests adapt
+// to: it replaces malloc (heap measurements mean nothing) and runs code
+// several times slower.
 
 /// Whether this test process runs under ThreadSanitizer (`swift test --sanitize=thread`).
 ///
@@ -8,4 +10,7 @@ import Foundation
 /// session driven key by key) run once, in the plain run: the code they
 /// drive runs under ThreadSanitizer through the lighter tests of the same
 /// paths.
-let runsUnderThreadSanitizer = cSymbol("__tsan_init") != nil
+public let runsUnderThreadSanitizer = CLibrary.symbol("__tsan_init") != nil
+
+/// Whether a sanitizer replaced malloc in this process (`swift test --sanitize=thread` or `=address`).
+public let runsUnderSanitizer = runsUnderThreadSanitizer || CLibrary.symbol("__asan_init") != nil

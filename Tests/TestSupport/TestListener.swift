@@ -1,15 +1,10 @@
-// An inspector stand-in for the socket sink's tests: listens on loopback TCP
-// or a unix socket in a temporary directory, accepts every connection and
-// keeps what each one sent; it can hang up on a connection, or go away.
+// An inspector stand-in for the tests of tracing over a socket: listens on
+// loopback TCP or a unix socket in a scratch directory, accepts every
+// connection and keeps what each one sent; it can hang up on a connection,
+// or go away.
 
 import Foundation
-import TestSupport
-@testable import NapkinTrace
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import NapkinTrace
 
 /// Listens on `address`, on a thread of its own, until ``stop()``.
 ///
@@ -17,11 +12,13 @@ import Darwin
 /// and the listening thread both touch; the descriptors are used by the
 /// listening thread only, except `listener`, which ``stop()`` closes after
 /// that thread finished.
-final class TestListener: @unchecked Sendable {
+package final class TestListener: @unchecked Sendable {
     /// What a connection sent, and whether it is still open.
-    struct Connection: Sendable {
-        var bytes: [UInt8] = []
-        var isOpen = true
+    package struct Connection: Sendable {
+        /// Every byte it sent so far.
+        package var bytes: [UInt8] = []
+        /// Whether neither side has closed it yet.
+        package var isOpen = true
     }
 
     private struct Shared {
@@ -32,13 +29,14 @@ final class TestListener: @unchecked Sendable {
         var finished = false
     }
 
-    let address: TraceSocketAddress
+    /// Where it listens (`NAPKIN_TRACE` is its description).
+    package let address: TraceSocketAddress
     private let listener: Int32
     private let shared = Locked(Shared())
     private let done = DispatchSemaphore(value: 0)
 
     /// A listener on a free loopback TCP port.
-    static func tcp() throws -> TestListener {
+    package static func tcp() throws -> TestListener {
         let address = try Platform.resolve(host: "127.0.0.1", port: 0, passive: true)[0]
         let fd = try Platform.listen(on: address)
         guard let port = Platform.boundPort(of: fd) else {
@@ -49,7 +47,7 @@ final class TestListener: @unchecked Sendable {
     }
 
     /// A listener on the unix socket file `path`.
-    static func unix(_ path: String) throws -> TestListener {
+    package static func unix(_ path: String) throws -> TestListener {
         let fd = try Platform.listen(on: try Platform.unixAddress(path))
         return TestListener(address: .unix(path: path), listener: fd)
     }
@@ -63,29 +61,29 @@ final class TestListener: @unchecked Sendable {
     }
 
     /// The connections accepted so far, in order.
-    var connections: [Connection] { shared.withLock { $0.connections } }
+    package var connections: [Connection] { shared.withLock { $0.connections } }
 
     /// How many connections were accepted.
-    var connectionCount: Int { shared.withLock { $0.connections.count } }
+    package var connectionCount: Int { shared.withLock { $0.connections.count } }
 
     /// What connection `index` sent so far (empty if there is no such connection).
-    func bytes(of index: Int) -> [UInt8] {
+    package func bytes(of index: Int) -> [UInt8] {
         shared.withLock { index < $0.connections.count ? $0.connections[index].bytes : [] }
     }
 
     /// Whether connection `index` has ended (the app closed it, or the listener hung up).
-    func hasEnded(_ index: Int) -> Bool {
+    package func hasEnded(_ index: Int) -> Bool {
         shared.withLock { index < $0.connections.count && !$0.connections[index].isOpen }
     }
 
     /// Hangs up on connection `index` (the inspector goes away; the listener stays).
-    func hangUp(_ index: Int) {
+    package func hangUp(_ index: Int) {
         shared.withLock { _ = $0.hangUps.insert(index) }
     }
 
     /// Stops listening: hangs up on every connection, closes the listening
     /// socket and removes a unix socket file. Waits for the listening thread.
-    func stop() {
+    package func stop() {
         let first = shared.withLock { s -> Bool in
             defer { s.stopping = true }
             return !s.stopping
@@ -137,12 +135,3 @@ final class TestListener: @unchecked Sendable {
         done.signal()
     }
 }
-
-/// A fresh, empty temporary directory with a short path (a unix socket
-/// path must fit in about 100 bytes).
-func makeShortTemporaryDirectory() throws -> String {
-    let path = "/tmp/napkin-\(UUID().uuidString.prefix(8))"
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    return path
-}
-

@@ -14,79 +14,79 @@ import Testing
 /// expect-teardown (``cases(writtenFor:)`` adds those cases). So must the
 /// `-clean` fixtures without a buggy twin that the file lists under
 /// `cleanOnly` (``cleanOnly``).
-struct ExpectedFindings: Decodable, Sendable {
+public struct ExpectedFindings: Decodable, Sendable {
     /// One fixture, the options it is analysed with, and what it must yield.
-    struct Case: Decodable, Sendable, CustomTestStringConvertible, CustomStringConvertible {
+    public struct Case: Decodable, Sendable, CustomTestStringConvertible, CustomStringConvertible {
         /// The fixture's file name without `.ndjson`.
-        var fixture: String
+        public var fixture: String
         /// Why the findings are what they are, where that is not obvious.
-        var note: String?
+        public var note: String?
         /// Analyse with `expectTeardown` (`--expect-teardown`).
-        var expectTeardown: Bool
+        public var expectTeardown: Bool
         /// Every finding, in any order: no more, no fewer.
-        var findings: [Item]
+        public var findings: [Item]
         /// Checks the trace ended too early to decide.
-        var undecided: Int
+        public var undecided: Int
 
         /// The analyzer's options for this case (default grace periods: 1 s, and 5 s for views).
-        var options: TraceAnalyzer.Options { .init(expectTeardown: expectTeardown) }
+        public var options: TraceAnalyzer.Options { .init(expectTeardown: expectTeardown) }
 
-        var testDescription: String { fixture + (expectTeardown ? " (expect teardown)" : "") }
-        var description: String { testDescription }
+        public var testDescription: String { fixture + (expectTeardown ? " (expect teardown)" : "") }
+        public var description: String { testDescription }
 
         /// The case of a clean twin: nothing at all.
-        static func clean(_ fixture: String, expectTeardown: Bool) -> Case {
+        public static func clean(_ fixture: String, expectTeardown: Bool) -> Case {
             Case(fixture: fixture, expectTeardown: expectTeardown, findings: [], undecided: 0)
         }
     }
 
     /// One finding a case must yield, spelled as `check --format json` spells it.
-    struct Item: Decodable, Sendable, CustomStringConvertible {
+    public struct Item: Decodable, Sendable, CustomStringConvertible {
         /// The rule's id, e.g. `not-deallocated`.
-        var rule: String
+        public var rule: String
         /// `error` or `warning`.
-        var severity: String
+        public var severity: String
         /// `router`, `interactor`, `task` or `trace`.
-        var subject: String
-        var type: String
-        var id: UInt64
+        public var subject: String
+        public var type: String
+        public var id: UInt64
         /// The task's label (task findings only).
-        var label: String?
-        var seqs: [UInt64]
+        public var label: String?
+        public var seqs: [UInt64]
         /// Words the message must contain.
-        var words: [String]
+        public var words: [String]
 
-        var description: String {
+        public var description: String {
             "\(severity)[\(rule)] \(subject) \(type)#\(id)\(label.map { " '\($0)'" } ?? "") seqs \(seqs)"
         }
 
         /// Whether `finding` is this one (its message aside).
-        func matches(_ finding: Finding) -> Bool {
+        public func matches(_ finding: Finding) -> Bool {
             finding.rule.rawValue == rule && finding.subject.rawValue == subject && finding.type == type
                 && finding.id == id && finding.label == label && finding.seqs == seqs
         }
     }
 
     /// Every case, in the file's order.
-    var cases: [Case]
+    public var cases: [Case]
     /// The `-clean` fixtures that have no buggy twin: situations the rule
     /// their name starts with must not mistake for its bug (a covered view
     /// is not gone). Like a twin, each must yield nothing.
-    var cleanOnly: [String]
+    public var cleanOnly: [String]
 
     /// Reads the file.
-    static func load() throws -> ExpectedFindings {
+    public static func load() throws -> ExpectedFindings {
         let data = try Data(contentsOf: Fixtures.directory.appendingPathComponent("expected-findings.json"))
         return try JSONDecoder().decode(ExpectedFindings.self, from: data)
     }
 
     /// The fixtures that have a case.
-    var fixtureNames: Set<String> { Set(cases.map(\.fixture)) }
+    public var fixtureNames: Set<String> { Set(cases.map(\.fixture)) }
 
     /// The rule fixture `name` was written for: the rule whose id is the
     /// longest prefix of the name (`orphaned-task-at-end` is an
     /// `orphaned-task` fixture), or nil (`undecided-at-end`).
-    static func rule(writtenFor name: String) -> Finding.Rule? {
+    public static func rule(writtenFor name: String) -> Finding.Rule? {
         Finding.Rule.allCases
             .filter { name == $0.rawValue || name.hasPrefix($0.rawValue + "-") }
             .max { $0.rawValue.count < $1.rawValue.count }
@@ -95,7 +95,7 @@ struct ExpectedFindings: Decodable, Sendable {
     /// The cases of the fixtures written for `rule` (nil: for no rule), then
     /// the cases of their clean twins and of the clean fixtures without a
     /// twin written for it, with and without expect-teardown.
-    func cases(writtenFor rule: Finding.Rule?) -> [Case] {
+    public func cases(writtenFor rule: Finding.Rule?) -> [Case] {
         let own = cases.filter { Self.rule(writtenFor: $0.fixture) == rule }
         var twins: [Case] = []
         for fixture in own.map(\.fixture) where !twins.contains(where: { $0.fixture == fixture + Fixtures.cleanSuffix }) {
@@ -110,7 +110,7 @@ struct ExpectedFindings: Decodable, Sendable {
     }
 
     /// Every case, and those of every clean twin.
-    func allCasesWithTwins() -> [Case] {
+    public func allCasesWithTwins() -> [Case] {
         ([nil] + Finding.Rule.allCases).flatMap { cases(writtenFor: $0) }
     }
 }
@@ -119,7 +119,7 @@ extension ExpectedFindings.Case {
     /// Analyses the fixture and expects exactly this case's findings (each
     /// once, with its severity and message words), its undecided count, a
     /// clean end, and dropped events exactly when `events-dropped` is expected.
-    func check(sourceLocation: SourceLocation = #_sourceLocation) throws {
+    public func check(sourceLocation: SourceLocation = #_sourceLocation) throws {
         let report = try Fixtures.analyze(fixture, options: options, sourceLocation: sourceLocation)
         #expect(report.findings.count == findings.count, "\(self):\n\(report)", sourceLocation: sourceLocation)
         for expected in findings {
