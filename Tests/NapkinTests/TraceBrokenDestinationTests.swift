@@ -32,7 +32,7 @@ struct TraceBrokenDestinationTests {
     @Test("the reader of fd 3 quits mid-run")
     func closedPipeOnFD3() async throws {
         let run = try await Probe.run(["churn", cycles], environment: ["NAPKIN_TRACE": "fd:3"],
-                                      pipeOnFD3: true, closeFD3After: 8192, timeout: .seconds(120))
+                                      pipeOnFD3: true, closeFD3After: 8192, timeout: childHangBound)
         expectSurvived(run, saying: ["tracing stopped", "fd 3", "Broken pipe"])
         // The trace was flowing before the reader quit.
         #expect(run.fd3.count >= 8192)
@@ -44,7 +44,7 @@ struct TraceBrokenDestinationTests {
     @Test("the reader of fd 3 stops reading but keeps the pipe open: the app still exits")
     func stalledPipeOnFD3() async throws {
         let run = try await Probe.run(["churn", cycles], environment: ["NAPKIN_TRACE": "fd:3"],
-                                      pipeOnFD3: true, stallFD3After: 8192, timeout: .seconds(120))
+                                      pipeOnFD3: true, stallFD3After: 8192, timeout: childHangBound)
         // Tracing gives up on the reader at exit (after a couple of seconds), so the app exits.
         expectSurvived(run, saying: ["tracing stopped", "fd 3", "took no data"])
     }
@@ -52,7 +52,7 @@ struct TraceBrokenDestinationTests {
     @Test("the reader of standard output quits mid-run")
     func closedStdout() async throws {
         let run = try await Probe.run(["churn", cycles], environment: ["NAPKIN_TRACE": "stdout"],
-                                      closeStdoutAfter: 8192, timeout: .seconds(120))
+                                      closeStdoutAfter: 8192, timeout: childHangBound)
         expectSurvived(run, saying: ["tracing stopped", "fd 1", "Broken pipe"])
         #expect(WireTrace(run.stdout).events.first?.ev == "session")
     }

@@ -51,7 +51,7 @@ struct TraceSharedPipeTests {
                 fd3: destination == "fd:3" ? pipe.write : nil))
         }
         close(pipe.write)
-        let outcomes = try await SharedChildren.wait(children, timeout: .seconds(120))
+        let outcomes = try await SharedChildren.wait(children, timeout: childHangBound)
         let bytes = await reading.value
         for outcome in outcomes {
             #expect(!outcome.timedOut && outcome.exitStatus == 0, "\(outcome.summary)")

@@ -56,7 +56,7 @@ enum Probe {
     static func run(_ arguments: [String], environment: [String: String] = [:],
                     pipeOnFD3: Bool = false, closeFD3After: Int? = nil, stallFD3After: Int? = nil,
                     closeStdoutAfter: Int? = nil,
-                    readAlong: Int32? = nil, closedFDs: [Int32] = [], timeout: Duration = .seconds(60)) async throws -> ProbeResult {
+                    readAlong: Int32? = nil, closedFDs: [Int32] = [], timeout: Duration = childHangBound) async throws -> ProbeResult {
         let path = try requireExecutable()
         let request = SpawnRequest(arguments: [path] + arguments, environment: Self.environment(adding: environment),
                                    pipeOnFD3: pipeOnFD3, closeFD3After: closeFD3After, stallFD3After: stallFD3After,

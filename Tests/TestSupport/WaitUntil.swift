@@ -16,3 +16,11 @@ public nonisolated(nonsending) func waitUntil(timeout: Duration = hangBound, _ c
     }
     return true
 }
+
+/// How long a child process a test starts (TraceProbe, napkin-inspect,
+/// rib-house) may run before the test calls it hung and kills it: its work
+/// takes seconds, but a loaded machine running the whole suite (under the
+/// thread sanitizer, next to other builds) slows a child many times over.
+/// A test returns as soon as its child exits: this is only how long a hang
+/// takes to be named.
+public let childHangBound: Duration = .seconds(300)

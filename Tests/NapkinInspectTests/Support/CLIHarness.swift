@@ -61,7 +61,7 @@ enum CLIHarness {
 
     /// Runs `napkin-inspect ARGUMENTS`.
     static func inspect(_ arguments: [String], environment: [String: String?] = [:], stdin: CLIInput = .none,
-                        timeout: Double = 60, memoryLimit: Int? = nil) async throws -> CLIResult {
+                        timeout: Double = Double(childHangBound.components.seconds), memoryLimit: Int? = nil) async throws -> CLIResult {
         try await run(inspectPath, arguments, environment: environment, stdin: stdin, timeout: timeout, memoryLimit: memoryLimit)
     }
 
@@ -70,7 +70,7 @@ enum CLIHarness {
     /// variable); with `memoryLimit`, its address space is limited to that many
     /// MiB (`ulimit -v`), when ``memoryLimitsWork``.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
-                    stdin: CLIInput = .none, timeout: Double = 60, memoryLimit: Int? = nil) async throws -> CLIResult {
+                    stdin: CLIInput = .none, timeout: Double = Double(childHangBound.components.seconds), memoryLimit: Int? = nil) async throws -> CLIResult {
         await slots.acquire()
         defer { Task { await slots.release() } }
 
