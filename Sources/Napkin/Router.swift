@@ -38,8 +38,11 @@ open class Router<InteractorType>: Routing {
     /// The attached child routers, in attach order.
     public internal(set) final var children: [Routing] = []
 
+    /// Where the router is in its one load: not started, ``didLoad()`` running, or returned.
     private enum LoadState { case idle, loading, loaded }
+    /// Where the router is in its load.
     private var loadState = LoadState.idle
+    /// The callers of ``loaded()`` waiting for ``didLoad()`` to return.
     private var loadWaiters: [CheckedContinuation<Void, Never>] = []
     /// The task running ``didLoad()`` while `loadState` is `.loading`, nil
     /// otherwise: ``loaded()`` called from it returns at once. Only compared

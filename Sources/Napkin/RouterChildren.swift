@@ -25,6 +25,9 @@ extension Router {
         await attach(child, from: nil)
     }
 
+    /// ``attachChild(_:)``, with the caller's location when known: refuses
+    /// a child already listed and a cycle, tracks the parent, then settles
+    /// and loads the child.
     private func attach(_ child: Routing, from location: CodeLocation?) async {
         if children.contains(where: { $0 === child }) {
             traceAttach(of: child, from: location)
@@ -80,6 +83,9 @@ extension Router {
         await detach(child, from: nil)
     }
 
+    /// ``detachChild(_:)``, with the caller's location when known: a router
+    /// that is not a child is reported; a child leaves ``children`` and its
+    /// subtree settles (deactivates).
     private func detach(_ child: Routing, from location: CodeLocation?) async {
         // The cast runs only when tracing is on: off, the hook stays a nil check.
         var childID: NodeID = 0

@@ -14,24 +14,34 @@ struct LiveTreeRecords {
 
     /// One router or interactor, alive, or gone but still named.
     private struct Node {
+        /// Its creation record (`router` or `interactor`).
         var creation: TraceEvent
+        /// A router (else an interactor).
         var isRouter: Bool
         /// For a router: the interactor its creation record names (0: none this tracker knows).
         var interactor: NodeID = 0
+        /// Its latest `launch`, for a launched router.
         var launch: TraceEvent?
         /// The attach to the parent it is attached to now.
         var attach: TraceEvent?
+        /// The parent it is attached to now (0: none).
         var parent: NodeID = 0
         /// Routers attached to it now.
         var children: [NodeID] = []
+        /// Its `load`, once it loaded.
         var load: TraceEvent?
+        /// Its latest `view`.
         var view: TraceEvent?
+        /// Whether that `view` says the view is shown.
         var viewShown = false
-        /// The latest activation, and the deactivation after it (an interactor),
-        /// each with the end of the hook it started, once that returned.
+        /// The latest activation (an interactor); the records after it say
+        /// when its hook returned and whether a deactivation followed.
         var activate: TraceEvent?
+        /// The `hook_end` of that activation's `didBecomeActive`.
         var activateEnd: TraceEvent?
+        /// The `deactivate` after that activation.
         var deactivate: TraceEvent?
+        /// The `hook_end` of that deactivation's `willResignActive`.
         var deactivateEnd: TraceEvent?
         /// Its running tasks (an interactor).
         var tasks: [NodeID] = []
@@ -40,25 +50,33 @@ struct LiveTreeRecords {
         /// Kept things that name it: routers whose interactor it is, tasks it owns.
         var references = 0
 
+        /// Not deallocated yet.
         var isAlive: Bool { deallocation == nil }
+        /// Activated and not deactivated since.
         var isActive: Bool { activate != nil && deactivate == nil }
     }
 
     /// One running task.
     private struct RunningTask {
+        /// Its `task_start`.
         var start: TraceEvent
+        /// The interactor that started it.
         var owner: NodeID
+        /// Its first `task_cancel`, if any.
         var cancel: TraceEvent?
         /// The owner's activation the task started under (nil: it started while the owner was inactive).
         var ownerActivate: TraceEvent?
         /// The owner's deactivation that ended that activation, once it came.
         var ownerDeactivate: TraceEvent?
-        /// The ends of the hooks those two started, once they returned.
+        /// The end of the hook that activation started, once it returned.
         var ownerActivateEnd: TraceEvent?
+        /// The end of the hook that deactivation started, once it returned.
         var ownerDeactivateEnd: TraceEvent?
     }
 
+    /// Routers and interactors kept, by id.
     private var nodes: [NodeID: Node] = [:]
+    /// Running tasks, by id.
     private var tasks: [NodeID: RunningTask] = [:]
     /// Open test marks, by test name.
     private var openTests: [String: TraceEvent] = [:]

@@ -32,6 +32,7 @@ public struct TraceState: Sendable {
     public private(set) var stoppedAt: TraceMoment?
     /// Nodes visited by walks of the tree (a moved subtree, a cycle check), and events applied.
     var workDone: UInt64 = 0
+    /// Events applied since the session began (the work budget grows with them).
     private var eventsApplied: UInt64 = 0
     /// Walk steps allowed: a fixed allowance plus a few per event. An app's
     /// trace stays far below it (moving a subtree of n routers writes n
@@ -67,11 +68,13 @@ public struct TraceState: Sendable {
     public internal(set) var maxNodeID: NodeID = 0
     /// How many events of kind `name` were applied.
     public func eventCount(_ name: TraceEvent.Name) -> Int { kindCounts[name] }
+    /// One counter per kind of event.
     var kindCounts = KindCounts()
     /// Events the app dropped (from `dropped` records).
     public internal(set) var droppedEvents: UInt64 = 0
     /// Marks written by the app, most recent last (the last 100).
     public var recentMarks: [TraceMark] { marks.marks }
+    /// The last marks, kept for ``recentMarks``.
     var marks = RecentMarks()
     /// Routers and interactors created, and deallocated, so far.
     public internal(set) var createdCount = 0, deallocatedCount = 0
