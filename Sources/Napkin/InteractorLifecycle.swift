@@ -6,42 +6,23 @@ import Synchronization
 ///
 /// Every ``Interactable`` owns one (`nonisolated let lifecycle = InteractorLifecycle()`);
 /// the protocol's default `activate()`, `deactivate()`, `task(_:)`,
-/// `isActive` and `isActiveStream` forward to it.
-///
-/// ## Guarantees
-/// - Transitions are serialised: one caller at a time (the *runner*) runs
-///   `didBecomeActive` or `willResignActive`. A caller that arrives while a
-///   transition is running records the state it wants and returns at once;
-///   the runner, when its hook returns, moves on to the most recently
-///   requested state. So `activate`/`deactivate` are idempotent, two
-///   concurrent deactivations run `willResignActive` exactly once, a request
-///   made from inside a hook (a child that detaches itself while activating)
-///   is never lost and never deadlocks.
-/// - `isActive` is `true` from the moment activation starts (before
-///   `didBecomeActive`) until deactivation finishes (after `willResignActive`).
-/// - Deactivation calls `willResignActive`, then marks the lifecycle inactive,
-///   yields `false` to every `isActiveStream`, then cancels the bound tasks.
-/// - Deinit cancels the remaining bound tasks and finishes every stream.
-///
-/// All state is guarded by one lock (a pthread mutex, see `Locked`); the
-/// trace binding and the "creation record written" flag are atomics. Every
-/// member is safe to call from any actor or thread.
-///
-/// ## Tracing
-/// A lifecycle reports to the trace its interactor was created in, or, if it
-/// was created untraced, to the trace of the first traced router that owns it
-/// or whose subtree it joins (*adoption*, see ``Router``). The binding (tracer
-/// and id) is set once and never changes; while it is unset, every trace hook
-/// is one atomic load that finds nil.
-///
-/// A transition is recorded as `activate` (or `deactivate`) before its hook
-/// runs and `hook_end` when the hook returns, so a hook that never returns
-/// (a `for await` loop written in `didBecomeActive`) shows in the trace as
-/// a start without an end (`stuck-hook` in `docs/findings.md`).
+/// `isActive` and `isActiveStream` forward to it. Every member is safe to
+/// call from any actor or thread. Its guarantees (serialised, idempotent
+/// transitions; `isActive` from the start of an activation to the end of a
+/// deactivation; bound tasks cancelled after `willResignActive`) and the
+/// trace it reports to are in docs/lifecycle.md (sections 2 and 7); how it
+/// keeps them (one runner, one lock, two atomics) in docs/internals.md, "The
+/// interactor lifecycle". Bound tasks are in `InteractorLifecycleTasks.swift`,
+/// the trace records of adoption in `InteractorLifecycleTracing.swift`.
 public final class InteractorLifecycle: Sendable {
-    private enum Phase: Sendable { case inactive, activating, active, deactivating }
+    // MARK: - State
 
-    private struct BoundTask: Sendable {
+    /// Where the lifecycle is: at rest, or running a hook.
+    enum Phase: Sendable { case inactive, activating, active, deactivating }
+
+    /// A task bound to the active scope, still running.
+    struct BoundTask: Sendable {
+        /// Its handle, to cancel it.
         let task: Task<Void, Never>
         /// The task's id in the trace; 0 while the lifecycle is untraced.
         var traceID: NodeID
@@ -49,17 +30,25 @@ public final class InteractorLifecycle: Sendable {
         let label: String?
     }
 
-    private struct State: Sendable {
+    /// Everything behind the lock.
+    struct State: Sendable {
+        /// The transition in progress, or the state at rest.
         var phase: Phase = .inactive
+        /// The state most recently requested.
         var desired = false
+        /// Whether a caller is running transitions (the runner).
         var running = false
+        /// The bound tasks still running, by key.
         var tasks: [UInt64: BoundTask] = [:]
+        /// The key the next bound task gets.
         var nextTaskKey: UInt64 = 0
         /// Tasks that finished before their handle was stored.
         var finishedEarly: Set<UInt64> = []
         /// Keys below this were handed out before the last cancellation sweep.
         var cancelledBelow: UInt64 = 0
+        /// The `isActiveStream` continuations, by key.
         var streams: [UInt64: AsyncStream<Bool>.Continuation] = [:]
+        /// The key the next stream gets.
         var nextStreamKey: UInt64 = 0
         /// The binding an adoption installed (nil for a lifecycle traced from
         /// creation or untraced): a task that started untraced finds its trace
@@ -70,9 +59,9 @@ public final class InteractorLifecycle: Sendable {
     }
 
     /// Captured strongly by bound tasks (never the lifecycle itself, which they must not keep alive).
-    private let state = Locked(State())
+    let state = Locked(State())
     /// Whether the interactor's creation record has been written.
-    private let announced = Atomic<Bool>(false)
+    let announced = Atomic<Bool>(false)
     /// Where this interactor reports: the bits of a retained `Tracer`
     /// reference, 0 while untraced. Set at creation when tracing is on, or by
     /// an adoption (with `state`'s lock held), at most once; read without a
@@ -80,13 +69,13 @@ public final class InteractorLifecycle: Sendable {
     /// `AtomicLazyReference`, whose unspecialised `load()` looks up generic
     /// metadata on every call: this load sits on every transition, traced or not.
     /// ``boundID`` is stored first, so whoever loads the tracer sees the id.
-    private let boundTracer = Atomic<UInt>(0)
+    let boundTracer = Atomic<UInt>(0)
     /// This interactor's id in ``boundTracer``'s trace (written once, before the tracer).
     private let boundID = Atomic<NodeID>(0)
 
     /// The binding, or nil (one atomic load); constant nil when hooks are compiled out.
     @inline(__always)
-    private var trace: TraceBinding? {
+    var trace: TraceBinding? {
         #if NAPKIN_NO_TRACE_HOOKS
         return nil
         #else
@@ -100,7 +89,7 @@ public final class InteractorLifecycle: Sendable {
     /// Binds this lifecycle to `tracer` with a new id, unless it is bound
     /// already; returns the binding in force. Called at creation, or by an
     /// adoption with `state`'s lock held: never by two callers at once.
-    private func bind(to tracer: Tracer) -> TraceBinding {
+    func bind(to tracer: Tracer) -> TraceBinding {
         if let existing = trace { return existing }
         let id = tracer.nextID()
         boundID.store(id, ordering: .relaxed)
@@ -113,6 +102,8 @@ public final class InteractorLifecycle: Sendable {
     package var tracer: Tracer? { trace?.tracer }
     /// This interactor's id in the trace (0 while untraced).
     package var traceID: NodeID { trace?.id ?? 0 }
+
+    // MARK: - Transitions and state
 
     /// Creates an inactive lifecycle.
     public init() {
@@ -166,16 +157,6 @@ public final class InteractorLifecycle: Sendable {
     nonisolated(nonsending) public func deactivate(invoking willResignActive: () async -> Void) async {
         await converge(to: false, ownerType: nil, didBecomeActive: {}, willResignActive: willResignActive,
                        canActivate: false, canDeactivate: true)
-    }
-
-    /// Starts `work` in a new task bound to the active scope: it is cancelled
-    /// when the interactor deactivates or is deallocated.
-    ///
-    /// A task registered while the interactor is inactive runs too (and is
-    /// cancelled at the next deactivation); the trace flags it.
-    @discardableResult
-    public func register(priority: TaskPriority? = nil, _ work: @Sendable @escaping () async -> Void) -> Task<Void, Never> {
-        register(label: nil, ownerType: nil, priority: priority, work)
     }
 
     /// Moves the lifecycle to `target`, running the hooks, unless another
@@ -239,137 +220,13 @@ public final class InteractorLifecycle: Sendable {
                 // The hook's end, then the cancellations it lets through.
                 if let trace { trace.tracer.emit(.hookEnd(interactor: trace.id)) }
                 Self.cancel(tasks, reportingTo: trace)
-            default:
+            case .inactive, .active, nil:
                 return
             }
         }
     }
 
-    /// Starts a bound task; `label`, `ownerType` and `location` (the code
-    /// that started it) only feed the trace.
-    @discardableResult
-    package func register(label: String?, ownerType: Any.Type?, priority: TaskPriority?,
-                          from location: CodeLocation? = nil,
-                          _ work: @Sendable @escaping () async -> Void) -> Task<Void, Never> {
-        let trace = self.trace
-        if trace != nil { announce(ownerType) }
-        let taskID = trace?.tracer.nextID() ?? 0
-        let key = state.withLock { s in
-            let key = s.nextTaskKey
-            s.nextTaskKey &+= 1
-            return key
-        }
-        // The start is emitted before the task exists, so it precedes the
-        // task's end and any cancellation in sequence order.
-        if let trace { trace.tracer.emit(.taskStart(task: taskID, owner: trace.id, label: label), at: location) }
-        let state = self.state
-        let task = Task(priority: priority) {
-            await work()
-            if let trace {
-                trace.tracer.emit(.taskEnd(task: taskID, outcome: Task.isCancelled ? .cancelled : .completed))
-            }
-            // A task that started untraced and was adopted meanwhile ends in its adopter's trace.
-            if let (tracer, adoptedID) = Self.taskFinished(key, in: state) {
-                tracer.emit(.taskEnd(task: adoptedID, outcome: Task.isCancelled ? .cancelled : .completed))
-            }
-        }
-        state.withLock { s in
-            // A task that already finished removed nothing; do not keep its handle.
-            guard s.finishedEarly.remove(key) == nil else { return }
-            var id = taskID
-            if id == 0, let adoption = s.adoption {
-                // Adopted since `trace` was read: announce it as the adoption
-                // announced the tasks it found (the lock orders the two).
-                id = adoption.tracer.nextID()
-                s.adoptedTasks[key] = id
-                adoption.tracer.emit(.taskStart(task: id, owner: adoption.id, label: label))
-            }
-            s.tasks[key] = BoundTask(task: task, traceID: id, label: label)
-        }
-        return task
-    }
-
-    /// Makes the interactor report to `tracer`, the trace of a router that
-    /// owns it or whose subtree it joins, then calls `announceRouter` with its
-    /// id there (0 if it reports to another trace) for the router's creation record.
-    ///
-    /// - Untraced: it is *adopted*. With the lock held (so that no transition
-    ///   or bound task is missed or recorded twice), it gets an id and writes
-    ///   its creation record, the router's (`announceRouter`), then its state:
-    ///   `activate` if active (followed by `hook_end` unless
-    ///   `didBecomeActive` is still running), `task_start` (with its label)
-    ///   for each bound task still running, `deactivate` if resigning (its
-    ///   `hook_end` comes from the runner when `willResignActive` returns).
-    /// - Traced by `tracer`: its creation record is written if it was not yet.
-    /// - Traced by another tracer: it keeps it; nothing is written for it.
-    package func enterTrace(_ tracer: Tracer, ownerType: Any.Type, announcingRouter announceRouter: (NodeID) -> Void) {
-        if let trace {
-            if trace.tracer === tracer {
-                announce(ownerType)
-                announceRouter(trace.id)
-            } else {
-                announceRouter(0)
-            }
-            return
-        }
-        let typeName = traceName(of: ownerType)
-        state.withLock { s in
-            // Before the binding is published: whoever sees the binding sees the flag.
-            announced.store(true, ordering: .releasing)
-            let wasBound = boundTracer.load(ordering: .acquiring) != 0
-            let trace = bind(to: tracer)
-            guard !wasBound else {
-                // Adopted by another router first (a shared interactor); it did the writing.
-                announceRouter(trace.tracer === tracer ? trace.id : 0)
-                return
-            }
-            s.adoption = trace
-            tracer.emit(.interactorCreated(id: trace.id, type: typeName))
-            announceRouter(trace.id)
-            if s.phase != .inactive { tracer.emit(.activate(interactor: trace.id)) }
-            // didBecomeActive has returned unless the lifecycle is still
-            // activating (then the runner records the end when it returns).
-            if s.phase == .active || s.phase == .deactivating { tracer.emit(.hookEnd(interactor: trace.id)) }
-            for key in s.tasks.keys.sorted() {
-                let id = tracer.nextID()
-                s.tasks[key]!.traceID = id
-                s.adoptedTasks[key] = id
-                tracer.emit(.taskStart(task: id, owner: trace.id, label: s.tasks[key]!.label))
-            }
-            if s.phase == .deactivating { tracer.emit(.deactivate(interactor: trace.id)) }
-        }
-    }
-
-    /// Writes the interactor's creation record, once, before its first other event.
-    package func announce(_ ownerType: Any.Type?) {
-        guard let trace else { return }
-        // After the first call this is one atomic load, not a lock.
-        if announced.load(ordering: .relaxed) { return }
-        if !announced.exchange(true, ordering: .acquiringAndReleasing) {
-            trace.tracer.emit(.interactorCreated(id: trace.id, type: ownerType.map(traceName(of:)) ?? "Interactor"))
-        }
-    }
-
-    /// Forgets the bound task `key`, which returned; returns where to record
-    /// its end if it started untraced and an adoption announced it.
-    private static func taskFinished(_ key: UInt64, in state: Locked<State>) -> (Tracer, NodeID)? {
-        state.withLock { s in
-            if s.tasks.removeValue(forKey: key) == nil && key >= s.cancelledBelow {
-                s.finishedEarly.insert(key)
-            }
-            guard !s.adoptedTasks.isEmpty, let id = s.adoptedTasks.removeValue(forKey: key),
-                  let adoption = s.adoption else { return nil }
-            return (adoption.tracer, id)
-        }
-    }
-
-    /// Cancels `tasks`, recording each cancellation in `trace` (tasks without an id are not in it).
-    private static func cancel(_ tasks: [BoundTask], reportingTo trace: TraceBinding?) {
-        for bound in tasks {
-            if let trace, bound.traceID != 0 { trace.tracer.emit(.taskCancel(task: bound.traceID)) }
-            bound.task.cancel()
-        }
-    }
+    // MARK: - Going away
 
     deinit {
         let announced = self.announced.load(ordering: .acquiring)

@@ -22,26 +22,13 @@ import NapkinTrace
 /// }
 /// ```
 ///
-/// Ordering guarantees (all on the main actor; see `docs/lifecycle.md`):
-/// - ``attachChild(_:)`` appends the child, activates its interactor (then
-///   its retained subtree, root first), then loads it.
-/// - ``detachChild(_:)`` removes the child, then deactivates its interactor
-///   and its whole subtree, root first.
-/// - Deinit deactivates the interactors it still holds (its own and its
-///   subtree's), root first, in one task. The framework never retains a
-///   router: it lives exactly as long as your references and its parent's
-///   `children` keep it (a released router's children live on until that
-///   task has deactivated them).
-///
-/// Tracing: a router reports to the trace it was created in (see
-/// `NapkinTrace`). A traced router that attaches an untraced child *adopts*
-/// it: the child, its interactor, their running bound tasks and the child's
-/// whole subtree report to the parent's trace from then on, as if created
-/// there (their creation records and current state are written just before
-/// the `attach`). A router that already reports to a trace keeps it, whoever
-/// attaches it; an untraced parent changes nothing. See `docs/lifecycle.md`.
+/// The order of attaching, detaching and deinit, and which trace a router
+/// reports to (adoption by a traced parent): docs/lifecycle.md, sections 3,
+/// 4 and 7. Attaching and detaching children are in `RouterChildren.swift`.
 @MainActor
 open class Router<InteractorType>: Routing {
+    // MARK: - State
+
     /// The interactor, with its own type.
     public let interactor: InteractorType
 
@@ -49,10 +36,13 @@ open class Router<InteractorType>: Routing {
     public let interactable: Interactable
 
     /// The attached child routers, in attach order.
-    public private(set) final var children: [Routing] = []
+    public internal(set) final var children: [Routing] = []
 
+    /// Where the router is in its one load: not started, ``didLoad()`` running, or returned.
     private enum LoadState { case idle, loading, loaded }
+    /// Where the router is in its load.
     private var loadState = LoadState.idle
+    /// The callers of ``loaded()`` waiting for ``didLoad()`` to return.
     private var loadWaiters: [CheckedContinuation<Void, Never>] = []
     /// The task running ``didLoad()`` while `loadState` is `.loading`, nil
     /// otherwise: ``loaded()`` called from it returns at once. Only compared
@@ -72,6 +62,8 @@ open class Router<InteractorType>: Routing {
     /// The view this router listed for appearance reports (see
     /// ``ViewableRouter``); taken out of the list at deinit.
     var reportedView: ObjectIdentifier?
+
+    // MARK: - Creation and tracing
 
     /// Creates a router for `interactor`, which must conform to ``Interactable``.
     ///
@@ -124,6 +116,8 @@ open class Router<InteractorType>: Routing {
     /// adopted), after its creation record: a viewable router lists its view.
     func didEnterTrace(_ tracer: Tracer) {}
 
+    // MARK: - Loading
+
     /// Runs ``didLoad()`` the first time it is called; later calls (including
     /// one made from inside `didLoad`) return at once. Use ``loaded()`` to wait.
     public final func load() async {
@@ -169,100 +163,7 @@ open class Router<InteractorType>: Routing {
     /// Called once, when the router is first loaded. Attach permanent children here.
     open func didLoad() async {}
 
-    /// Appends `child` to ``children``, activates its interactor (and the
-    /// subtree it kept from an earlier attach), then loads it.
-    ///
-    /// Misuse is reported (see ``RouterMisuse``: an assertion failure in a
-    /// debug build, a warning otherwise; the trace records it too):
-    /// attaching a router that is already a child changes nothing; attaching
-    /// this router or one of its ancestors (a cycle) is refused; attaching a
-    /// router another router still lists goes on (both list it). `file` and
-    /// `line` name the calling code for the report and the trace (the
-    /// defaults capture the caller's; nothing is kept when tracing is off).
-    public final func attachChild(_ child: Routing, file: StaticString = #fileID, line: UInt = #line) async {
-        await attach(child, from: CodeLocation(fileID: file, line: line))
-    }
-
-    /// ``Routing``'s requirement (napkin 2.x's signature): a call through the
-    /// protocol has no caller's location; one on a router uses the method above.
-    @_disfavoredOverload
-    public final func attachChild(_ child: Routing) async {
-        await attach(child, from: nil)
-    }
-
-    private func attach(_ child: Routing, from location: CodeLocation?) async {
-        if children.contains(where: { $0 === child }) {
-            traceAttach(of: child, from: location)
-            reportAttach(of: child, at: location, "is already a child of it; the call changed nothing",
-                         fix: "attach a child once, or detach it first")
-            return
-        }
-        // A cycle: `child` is this router or an ancestor (only a router with
-        // children can be one, so a leaf costs one identity check).
-        if child === self || (!child.children.isEmpty && RouterTree.subtree(of: child, contains: self)) {
-            traceAttach(of: child, from: location)
-            reportAttach(of: child, at: location,
-                         child === self ? "is this router itself; refused" : "is an ancestor of it (a cycle); refused",
-                         fix: "detach it from its place in the tree before attaching it lower down")
-            return
-        }
-        children.append(child)
-        // Only a `Router` remembers its parent; a mock is not tracked.
-        var otherParent: AttachedParent?
-        if let tracked = child as? ParentTracked {
-            otherParent = tracked.attachedParent
-            tracked.attachedParent = AttachedParent(id: ObjectIdentifier(self), type: type(of: self))
-        }
-        traceAttach(of: child, from: location)
-        if let other = otherParent {
-            let name = String(describing: other.type)
-            reportAttach(of: child, at: location, "is still a child of \(name); both now list it",
-                         fix: "detach it from \(name) first")
-        }
-        await RouterTree.settle(child, path: RouterTree.Path(RouterTree.Link(parent: self, child: child)))
-        await child.load()
-    }
-
-    /// Reports a misused ``attachChild(_:)`` of `child` (see ``RouterMisuse``).
-    private func reportAttach(of child: Routing, at location: CodeLocation?, _ problem: String, fix: String) {
-        let parent = RouterMisuse.name(self), name = RouterMisuse.name(child)
-        RouterMisuse.report("\(parent).attachChild(\(name))\(RouterMisuse.suffix(location)): \(name) \(problem); fix: \(fix)")
-    }
-
-    /// Removes `child` from ``children`` and deactivates its interactor and
-    /// its whole subtree, root first. Detaching a router that is not a child
-    /// changes nothing and is reported (see ``RouterMisuse``; the trace
-    /// records it too). `file` and `line` name the calling code for the
-    /// report and the trace.
-    public final func detachChild(_ child: Routing, file: StaticString = #fileID, line: UInt = #line) async {
-        await detach(child, from: CodeLocation(fileID: file, line: line))
-    }
-
-    /// ``Routing``'s requirement (napkin 2.x's signature): a call through the
-    /// protocol has no caller's location; one on a router uses the method above.
-    @_disfavoredOverload
-    public final func detachChild(_ child: Routing) async {
-        await detach(child, from: nil)
-    }
-
-    private func detach(_ child: Routing, from location: CodeLocation?) async {
-        // The cast runs only when tracing is on: off, the hook stays a nil check.
-        var childID: NodeID = 0
-        if let tracer, let traced = child as? TracedRouter { childID = traced.traceID(in: tracer) }
-        guard let index = children.firstIndex(where: { $0 === child }) else {
-            if childID != 0 { tracer?.emit(.detach(parent: traceID, child: childID), at: location) }
-            let parent = RouterMisuse.name(self), name = RouterMisuse.name(child)
-            RouterMisuse.report("\(parent).detachChild(\(name))\(RouterMisuse.suffix(location)): \(name) is not a child of it; "
-                                + "the call changed nothing; fix: detach a child once, from the router that attached it")
-            return
-        }
-        children.remove(at: index)
-        if let tracked = child as? ParentTracked, tracked.attachedParent?.id == ObjectIdentifier(self) {
-            tracked.attachedParent = nil
-        }
-        if childID != 0 { tracer?.emit(.detach(parent: traceID, child: childID), at: location) }
-        await RouterTree.settle(child, path: RouterTree.Path(RouterTree.Link(parent: self, child: child)))
-    }
+    // MARK: - Trace hooks
 
     /// The trace hook of ``attachChild(_:)``, run once `child` is in
     /// ``children``. Tracing off (this router untraced): one nil check, no
@@ -284,6 +185,8 @@ open class Router<InteractorType>: Routing {
         if childID != 0 { tracer.emit(.attach(parent: traceID, child: childID), at: location) }
         if adopted { traced.recordAdoptedSubtree() }
     }
+
+    // MARK: - Launching and going away
 
     /// Activates this router as the root of a tree, then loads it.
     func launchAsRoot() async {

@@ -21,43 +21,11 @@ import Testing
 /// struct CheckoutTests { ... }  // every test of the suite, each with its own verdict
 /// ```
 ///
-/// How it works, for each test (each case of a parameterized test):
-///
-/// 1. The test runs inside a ``TraceRecorder`` scope (`record {}`), so
-///    every router, interactor and bound task the test creates is recorded
-///    in memory, with everything later attached under them.
-/// 2. When the test returns, the trait analyses the recording
-///    (``TraceRecorder/analyze(grace:expectTeardown:viewGrace:)``) and
-///    returns at once if nothing is left to wait for: everything is
-///    deallocated or stopped, or nothing the analysis checks is pending. A
-///    clean test is not slowed down.
-/// 3. Otherwise it analyses again every few milliseconds until the analysis
-///    is clean (a slow deinit caught up) or ``grace`` has passed since the
-///    end of the test (up to ``viewGrace`` while a view check is still
-///    pending), then records one `Issue` per finding.
-///
-/// A test that **throws** (a failed `#require`, an error, a cancellation)
-/// has failed already and usually stopped halfway through its flow, before
-/// the teardown it was meant to check: the trait then records no leak issue
-/// (like LeakCanary's `DetectLeaksAfterTestSuccess`), and the test fails
-/// with its own error only. A failed `#expect` does not stop the test and is
-/// not visible to a trait, so such a test still gets the leak verdict.
-///
-/// **Under `napkin-inspect check -- swift test`** (the whole process is
-/// traced, ``NapkinTrace/isTracingProcess``), the trait leaves the verdict
-/// to `check`: it records nothing itself, the test's objects go to the
-/// process's trace, and it marks where the test starts and ends
-/// (``NapkinTrace/testStarted(_:)``), so `check` names the test each finding
-/// happened in (tests running in parallel in one process are all named).
-/// Before the end mark it lets what the test released go, in the app's time:
-/// until the trace is quiet, at most ``grace`` (so a deinit that lags on a
-/// busy machine is not taken for something alive when the process exits).
-///
-/// Objects created outside the test (a `static let`, a shared fixture,
-/// another test, a `Task.detached`) are not recorded unless the test
-/// attaches them under a recorded router. Tests running in parallel never see each
-/// other's objects: the recording scope is task-local. See
-/// `docs/testing.md`.
+/// How it waits (a clean test is not slowed down), what a test that throws
+/// gets, what it does under `napkin-inspect check -- swift test`, and which
+/// objects a test's recording holds: docs/testing.md ("What it waits for",
+/// "A test that fails on its own", "Under `napkin-inspect check -- swift
+/// test`", "Limits").
 public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
     /// How long what the test let go may take to deallocate or stop (after
     /// the event that let it go, and at most this long after the test ends).

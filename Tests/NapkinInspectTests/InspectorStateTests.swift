@@ -28,7 +28,7 @@ struct InspectorStateTests {
         var facts = LiveFrame(analyzer: analyzer)
         facts.size = (rows, 100)
         facts.matches = matches ?? inspector.nodeFilter.map { FilterMatches(analyzer.state, filter: $0) }
-        facts.sessions = (0..<sessions).map { SessionBar.Item(name: "app \($0 + 1)", ended: $0 == 0, findings: $0) }
+        facts.sessions = (0..<sessions).map { SessionTabBar.Item(name: "app \($0 + 1)", ended: $0 == 0, findings: $0) }
         facts.sessionIndex = inspector.session
         return LiveView(style: style, sourceName: "test").frame(facts, inspector: &inspector)
     }
@@ -249,9 +249,9 @@ struct InspectorStateTests {
     }
 
     @Test("a session bar too long for the screen keeps the sessions nearest the one shown")
-    func longSessionBar() {
-        let items = (1...40).map { SessionBar.Item(name: "process-\($0)", ended: false, findings: 0) }
-        let line = SessionBar.line(items, current: 20, style: .plain, columns: 100)
+    func longSessionTabBar() {
+        let items = (1...40).map { SessionTabBar.Item(name: "process-\($0)", ended: false, findings: 0) }
+        let line = SessionTabBar.line(items, current: 20, style: .plain, columns: 100)
         #expect(line.count <= 102 && line.contains("[21 process-21 live, no findings]"), "\(line)")
         #expect(line.hasPrefix("\u{2026}") && line.hasSuffix("\u{2026}"))
     }
@@ -291,7 +291,7 @@ struct InspectorStateTests {
         }
         let finding = try #require(analyzer.findings.first)
         #expect(finding.rule == .viewGoneStillAttached)
-        var log = NodeLog(node: finding.id, interactor: analyzer.state[finding.id]?.interactor, session: ObjectIdentifier(LiveSessions.self))
+        var log = NodeLog(node: finding.id, interactor: analyzer.state[finding.id]?.interactor, session: ObjectIdentifier(LiveSessionList.self))
         log.update(history, to: index)
         let pin = InspectorState.Pin(id: finding.id, name: try #require(analyzer.state[finding.id]).name)
         let lines = NodeDetails(style: .plain, width: 100).lines(pin, analyzer: analyzer, log: log)
@@ -321,7 +321,7 @@ struct InspectorStateTests {
                 history.record(event, analyzer: analyzer)
             }
             analyzer.finish()
-            var log = NodeLog(node: 4, interactor: 3, session: ObjectIdentifier(LiveSessions.self))
+            var log = NodeLog(node: 4, interactor: 3, session: ObjectIdentifier(LiveSessionList.self))
             log.update(history, to: count)
             let pin = InspectorState.Pin(id: 4, name: "ScoresRouter#4")
             return NodeDetails(style: .plain, width: 200).lines(pin, analyzer: analyzer, log: log).joined(separator: "\n")

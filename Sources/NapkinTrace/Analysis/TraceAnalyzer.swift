@@ -8,24 +8,11 @@
 /// events advance trace time (or ``advance(to:)`` does, for a live view), and
 /// at ``finish()``. Memory follows the number of live nodes.
 ///
-/// A check is decided only when the app's **main actor** has made progress
-/// past its deadline (``MainActorProgress``: an event only the main actor
-/// writes, such as an attach or a router's deinit, with a later time), not
-/// when any event does: a router's deinit and the releases it makes, the
-/// deactivations that follow a detach, and the last main-actor steps of a
-/// cancelled task all need the main actor, so while it is blocked (a busy
-/// machine, a long synchronous call) they are late through no fault of the
-/// app's lifecycle, and events from other threads must not decide the check
-/// meanwhile. If the main actor wrote nothing for the whole grace period,
-/// what it does in the first grace period after it resumes
-/// counts as done in time. The end of the trace, and ``advance(to:)`` (idle
-/// time of a live view), decide what is due.
-///
-/// The definitions of the findings are in `docs/findings.md`. One cause is
-/// reported once: a leaked router is reported, not the interactor and
-/// children it holds; an interactor kept alive by its own orphaned task is
-/// reported as the task. At most ``maxKeptFindings`` findings are kept; the
-/// others are counted in ``findingsNotKept``, so memory stays bounded.
+/// A check is decided only when the app's main actor has made progress past
+/// its deadline (``MainActorProgress``); see docs/findings.md, "How the
+/// analysis reads a trace", and, for one cause reported once and the bound
+/// on kept findings (``maxKeptFindings``, ``findingsNotKept``),
+/// docs/internals.md, "One cause, one finding".
 public struct TraceAnalyzer: Sendable {
     /// Analysis settings.
     public struct Options: Sendable, Hashable {

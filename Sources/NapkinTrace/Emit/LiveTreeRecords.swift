@@ -4,67 +4,44 @@
 ///
 /// A ``SocketTraceSink`` folds every event that leaves it (delivered or
 /// lost) into one of these, on the tracer's writer thread, so that a new
-/// connection can start with the whole tree (``replay()``): an inspector
-/// started after the app, or restarted mid-run, sees every node and task
-/// that is alive, and nothing it names is unknown to it.
-///
-/// What is kept, and until when:
-///
-/// | kept | until |
-/// | --- | --- |
-/// | a router's or interactor's creation record (`router`, `interactor`) | its `deinit` |
-/// | a router's `launch` (the latest) and its `load` | its `deinit` |
-/// | a router's current `attach` (to the parent it is attached to now) | its `detach` from that parent, or the parent's or its own `deinit` |
-/// | a router's latest `view` | its `deinit` (unless the view is shown then, below) |
-/// | an interactor's latest `activate`, and the `deactivate` after it, each with the `hook_end` after it | its `deinit` |
-/// | a running task's `task_start`, its first `task_cancel`, and its owner's `activate` it started under with the `deactivate` that ended that activation (each with its `hook_end`) | its `task_end` |
-/// | a `test started: NAME` mark (at most ``maxOpenTests``) | the matching `test ended: NAME` |
-///
-/// A node that is gone but still named by something kept (the owner of a
-/// task still running, the interactor of a router kept) keeps its creation
-/// record and its `deinit`, so that the replay never names an id it did not
-/// create. So does a router deallocated while its view was shown (a view may
-/// outlive its router), with that `view` record, until a later `view` record
-/// says the view went.
-///
-/// Replayed in sequence order, these records give a reader the same tree as
-/// the whole trace would, and activations and task starts in the same
-/// order: each running task's owner is active (or not) at its `task_start`
-/// as it was in the app. What is not replayed: past nodes and tasks, marks
-/// (other than open test marks), `dropped` records, the links of routers to
-/// a parent that was deallocated without detaching them (they read as
-/// detached), when a router attached nowhere was last attached or left the
-/// tree, and a launched root that was attached under another router and
-/// detached again (a misuse: it replays as launched and in the tree). Where
-/// the model notes *when* something changed, the replay gives the latest change. Events that name ids this tracker never saw created
-/// (events the tracer dropped) are ignored, so the replay stays consistent.
-///
-/// Memory follows the live nodes and running tasks (and the few gone nodes
-/// something kept still names), never the length of the session.
+/// connection can start with the whole tree (``replay()``). Memory follows
+/// the live nodes and running tasks, never the length of the session. What
+/// is kept, until when, and what a replay leaves out: docs/internals.md,
+/// "What a resumed part replays".
 struct LiveTreeRecords {
     /// The most `test started` marks kept open at once (the oldest go first).
     static let maxOpenTests = 64
 
     /// One router or interactor, alive, or gone but still named.
     private struct Node {
+        /// Its creation record (`router` or `interactor`).
         var creation: TraceEvent
+        /// A router (else an interactor).
         var isRouter: Bool
         /// For a router: the interactor its creation record names (0: none this tracker knows).
         var interactor: NodeID = 0
+        /// Its latest `launch`, for a launched router.
         var launch: TraceEvent?
         /// The attach to the parent it is attached to now.
         var attach: TraceEvent?
+        /// The parent it is attached to now (0: none).
         var parent: NodeID = 0
         /// Routers attached to it now.
         var children: [NodeID] = []
+        /// Its `load`, once it loaded.
         var load: TraceEvent?
+        /// Its latest `view`.
         var view: TraceEvent?
+        /// Whether that `view` says the view is shown.
         var viewShown = false
-        /// The latest activation, and the deactivation after it (an interactor),
-        /// each with the end of the hook it started, once that returned.
+        /// The latest activation (an interactor); the records after it say
+        /// when its hook returned and whether a deactivation followed.
         var activate: TraceEvent?
+        /// The `hook_end` of that activation's `didBecomeActive`.
         var activateEnd: TraceEvent?
+        /// The `deactivate` after that activation.
         var deactivate: TraceEvent?
+        /// The `hook_end` of that deactivation's `willResignActive`.
         var deactivateEnd: TraceEvent?
         /// Its running tasks (an interactor).
         var tasks: [NodeID] = []
@@ -73,25 +50,33 @@ struct LiveTreeRecords {
         /// Kept things that name it: routers whose interactor it is, tasks it owns.
         var references = 0
 
+        /// Not deallocated yet.
         var isAlive: Bool { deallocation == nil }
+        /// Activated and not deactivated since.
         var isActive: Bool { activate != nil && deactivate == nil }
     }
 
     /// One running task.
     private struct RunningTask {
+        /// Its `task_start`.
         var start: TraceEvent
+        /// The interactor that started it.
         var owner: NodeID
+        /// Its first `task_cancel`, if any.
         var cancel: TraceEvent?
         /// The owner's activation the task started under (nil: it started while the owner was inactive).
         var ownerActivate: TraceEvent?
         /// The owner's deactivation that ended that activation, once it came.
         var ownerDeactivate: TraceEvent?
-        /// The ends of the hooks those two started, once they returned.
+        /// The end of the hook that activation started, once it returned.
         var ownerActivateEnd: TraceEvent?
+        /// The end of the hook that deactivation started, once it returned.
         var ownerDeactivateEnd: TraceEvent?
     }
 
+    /// Routers and interactors kept, by id.
     private var nodes: [NodeID: Node] = [:]
+    /// Running tasks, by id.
     private var tasks: [NodeID: RunningTask] = [:]
     /// Open test marks, by test name.
     private var openTests: [String: TraceEvent] = [:]
@@ -100,6 +85,8 @@ struct LiveTreeRecords {
     var nodeCount: Int { nodes.count }
     /// Running tasks kept.
     var taskCount: Int { tasks.count }
+
+    // MARK: - Folding events
 
     /// Folds `event`, the next event of the session in sequence order, into the records.
     mutating func apply(_ event: TraceEvent) {
@@ -110,49 +97,17 @@ struct LiveTreeRecords {
             guard nodes[id] == nil, tasks[id] == nil else { return }
             nodes[id] = Node(creation: event, isRouter: false)
         case .routerCreated(let id, _, let interactor, _):
-            guard nodes[id] == nil, tasks[id] == nil else { return }
-            var node = Node(creation: event, isRouter: true)
-            if interactor != 0, interactor != id, nodes[interactor] != nil {
-                node.interactor = interactor
-                nodes[interactor]!.references += 1
-            }
-            nodes[id] = node
+            createRouter(id, interactor: interactor, event)
         case .attach(let parent, let child):
             attach(child, to: parent, event)
         case .detach(let parent, let child):
-            guard parent != 0, nodes[child]?.isAlive == true, nodes[child]!.parent == parent else { return }
-            nodes[child]!.attach = nil
-            nodes[child]!.parent = 0
-            nodes[parent]?.children.removeAll { $0 == child }
+            detach(child, from: parent)
         case .activate(let id):
-            guard nodes[id]?.isAlive == true else { return }
-            nodes[id]!.activate = event
-            nodes[id]!.activateEnd = nil
-            nodes[id]!.deactivate = nil
-            nodes[id]!.deactivateEnd = nil
+            activate(id, event)
         case .deactivate(let id):
-            guard let node = nodes[id], node.isAlive, node.activate != nil else { return }
-            nodes[id]!.deactivate = event
-            nodes[id]!.deactivateEnd = nil
-            for task in node.tasks where tasks[task]?.ownerActivate != nil && tasks[task]?.ownerDeactivate == nil {
-                tasks[task]!.ownerDeactivate = event
-            }
+            deactivate(id, event)
         case .hookEnd(let id):
-            // The end of the hook the latest activate or deactivate started: a
-            // resumed part must not read a hook that returned as still running.
-            guard let node = nodes[id], node.isAlive, let activate = node.activate else { return }
-            if let deactivate = node.deactivate {
-                guard node.deactivateEnd == nil else { return }
-                nodes[id]!.deactivateEnd = event
-                for task in node.tasks where tasks[task]?.ownerDeactivate?.seq == deactivate.seq {
-                    tasks[task]!.ownerDeactivateEnd = event
-                }
-            } else if node.activateEnd == nil {
-                nodes[id]!.activateEnd = event
-                for task in node.tasks where tasks[task]?.ownerActivate?.seq == activate.seq {
-                    tasks[task]!.ownerActivateEnd = event
-                }
-            }
+            endHook(of: id, event)
         case .load(let id):
             guard nodes[id]?.isAlive == true, nodes[id]!.load == nil else { return }
             nodes[id]!.load = event
@@ -165,11 +120,7 @@ struct LiveTreeRecords {
             nodes[id]!.viewShown = appearance == .shown
             dropIfUnneeded(id)
         case .taskStart(let task, let owner, _):
-            guard tasks[task] == nil, nodes[task] == nil, let node = nodes[owner], node.isAlive else { return }
-            tasks[task] = RunningTask(start: event, owner: owner, ownerActivate: node.isActive ? node.activate : nil,
-                                      ownerActivateEnd: node.isActive ? node.activateEnd : nil)
-            nodes[owner]!.tasks.append(task)
-            nodes[owner]!.references += 1
+            startTask(task, owner: owner, event)
         case .taskCancel(let task):
             guard tasks[task] != nil, tasks[task]!.cancel == nil else { return }
             tasks[task]!.cancel = event
@@ -183,6 +134,71 @@ struct LiveTreeRecords {
             noteTestMark(text, event)
         }
     }
+
+    /// A router's creation record; the interactor it names (when this
+    /// tracker knows it) is kept as long as the router is.
+    private mutating func createRouter(_ id: NodeID, interactor: NodeID, _ event: TraceEvent) {
+        guard nodes[id] == nil, tasks[id] == nil else { return }
+        var node = Node(creation: event, isRouter: true)
+        if interactor != 0, interactor != id, nodes[interactor] != nil {
+            node.interactor = interactor
+            nodes[interactor]!.references += 1
+        }
+        nodes[id] = node
+    }
+
+    // MARK: - Activations and tasks
+
+    /// An `activate`: the interactor's latest activation, with nothing after it yet.
+    private mutating func activate(_ id: NodeID, _ event: TraceEvent) {
+        guard nodes[id]?.isAlive == true else { return }
+        nodes[id]!.activate = event
+        nodes[id]!.activateEnd = nil
+        nodes[id]!.deactivate = nil
+        nodes[id]!.deactivateEnd = nil
+    }
+
+    /// A `deactivate` after an activation: it ends that activation for the
+    /// interactor and for the tasks started under it.
+    private mutating func deactivate(_ id: NodeID, _ event: TraceEvent) {
+        guard let node = nodes[id], node.isAlive, node.activate != nil else { return }
+        nodes[id]!.deactivate = event
+        nodes[id]!.deactivateEnd = nil
+        for task in node.tasks where tasks[task]?.ownerActivate != nil && tasks[task]?.ownerDeactivate == nil {
+            tasks[task]!.ownerDeactivate = event
+        }
+    }
+
+    /// A `hook_end`: the end of the hook the latest activate or deactivate
+    /// started (a resumed part must not read a hook that returned as still
+    /// running), for the interactor and the tasks that keep that record.
+    private mutating func endHook(of id: NodeID, _ event: TraceEvent) {
+        guard let node = nodes[id], node.isAlive, let activate = node.activate else { return }
+        if let deactivate = node.deactivate {
+            guard node.deactivateEnd == nil else { return }
+            nodes[id]!.deactivateEnd = event
+            for task in node.tasks where tasks[task]?.ownerDeactivate?.seq == deactivate.seq {
+                tasks[task]!.ownerDeactivateEnd = event
+            }
+        } else if node.activateEnd == nil {
+            nodes[id]!.activateEnd = event
+            for task in node.tasks where tasks[task]?.ownerActivate?.seq == activate.seq {
+                tasks[task]!.ownerActivateEnd = event
+            }
+        }
+    }
+
+    /// A `task_start` under a live owner: the task keeps the owner's
+    /// activation it started under (none if the owner was inactive).
+    private mutating func startTask(_ task: NodeID, owner: NodeID, _ event: TraceEvent) {
+        guard tasks[task] == nil, nodes[task] == nil, let node = nodes[owner], node.isAlive else { return }
+        tasks[task] = RunningTask(start: event, owner: owner, ownerActivate: node.isActive ? node.activate : nil,
+                                  ownerActivateEnd: node.isActive ? node.activateEnd : nil)
+        nodes[owner]!.tasks.append(task)
+        nodes[owner]!.references += 1
+    }
+
+    // MARK: - Replaying
 
     /// The records to send first on a new connection, in sequence order
     /// (each once), so that its reader has the tree as it is now.
@@ -233,6 +249,14 @@ struct LiveTreeRecords {
         nodes[child]!.attach = event
         nodes[child]!.parent = parent
         nodes[parent]!.children.append(child)
+    }
+
+    /// A `detach` from the parent the router is attached to now.
+    private mutating func detach(_ child: NodeID, from parent: NodeID) {
+        guard parent != 0, nodes[child]?.isAlive == true, nodes[child]!.parent == parent else { return }
+        nodes[child]!.attach = nil
+        nodes[child]!.parent = 0
+        nodes[parent]?.children.removeAll { $0 == child }
     }
 
     /// Whether `ancestor` is `id`, or above it in the tree (a walk up, at most as long as the tree is big).

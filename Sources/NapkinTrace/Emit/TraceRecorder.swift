@@ -5,12 +5,10 @@
 /// whole life, even after `record` returns; other tests running in parallel
 /// are not mixed in.
 ///
-/// Recording follows the tree: a router attached under a recorded router,
-/// wherever and whenever it was created, is recorded from that attach on,
-/// with its interactor, the interactor's running bound tasks and the router's
-/// whole subtree (Napkin *adopts* it: it writes their creation records and
-/// current state just before the `attach`). So the flow under test can run
-/// outside `record`:
+/// Recording follows the tree: a router attached under a recorded router is
+/// recorded from that attach on, with its subtree (see docs/lifecycle.md,
+/// "7.2 Adoption: recording follows the tree"), so the flow under test can
+/// run outside `record`:
 ///
 /// ```swift
 /// let recorder = TraceRecorder()
@@ -22,13 +20,8 @@
 /// #expect(report.isClean, "\(report)")
 /// ```
 ///
-/// An object reports to one trace for its whole life and is never moved: a
-/// router that already reports to another trace (created inside another
-/// recorder's `record`, or outside any `record` in a process traced with
-/// `NAPKIN_TRACE` or ``NapkinTrace/bootstrap(_:bufferCapacity:)``) keeps it
-/// when a recorded router attaches it, and this recording does not show it or
-/// its subtree. A recorded router attached under an unrecorded one is still
-/// recorded, without the link.
+/// An object reports to one trace for its whole life and is never moved
+/// (docs/lifecycle.md, "7.3 Mixed traces").
 public final class TraceRecorder: Sendable {
     let tracer: Tracer
 

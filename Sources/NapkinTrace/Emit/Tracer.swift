@@ -14,6 +14,8 @@ import Synchronization
 /// A tracer without a sink (the in-memory ``TraceRecorder``) keeps every event
 /// in its queue, unbounded, until they are read.
 package final class Tracer: Sendable {
+    // MARK: - State
+
     package let origin: UInt64
     package let info: SessionInfo
     package let flushInterval: Duration
@@ -66,6 +68,8 @@ package final class Tracer: Sendable {
         }
     }
 
+    // MARK: - Emitting
+
     /// A fresh id for a router, interactor or task of this session.
     @inline(__always)
     package func nextID() -> NodeID {
@@ -95,6 +99,8 @@ package final class Tracer: Sendable {
         if signal { wake.signal() }
     }
 
+    // MARK: - Reading back
+
     /// Everything queued so far (for a tracer without a sink: every event of the session).
     package func snapshot() -> [TraceEvent] {
         queue.withLock { $0.events }
@@ -109,6 +115,8 @@ package final class Tracer: Sendable {
     package var droppedCount: UInt64 {
         queue.withLock { $0.totalDropped + $0.dropped }
     }
+
+    // MARK: - Flushing and shutting down
 
     /// Writes everything queued so far to the sink, on the calling thread.
     package func flush() {
@@ -146,6 +154,8 @@ package final class Tracer: Sendable {
         }
         wake.signal()
     }
+
+    // MARK: - The writer thread
 
     /// Moves the queue into `spare` and writes it; on a sink error reports once
     /// and turns tracing off for this session.

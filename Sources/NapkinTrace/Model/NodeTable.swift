@@ -15,6 +15,8 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
     // mutation first makes it unique, copy-on-write), so a copy sent to
     // another thread is never written through the original.
 
+    // MARK: - Storage
+
     private final class Storage {
         let capacity: Int
         /// The process's hash seed, kept here so a lookup reads no global.
@@ -98,6 +100,8 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
         }
     }
 
+    // MARK: - The table
+
     private var storage = Storage(capacity: 16)
 
     init() {}
@@ -111,6 +115,8 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
             storage = storage.copy(capacity: needed ? storage.capacity * 2 : storage.capacity)
         }
     }
+
+    // MARK: - Reading and writing entries
 
     /// The value for `key` (a copy); assigning `nil` removes it.
     subscript(key: UInt64) -> Value? {
@@ -193,6 +199,8 @@ struct NodeTable<Value>: @unchecked Sendable where Value: Sendable {
         makeUnique()
         return storage.remove(at: storage.find(key)!)
     }
+
+    // MARK: - Walking entries
 
     /// Calls `body` with every key and value, in no particular order, without copying the values.
     func forEach(_ body: (UInt64, borrowing Value) -> Void) {

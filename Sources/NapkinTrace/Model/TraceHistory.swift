@@ -4,6 +4,8 @@
 /// Unlike ``TraceState`` it keeps deallocated nodes, so its memory grows with
 /// the number of nodes the trace ever created (not with its number of events).
 public struct TraceHistory: Sendable {
+    // MARK: - What a history holds
+
     /// A span of trace time; `end` is nil while it is still open.
     public struct Interval: Sendable, Hashable {
         /// Start time (ns since the session origin).
@@ -95,6 +97,8 @@ public struct TraceHistory: Sendable {
         public var name: String { "\(type)#\(id)" }
     }
 
+    // MARK: - The history
+
     /// Every router and lone interactor, in creation order.
     public private(set) var nodes: [NodeLife] = []
     /// Marks written by the app, in order.
@@ -108,9 +112,11 @@ public struct TraceHistory: Sendable {
     /// The session record.
     public private(set) var session: SessionInfo?
 
+    /// Router (or lone interactor) id → its index in ``nodes``.
     private var index: [NodeID: Int] = [:]
     /// Interactor id → index of the router (or lone interactor) it belongs to.
     private var owners: [NodeID: Int] = [:]
+    /// Task id → the index of its owner's row and its index in that row's tasks.
     private var taskIndex: [NodeID: (Int, Int)] = [:]
     /// Parent id → children whose attached span is open.
     private var openChildren: [NodeID: Set<NodeID>] = [:]
@@ -122,6 +128,8 @@ public struct TraceHistory: Sendable {
     public func life(of id: NodeID) -> NodeLife? {
         index[id].map { nodes[$0] }
     }
+
+    // MARK: - Folding events
 
     /// Folds one event into the history. Only the first session of a stream is kept.
     public mutating func apply(_ event: TraceEvent) {
@@ -139,28 +147,9 @@ public struct TraceHistory: Sendable {
             index[id] = nodes.count
             nodes.append(NodeLife(id: id, kind: .interactor, type: type, created: t, createdSeq: event.seq))
         case .routerCreated(let id, let type, let interactor, _):
-            guard index[id] == nil else { return }
-            var life = NodeLife(id: id, kind: .router, type: type, interactor: interactor, created: t, createdSeq: event.seq)
-            // A lone interactor row becomes part of its router's row.
-            // (Interactors are announced just before their router, so it is the last row.)
-            // Tasks it started before the router existed (work started in `init`) come along:
-            // the router's row takes the same index, so `taskIndex` stays valid.
-            if let lone = owners[interactor], lone == nodes.count - 1, nodes[lone].kind == .interactor,
-               nodes[lone].active.isEmpty {
-                life.created = min(life.created, nodes[lone].created)
-                life.tasks = nodes[lone].tasks
-                index[interactor] = nil
-                nodes.removeLast()
-            }
-            index[id] = nodes.count
-            owners[interactor] = nodes.count
-            nodes.append(life)
+            addRouter(id, type: type, interactor: interactor, at: t, seq: event.seq)
         case .attach(let parent, let child):
-            links.append(Link(at: TraceMoment(seq: event.seq, time: t), isAttach: true, parent: parent, child: child))
-            guard let i = index[child] else { return }
-            if let last = nodes[i].attached.last, last.span.end == nil { return }
-            nodes[i].attached.append(Attachment(parent: parent, span: Interval(start: t, end: nil, startSeq: event.seq)))
-            openChildren[parent, default: []].insert(child)
+            attach(child, to: parent, at: TraceMoment(seq: event.seq, time: t))
         case .detach(let parent, let child):
             links.append(Link(at: TraceMoment(seq: event.seq, time: t), isAttach: false, parent: parent, child: child))
             openChildren[parent]?.remove(child)
@@ -177,17 +166,7 @@ public struct TraceHistory: Sendable {
         case .load(let id):
             if let i = index[id], nodes[i].loaded == nil { nodes[i].loaded = t }
         case .view(let id, let appearance):
-            guard let i = index[id] else { return }
-            switch appearance {
-            case .shown:
-                if let last = nodes[i].shown.last, last.end == nil { return }
-                nodes[i].shown.append(Interval(start: t, end: nil, startSeq: event.seq))
-            case .covered:
-                Self.close(&nodes[i].shown, t, event.seq)
-            case .removed:
-                Self.close(&nodes[i].shown, t, event.seq)
-                nodes[i].viewRemoved.append(TraceMoment(seq: event.seq, time: t))
-            }
+            changeView(of: id, to: appearance, at: TraceMoment(seq: event.seq, time: t))
         case .taskStart(let task, let owner, let label):
             guard let i = owners[owner] else { return }
             taskIndex[task] = (i, nodes[i].tasks.count)
@@ -200,25 +179,75 @@ public struct TraceHistory: Sendable {
                 nodes[i].tasks[j].outcome = outcome
             }
         case .deallocated(let id):
-            if let i = index[id] {
-                nodes[i].deallocated = t
-                if nodes[i].kind == .router {
-                    deinits.append(Deallocation(id: id, at: TraceMoment(seq: event.seq, time: t)))
-                    Self.closeAttachment(&nodes, at: i, t, event.seq)
-                    // Children attached to it leave the tree with it.
-                    for child in openChildren.removeValue(forKey: id) ?? [] {
-                        if let j = index[child], nodes[j].attached.last?.parent == id {
-                            Self.closeAttachment(&nodes, at: j, t, event.seq)
-                        }
-                    }
-                }
-            }
+            deallocate(id, at: TraceMoment(seq: event.seq, time: t))
         case .mark(let text):
             marks.append(TraceMark(seq: event.seq, time: t, text: text))
         case .sessionStart, .hookEnd, .dropped, .sessionEnd:
             break
         }
     }
+
+    /// A router's creation record: its row. A lone interactor row becomes
+    /// part of its router's row (interactors are announced just before their
+    /// router, so it is the last row); tasks it started before the router
+    /// existed (work started in `init`) come along: the router's row takes
+    /// the same index, so `taskIndex` stays valid.
+    private mutating func addRouter(_ id: NodeID, type: String, interactor: NodeID, at t: UInt64, seq: UInt64) {
+        guard index[id] == nil else { return }
+        var life = NodeLife(id: id, kind: .router, type: type, interactor: interactor, created: t, createdSeq: seq)
+        if let lone = owners[interactor], lone == nodes.count - 1, nodes[lone].kind == .interactor,
+           nodes[lone].active.isEmpty {
+            life.created = min(life.created, nodes[lone].created)
+            life.tasks = nodes[lone].tasks
+            index[interactor] = nil
+            nodes.removeLast()
+        }
+        index[id] = nodes.count
+        owners[interactor] = nodes.count
+        nodes.append(life)
+    }
+
+    /// An `attach`: the link, and an attached span for the child unless one is open.
+    private mutating func attach(_ child: NodeID, to parent: NodeID, at moment: TraceMoment) {
+        links.append(Link(at: moment, isAttach: true, parent: parent, child: child))
+        guard let i = index[child] else { return }
+        if let last = nodes[i].attached.last, last.span.end == nil { return }
+        nodes[i].attached.append(Attachment(parent: parent, span: Interval(start: moment.time, end: nil, startSeq: moment.seq)))
+        openChildren[parent, default: []].insert(child)
+    }
+
+    /// A `view`: a shown span opens, or closes (and a removal is noted).
+    private mutating func changeView(of id: NodeID, to appearance: ViewAppearance, at moment: TraceMoment) {
+        guard let i = index[id] else { return }
+        switch appearance {
+        case .shown:
+            if let last = nodes[i].shown.last, last.end == nil { return }
+            nodes[i].shown.append(Interval(start: moment.time, end: nil, startSeq: moment.seq))
+        case .covered:
+            Self.close(&nodes[i].shown, moment.time, moment.seq)
+        case .removed:
+            Self.close(&nodes[i].shown, moment.time, moment.seq)
+            nodes[i].viewRemoved.append(moment)
+        }
+    }
+
+    /// A `deinit`: the node's end; a router's attachment closes, and so do
+    /// those of the children attached to it (they leave the tree with it).
+    private mutating func deallocate(_ id: NodeID, at moment: TraceMoment) {
+        guard let i = index[id] else { return }
+        let (t, seq) = (moment.time, moment.seq)
+        nodes[i].deallocated = t
+        guard nodes[i].kind == .router else { return }
+        deinits.append(Deallocation(id: id, at: moment))
+        Self.closeAttachment(&nodes, at: i, t, seq)
+        for child in openChildren.removeValue(forKey: id) ?? [] {
+            if let j = index[child], nodes[j].attached.last?.parent == id {
+                Self.closeAttachment(&nodes, at: j, t, seq)
+            }
+        }
+    }
+
+    // MARK: - Closing spans
 
     /// Closes the last interval of `intervals` if it is open.
     private static func close(_ intervals: inout [Interval], _ t: UInt64, _ seq: UInt64) {

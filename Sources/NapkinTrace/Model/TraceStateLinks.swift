@@ -120,42 +120,28 @@ extension TraceState {
     /// Router `root` and those of its attached descendants whose view is
     /// shown (none, without a walk, when no view is shown at all).
     mutating func subtreeRoutersShowingViews(_ root: NodeID) -> SubtreeIDs {
-        var result = SubtreeIDs()
-        guard shownViewCount > 0 else { return result }
-        // A leaf (the usual case) without a walk: the same step counted, nothing allocated.
-        switch table.with(root, { ($0.pointee.childList.isEmpty, $0.pointee.view == .shown) }) {
-        case nil:
-            workDone &+= 1
-            return result
-        case .some((true, let shown)):
-            workDone &+= 1
-            if shown { result.append(root) }
-            return result
-        default:
-            break
-        }
-        var stack = [root]
-        while let id = stack.popLast() {
-            workDone &+= 1
-            table.with(id) { node in
-                if node.pointee.view == .shown { result.append(id) }
-                stack.append(contentsOf: node.pointee.childList)
-            }
-        }
-        return result
+        guard shownViewCount > 0 else { return SubtreeIDs() }
+        return collect(inSubtreeOf: root) { $0.pointee.view == .shown ? $0.pointee.id : nil }
     }
 
     /// The interactors of router `root` and its attached descendants.
     mutating func subtreeInteractors(_ root: NodeID) -> SubtreeIDs {
+        collect(inSubtreeOf: root) { $0.pointee.interactor }
+    }
+
+    /// The walk of both: what `pick` finds in router `root` and in each of
+    /// its attached descendants, every step counted against the work budget.
+    @inline(__always)
+    private mutating func collect(inSubtreeOf root: NodeID, _ pick: (UnsafePointer<TraceNode>) -> NodeID?) -> SubtreeIDs {
         var result = SubtreeIDs()
         // A leaf (the usual case) without a walk: the same step counted, nothing allocated.
-        switch table.with(root, { ($0.pointee.childList.isEmpty, $0.pointee.interactor) }) {
+        switch table.with(root, { ($0.pointee.childList.isEmpty, pick($0)) }) {
         case nil:
             workDone &+= 1
             return result
-        case .some((true, let interactor)):
+        case .some((true, let found)):
             workDone &+= 1
-            if let interactor { result.append(interactor) }
+            if let found { result.append(found) }
             return result
         default:
             break
@@ -164,7 +150,7 @@ extension TraceState {
         while let id = stack.popLast() {
             workDone &+= 1
             table.with(id) { node in
-                if let interactor = node.pointee.interactor { result.append(interactor) }
+                if let found = pick(node) { result.append(found) }
                 stack.append(contentsOf: node.pointee.childList)
             }
         }

@@ -1,9 +1,14 @@
-// With Sockets.swift, the only file of NapkinTrace that talks to the C library. Everything else
-// calls the wrappers below, so Glibc, Musl and Darwin are handled in one place
-// and the same way. The import is `internal`: no libc type can appear in a
-// package or public declaration, and nothing of libc leaks to clients.
-// It is also the only file of NapkinTrace that names UIKit or AppKit (the
-// notifications after which an app may be killed, see FlushTriggers).
+// NapkinTrace's C-library layer: the files of Platform/ are the only ones of
+// NapkinTrace that talk to the C library. Everything else calls their
+// wrappers, so Glibc, Musl and Darwin are handled in one place and the same
+// way. The imports are `internal`: no libc type can appear in a package or
+// public declaration, and nothing of libc leaks to clients. This file holds
+// the `Platform` namespace: errors, descriptors (opening, reading, writing,
+// searching, waiting), signals and exit, locks, and the clocks; it is also
+// the only file of NapkinTrace that names UIKit or AppKit (the notifications
+// after which an app may be killed, see FlushTriggers). File facts and
+// sockets have files of their own (FileFacts.swift, Sockets.swift), and so
+// do the values reads, writes and waits report (PlatformOutcomes.swift).
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Musl)
@@ -19,7 +24,8 @@ internal import AppKit
 #endif
 
 /// Thin wrappers around the C library facilities NapkinTrace needs: file
-/// descriptors, file facts, waiting, signals, process exit and locks.
+/// descriptors, file facts, waiting, signals, process exit and locks (file
+/// facts and sockets in files of their own in `Platform/`).
 ///
 /// The wrappers keep libc's semantics (a read may return fewer bytes, a
 /// descriptor stays open until closed) but report errors as values instead of
@@ -81,21 +87,6 @@ package enum Platform {
 
     // MARK: - Reading and writing
 
-    /// What one `read(2)` or `write(2)` call did.
-    package enum Transfer: Equatable, Sendable {
-        /// This many bytes (more than zero) were moved.
-        case bytes(Int)
-        /// Zero bytes: the end of the file for a read; for a write, the
-        /// descriptor accepted nothing.
-        case nothing
-        /// A signal interrupted the call before it moved anything (`EINTR`); try again.
-        case interrupted
-        /// The descriptor is non-blocking and not ready (`EAGAIN`); wait and try again.
-        case wouldBlock
-        /// The call failed.
-        case failed(SystemError)
-    }
-
     /// Reads at most `count` bytes from `fd` into `buffer` (one `read(2)` call).
     @inline(__always)
     package static func readSome(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> Transfer {
@@ -117,7 +108,7 @@ package enum Platform {
             switch writeSome(fd, from: bytes.baseAddress! + offset, count: bytes.count - offset) {
             case .bytes(let n): offset += n
             case .interrupted: continue
-            default: return false
+            case .nothing, .wouldBlock, .failed: return false
             }
         }
         return true
@@ -127,6 +118,7 @@ package enum Platform {
     /// reports room, does not block (`PIPE_BUF`).
     package static var atomicPipeWriteSize: Int { Int(PIPE_BUF) }
 
+    /// What a `read(2)` or `write(2)` that returned `n` did, from `errno` when it failed.
     @inline(__always)
     private static func transfer(_ n: Int) -> Transfer {
         if n > 0 { return .bytes(n) }
@@ -137,153 +129,17 @@ package enum Platform {
         return .failed(SystemError(code: code))
     }
 
-    // MARK: - File facts and position
+    // MARK: - Searching bytes
 
-    /// The read/write position of `fd` (`lseek(fd, 0, SEEK_CUR)`); -1 if it has none.
-    package static func currentOffset(of fd: Int32) -> Int64 {
-        Int64(lseek(fd, 0, SEEK_CUR))
-    }
-
-    /// Moves the read/write position of `fd` back to the start of the file.
-    package static func rewind(_ fd: Int32) {
-        _ = lseek(fd, 0, SEEK_SET)
-    }
-
-    // MARK: - Trace destinations
-
-    /// What kind of file a path or a descriptor names (`st_mode & S_IFMT`).
-    package enum FileKind: Equatable, Sendable {
-        /// A regular file.
-        case regular
-        /// A directory.
-        case directory
-        /// A FIFO: a named pipe, or an anonymous pipe's end.
-        case fifo
-        /// A character device such as `/dev/null`, `/dev/full` or a terminal.
-        case characterDevice
-        /// A block device: a disk or a partition.
-        case blockDevice
-        /// A socket, or a socket file in the file system.
-        case socket
-        /// A symbolic link (only seen by calls that do not follow links).
-        case symbolicLink
-        /// Anything else.
-        case other
-    }
-
-    /// What `stat(2)` says about a file: which file it is (two facts name
-    /// the same file exactly when device and inode are equal; a file replaced
-    /// at the same path gets a new inode), its kind and its size.
-    package struct FileFacts: Equatable, Sendable {
-        /// The device the file lives on (`st_dev`).
-        package var device: UInt64
-        /// The inode number on that device (`st_ino`).
-        package var inode: UInt64
-        /// The kind of file.
-        package var kind: FileKind
-        /// The size in bytes.
-        package var size: Int64
-
-        /// Whether both name the same file (device and inode).
-        package func isSameFile(as other: FileFacts) -> Bool {
-            device == other.device && inode == other.inode
-        }
-    }
-
-    /// The facts of the open descriptor `fd` (`fstat`), or `nil` if it cannot be examined.
-    package static func fileFacts(of fd: Int32) -> FileFacts? {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        return facts(info)
-    }
-
-    /// The facts of the file at `path`, following symbolic links (`stat`),
-    /// or `nil` if there is none (a dangling link included) or it cannot be examined.
-    package static func fileFacts(atPath path: String) -> FileFacts? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        return facts(info)
-    }
-
-    private static func facts(_ info: stat) -> FileFacts {
-        let kind: FileKind
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: kind = .regular
-        case S_IFDIR: kind = .directory
-        case S_IFIFO: kind = .fifo
-        case S_IFCHR: kind = .characterDevice
-        case S_IFBLK: kind = .blockDevice
-        case S_IFSOCK: kind = .socket
-        case S_IFLNK: kind = .symbolicLink
-        default: kind = .other
-        }
-        // `dev_t` is signed on Apple platforms (`Int32`) and unsigned on Linux:
-        // keep its bits (no conversion that traps on a negative device number).
-        // `ino_t` is unsigned and `off_t` a signed 64-bit integer on both.
-        return FileFacts(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino),
-                         kind: kind, size: Int64(info.st_size))
-    }
-
-    /// Opens `path` for writing a trace, creating it (mode 0644) if it does
-    /// not exist, but never emptying it, and never waiting: `O_WRONLY |
-    /// O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC`. Symbolic links are
-    /// followed. A FIFO without a reader fails at once with `ENXIO` (see
-    /// ``SystemError/isNoReader``) instead of waiting for one; the descriptor
-    /// stays non-blocking (``setBlocking(_:)`` undoes that).
-    package static func openForTraceWriting(_ path: String) throws(SystemError) -> Int32 {
-        let fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw SystemError.current }
-        return fd
-    }
-
-    /// Empties the regular file open as `fd` (`ftruncate(fd, 0)`).
-    package static func truncateToEmpty(_ fd: Int32) throws(SystemError) {
-        guard ftruncate(fd, 0) == 0 else { throw SystemError.current }
-    }
-
-    /// Clears `O_NONBLOCK` on `fd`, so that its reads and writes wait again.
-    package static func setBlocking(_ fd: Int32) {
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0, flags & O_NONBLOCK != 0 else { return }
-        _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)
-    }
-
-    /// What an open descriptor may be used for (its `O_ACCMODE`).
-    package enum DescriptorAccess: Equatable, Sendable {
-        /// Open for reading only: writes fail with `EBADF`.
-        case readOnly
-        /// Open for writing only.
-        case writeOnly
-        /// Open for reading and writing.
-        case readWrite
-    }
-
-    /// The access mode of `fd`, or `nil` if `fd` is not an open descriptor of
-    /// this process (`fcntl(F_GETFD)` fails). Reads only flags; changes nothing.
-    package static func descriptorAccess(of fd: Int32) -> DescriptorAccess? {
-        guard fd >= 0, fcntl(fd, F_GETFD) != -1 else { return nil }
-        let flags = fcntl(fd, F_GETFL)
-        guard flags >= 0 else { return nil }
-        switch flags & O_ACCMODE {
-        case O_WRONLY: return .writeOnly
-        case O_RDWR: return .readWrite
-        default: return .readOnly   // O_RDONLY, and Linux's O_PATH descriptors
-        }
+    /// The offset of the first newline (`\n`) in the `count` bytes at `start`,
+    /// or `nil`: one `memchr` call, the reader's inner loop.
+    @inline(__always)
+    package static func offsetOfNewline(in start: UnsafeRawPointer, count: Int) -> Int? {
+        guard let hit = memchr(start, 10, count) else { return nil }
+        return start.distance(to: UnsafeRawPointer(hit))
     }
 
     // MARK: - Waiting
-
-    /// What a wait for a descriptor (`poll(2)`) ended with.
-    package enum PollOutcome: Equatable, Sendable {
-        /// The descriptor is ready (or has an error or hang-up to report).
-        case ready
-        /// The timeout passed first.
-        case timedOut
-        /// A signal interrupted the wait (`EINTR`).
-        case interrupted
-        /// The wait failed.
-        case failed(SystemError)
-    }
 
     /// Waits up to `timeoutMS` milliseconds until `fd` has data to read.
     @discardableResult
@@ -297,6 +153,7 @@ package enum Platform {
         wait(fd, for: Int16(POLLOUT), timeoutMS: timeoutMS)
     }
 
+    /// One `poll(2)` of `fd` for `events`.
     private static func wait(_ fd: Int32, for events: Int16, timeoutMS: Int32) -> PollOutcome {
         var entry = pollfd(fd: fd, events: events, revents: 0)
         let ready = poll(&entry, 1, timeoutMS)
@@ -309,16 +166,6 @@ package enum Platform {
     /// Suspends the calling thread for `microseconds` (`usleep`; at most one second).
     package static func sleep(microseconds: Int) {
         _ = usleep(useconds_t(microseconds))
-    }
-
-    // MARK: - Searching bytes
-
-    /// The offset of the first newline (`\n`) in the `count` bytes at `start`,
-    /// or `nil`: one `memchr` call, the reader's inner loop.
-    @inline(__always)
-    package static func offsetOfNewline(in start: UnsafeRawPointer, count: Int) -> Int? {
-        guard let hit = memchr(start, 10, count) else { return nil }
-        return start.distance(to: UnsafeRawPointer(hit))
     }
 
     // MARK: - Signals and exit
@@ -426,6 +273,8 @@ package enum Platform {
         pthread_mutex_unlock(address.assumingMemoryBound(to: pthread_mutex_t.self))
     }
 }
+
+// MARK: - Clocks
 
 /// Reads the clocks a trace is stamped with.
 package enum MonotonicClock {

@@ -1,6 +1,6 @@
-// Sockets: the second (and last) file of NapkinTrace that talks to the C
-// library, next to Platform.swift, with the same rules: libc's semantics,
-// errors as values, nothing of libc in a package or public declaration.
+// Sockets: part of NapkinTrace's C-library layer (the files of Platform/, see
+// Platform.swift), with its rules: libc's semantics, errors as values,
+// nothing of libc in a package or public declaration.
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Musl)
@@ -10,6 +10,8 @@ internal import Darwin
 #endif
 
 extension Platform {
+    // MARK: - Addresses
+
     /// A socket address, resolved: ready for `connect(2)` or `bind(2)`.
     package struct SocketAddress: Sendable, CustomStringConvertible {
         /// The raw `sockaddr` bytes.
@@ -91,6 +93,8 @@ extension Platform {
         let bytes = withUnsafeBytes(of: &address) { Array($0) }
         return SocketAddress(bytes: bytes, family: AF_UNIX, description: path)
     }
+
+    // MARK: - Connecting and listening
 
     /// A new stream socket for `family`: close-on-exec, non-blocking, and on
     /// Apple platforms without SIGPIPE (elsewhere writers block SIGPIPE, see
@@ -239,6 +243,8 @@ extension Platform {
         return family == AF_INET6 ? "[\(name)]:\(shownPort)" : "\(name):\(shownPort)"
     }
 }
+
+// MARK: - The C calls
 
 // The C calls whose names the wrappers above reuse.
 @inline(__always)

@@ -12,6 +12,8 @@ import NapkinTrace
 /// The cost is about linear in the number of nodes (a sort per depth), and
 /// memory follows the number of distinct paths, however deep the tree.
 public struct TracePaths: Sendable {
+    // MARK: - State
+
     /// What one run's nodes were given.
     struct Run: Sendable {
         /// Router, lone interactor and router's interactor ids → their entry.
@@ -37,6 +39,8 @@ public struct TracePaths: Sendable {
 
     /// The paths of one trace's nodes.
     public init(_ history: TraceHistory) { self.init([history]) }
+
+    // MARK: - Questions
 
     /// How many runs were given.
     public var runCount: Int { runs.count }
@@ -66,6 +70,8 @@ public struct TracePaths: Sendable {
         guard runs.indices.contains(run), path.table === table else { return nil }
         return runs[run].placedAt[path.index]
     }
+
+    // MARK: - Building
 
     /// Builds the shared table, one run after the other.
     private struct Builder {

@@ -8,6 +8,8 @@ import NapkinTrace
 /// last line without a newline is returned as incomplete when the input ends
 /// (not when following: the writer may still finish it).
 struct LineFramer {
+    // MARK: - Lines
+
     /// One line, without its newline, pointing into the buffer: valid until
     /// the next call to ``next(from:pending:)``.
     struct Line {
@@ -34,6 +36,8 @@ struct LineFramer {
         /// diagnostic in `pending` comes first.
         case noLine
     }
+
+    // MARK: - State
 
     /// How many bytes one `read` asks for, unless the reader's options say otherwise.
     static let chunk = 256 << 10
@@ -76,6 +80,8 @@ struct LineFramer {
         // Every byte initialised: words loaded past a line's end read zeros or older bytes, never garbage.
         buffer.initializeMemory(as: UInt8.self, repeating: 0)
     }
+
+    // MARK: - The buffer and its lines
 
     /// Frees the buffer.
     func release() {
@@ -173,6 +179,8 @@ struct LineFramer {
             }
         }
     }
+
+    // MARK: - Helpers
 
     @inline(__always)
     private func line(from lineStart: Int, to lineEnd: Int, complete: Bool) -> Line {

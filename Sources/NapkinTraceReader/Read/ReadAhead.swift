@@ -2,6 +2,8 @@ import Foundation
 import NapkinTrace
 
 extension TraceReader {
+    // MARK: - Reading ahead
+
     /// Reads the remaining items as ``read(event:diagnostic:)`` does, in the
     /// same order and on the calling thread, while a second thread reads and
     /// parses the input ahead of them: at most four batches of 2,048 items
@@ -55,6 +57,8 @@ extension TraceReader {
         channel.stopAndWait()
     }
 }
+
+// MARK: - The hand-off and its batches
 
 /// The reader, handed to the thread that reads ahead. `@unchecked Sendable`:
 /// only that thread touches the reader until ``ReadAheadChannel/stopAndWait()``
@@ -142,6 +146,8 @@ private final class ReadAheadBatch: @unchecked Sendable {
         return true
     }
 }
+
+// MARK: - The channel
 
 /// Batches of items from the thread that reads ahead to the one that uses
 /// them: at most ``depth`` full batches wait, and the used ones go back to

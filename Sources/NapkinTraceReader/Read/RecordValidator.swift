@@ -24,6 +24,8 @@ import NapkinTrace
 /// - Records of unknown kinds are counted (at most ``maxUnknownKindNames``
 ///   names) and noted once per kind.
 struct RecordValidator {
+    // MARK: - State
+
     /// How many distinct unknown kind names are kept (the rest are counted under one name).
     static let maxUnknownKindNames = 64
 
@@ -59,6 +61,8 @@ struct RecordValidator {
         self.source = source
         self.maxLeadingForeignLines = maxLeadingForeignLines
     }
+
+    // MARK: - Restarts, ends and lines
 
     /// Forgets the sequence so far: the followed file started over (it was
     /// truncated or replaced), so it is a new trace, with its own integrity.
@@ -164,6 +168,8 @@ struct RecordValidator {
             return .diagnostic(TraceDiagnostic(.error, line: line.number, "\(reason); line skipped"))
         }
     }
+
+    // MARK: - Records in order
 
     /// A record that is not simply the next of its session (or any record
     /// the general parser read): checks its place in the trace.

@@ -23,6 +23,8 @@ import NapkinTrace
 /// }
 /// ```
 public final class TraceReader {
+    // MARK: - Options and items
+
     /// How the reader behaves at the end of its input.
     public struct Options: Sendable {
         /// Keep waiting for more data at the end of a file, like `tail -F`
@@ -63,6 +65,8 @@ public final class TraceReader {
         indirect case diagnostic(TraceDiagnostic)
     }
 
+    // MARK: - What was read
+
     /// The name used in messages (the path, or `-` for standard input).
     public let source: String
     /// Bytes consumed so far.
@@ -94,6 +98,8 @@ public final class TraceReader {
     /// Set when the input is not a napkin trace at all (its first record is
     /// not a valid trace record); reading stops.
     public var rejection: TraceReadError? { core.pointee.records.rejection }
+
+    // MARK: - Reading
 
     /// All mutable reading state lives in one struct, so the hot loop works on
     /// `inout self`; it is kept behind a pointer the reader owns, so that no
@@ -184,6 +190,8 @@ public final class TraceReader {
         try core.pointee.readNumberedEvents(body)
     }
 }
+
+// MARK: - The core
 
 extension TraceReader {
     /// All mutable reading state, in one struct, so the hot loop works on

@@ -3,6 +3,8 @@ import NapkinTrace
 
 /// `napkin-inspect check FILE|DIR...` and `check -- COMMAND`: findings, as a CI gate.
 struct CheckCommand: Command {
+    // MARK: - Options
+
     /// The options only `check` has.
     enum Options {
         /// `--allow FILE`.
@@ -63,6 +65,8 @@ struct CheckCommand: Command {
         $ napkin-inspect check --report napkin-report.html -- swift test
         """)
 
+    // MARK: - Parsed options
+
     /// The trace files and directories given.
     var paths: [String]
     /// `-- COMMAND`: the program to run and check.
@@ -106,6 +110,8 @@ struct CheckCommand: Command {
         jobs = try arguments.value(Options.jobs) ?? OrderedParallelWork.defaultJobs
         if reportPath == "-" { throw UsageError("'--report -': standard output carries the check's own report; give the HTML report a file") }
     }
+
+    // MARK: - Running
 
     func run() throws -> Int32 {
         var checker = TraceChecker(analysis: analysis, allowList: try AllowList.load(allowPath),

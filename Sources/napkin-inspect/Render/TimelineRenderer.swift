@@ -36,47 +36,95 @@ struct TimelineRenderer {
     func lines(_ history: TraceHistory) -> [String] {
         let matching = history.nodes.filter { filter?.matches($0) ?? true }
         let rows = Array(matching.prefix(Self.maxRows))
-        let routerCount = history.nodes.count
         let end = history.endTime
         let start: UInt64 = filter == nil ? 0 : (rows.map(\.created).min() ?? 0)
         let stop = max(end, start == .max ? start : start + 1)
         let totalWidth = max(40, width)
 
-        var out: [String] = []
-        let title = history.session.map { PrintableText.printable($0.heading, limit: totalWidth) } ?? "trace"
-        let filterName = filter.map { PrintableText.printable($0.name, limit: 60) } ?? ""
-        let what = filter.map { _ in "\(matching.count) of \(routerCount) matching '\(filterName)', \(Self.span(start)) to \(Self.span(stop))" }
-            ?? "\(routerCount) \(routerCount == 1 ? "router" : "routers") over \(Self.span(stop))"
-        let plainTitle = title + ": " + what
-        if plainTitle.count > totalWidth {
-            out.append(String(plainTitle.prefix(totalWidth - 1)) + "\u{2026}")
-        } else {
-            out.append(style.bold(title) + style.dim(": " + what))
-        }
+        var out = [titleLine(history, matching: matching.count, start: start, stop: stop, width: totalWidth)]
         if rows.isEmpty {
             out.append(style.dim("(no routers in this trace)"))
             return out
         }
-
-        // Depth of each router in the tree (by the parent it first attached to).
-        var depth: [NodeID: Int] = [:]
-        for life in history.nodes {
-            if let parent = life.attached.first?.parent, let d = depth[parent] { depth[life.id] = min(d + 1, 12) } else { depth[life.id] = 0 }
+        let layout = Layout(self, history: history, rows: rows, start: start, stop: stop, width: totalWidth)
+        out += axisLines(layout)
+        let marks = history.marks.filter { $0.time >= start && $0.time <= stop }
+        if !marks.isEmpty {
+            var cells = [Character](repeating: " ", count: layout.scale.columns)
+            for mark in marks { cells[layout.scale.column(mark.time)] = Glyph.mark }
+            out.append(style.dim("marks".padded(to: layout.labelWidth)) + " " + style.blue(String(cells).trimmingTrailingSpaces()))
         }
-        func rowLabel(_ life: TraceHistory.NodeLife) -> String {
-            String(repeating: "  ", count: filter == nil ? depth[life.id] ?? 0 : 0) + PrintableText.printable(life.name, limit: Self.maxLabel) + (life.kind == .interactor ? " (interactor)" : "")
+        for (k, life) in rows.enumerated() {
+            out += routerLines(life, at: k, layout, end: end)
         }
-        let labels = rows.map(rowLabel)
-        let indents = labels.map { $0.prefix { $0 == " " }.count }
-        let captions = zip(rows, indents).map { taskCaption($0, indent: $1) }
-        let viewCaptions = zip(rows, indents).map { Self.hasViewLane($0) ? Self.viewCaption(indent: $1) : nil }
-        let widest = zip(zip(labels, captions), viewCaptions).map { max($0.0.count, $0.1?.count ?? 0, $1?.count ?? 0) }.max() ?? 0
-        let labelWidth = min(max(12, widest), max(12, totalWidth * 2 / 5))
-        let columns = max(10, totalWidth - labelWidth - 1)
-        let scale = Scale(start: start, stop: stop, columns: columns)
-        let gutter = String(repeating: " ", count: labelWidth + 1)
+        if matching.count > rows.count {
+            out.append(style.dim("\u{2026} \(NumberFormat.grouped(matching.count - rows.count)) more not shown; pick the routers to chart with --node NAME"))
+        }
+        if !marks.isEmpty { out += markList(marks, width: totalWidth) }
+        out.append("")
+        out += legend(width: totalWidth, views: layout.viewCaptions.contains { $0 != nil })
+        return out
+    }
 
-        // Axis: tick labels, then a ruler.
+    // MARK: - Layout
+
+    /// Where everything goes: each row's label and captions, the label
+    /// column's width, the time scale of the chart beside it.
+    private struct Layout {
+        /// Each row's label (indented by its depth without a filter).
+        var labels: [String]
+        /// Each row's task caption, if it ran tasks.
+        var captions: [String?]
+        /// Each row's view caption, if it has a view lane.
+        var viewCaptions: [String?]
+        /// The label column's width.
+        var labelWidth: Int
+        /// Trace time to columns.
+        var scale: Scale
+        /// Blanks as wide as the label column and the space after it.
+        var gutter: String
+
+        /// The layout of `rows` (of `history`) from `start` to `stop` in `width` columns.
+        init(_ renderer: TimelineRenderer, history: TraceHistory, rows: [TraceHistory.NodeLife], start: UInt64, stop: UInt64, width: Int) {
+            // Depth of each router in the tree (by the parent it first attached to).
+            var depth: [NodeID: Int] = [:]
+            for life in history.nodes {
+                if let parent = life.attached.first?.parent, let d = depth[parent] { depth[life.id] = min(d + 1, 12) } else { depth[life.id] = 0 }
+            }
+            labels = rows.map { life in
+                String(repeating: "  ", count: renderer.filter == nil ? depth[life.id] ?? 0 : 0)
+                    + PrintableText.printable(life.name, limit: TimelineRenderer.maxLabel) + (life.kind == .interactor ? " (interactor)" : "")
+            }
+            let indents = labels.map { $0.prefix { $0 == " " }.count }
+            captions = zip(rows, indents).map { renderer.taskCaption($0, indent: $1) }
+            viewCaptions = zip(rows, indents).map { TimelineRenderer.hasViewLane($0) ? TimelineRenderer.viewCaption(indent: $1) : nil }
+            let widest = zip(zip(labels, captions), viewCaptions).map { max($0.0.count, $0.1?.count ?? 0, $1?.count ?? 0) }.max() ?? 0
+            labelWidth = min(max(12, widest), max(12, width * 2 / 5))
+            let columns = max(10, width - labelWidth - 1)
+            scale = Scale(start: start, stop: stop, columns: columns)
+            gutter = String(repeating: " ", count: labelWidth + 1)
+        }
+    }
+
+    /// The title: the process, then how many routers over how long (or
+    /// how many match the filter, and when); cut to `width` without style.
+    private func titleLine(_ history: TraceHistory, matching: Int, start: UInt64, stop: UInt64, width: Int) -> String {
+        let routerCount = history.nodes.count
+        let title = history.session.map { PrintableText.printable($0.heading, limit: width) } ?? "trace"
+        let filterName = filter.map { PrintableText.printable($0.name, limit: 60) } ?? ""
+        let what = filter.map { _ in "\(matching) of \(routerCount) matching '\(filterName)', \(Self.span(start)) to \(Self.span(stop))" }
+            ?? "\(routerCount) \(routerCount == 1 ? "router" : "routers") over \(Self.span(stop))"
+        let plainTitle = title + ": " + what
+        if plainTitle.count > width {
+            return String(plainTitle.prefix(width - 1)) + "\u{2026}"
+        }
+        return style.bold(title) + style.dim(": " + what)
+    }
+
+    /// The axis: tick labels, then a ruler.
+    private func axisLines(_ layout: Layout) -> [String] {
+        let scale = layout.scale
+        let columns = scale.columns
         let ticks = scale.ticks(minimumSpacing: min(12, max(7, columns / 3)))
         var tickLine = [Character](repeating: " ", count: columns + 12)
         var ruler = [Character](repeating: "\u{2500}", count: columns)
@@ -91,47 +139,35 @@ struct TimelineRenderer {
             for (k, ch) in text.enumerated() { tickLine[at + k] = ch }
             free = at + text.count + 1
         }
-        out.append(gutter + style.dim(String(tickLine).trimmingTrailingSpaces()))
-        out.append(gutter + style.dim(String(ruler)))
+        return [layout.gutter + style.dim(String(tickLine).trimmingTrailingSpaces()), layout.gutter + style.dim(String(ruler))]
+    }
 
-        // Marks row.
-        let marks = history.marks.filter { $0.time >= start && $0.time <= stop }
-        if !marks.isEmpty {
-            var cells = [Character](repeating: " ", count: columns)
-            for mark in marks { cells[scale.column(mark.time)] = Glyph.mark }
-            out.append(style.dim("marks".padded(to: labelWidth)) + " " + style.blue(String(cells).trimmingTrailingSpaces()))
+    /// Row `k`, `life`: its band, then its view lane and its task row when it has them.
+    private func routerLines(_ life: TraceHistory.NodeLife, at k: Int, _ layout: Layout, end: UInt64) -> [String] {
+        let scale = layout.scale
+        var lines = [fit(layout.labels[k], layout.labelWidth, bold: true) + " " + band(life, scale: scale, end: end).trimmingTrailingSpaces()]
+        if let caption = layout.viewCaptions[k] {
+            lines.append(style.dim(fit(caption, layout.labelWidth, bold: false)) + " " + viewRow(life, scale: scale, end: end).trimmingTrailingSpaces())
         }
+        if let caption = layout.captions[k] {
+            lines.append(style.dim(fit(caption, layout.labelWidth, bold: false)) + " " + taskRow(life, scale: scale, end: end).trimmingTrailingSpaces())
+        }
+        return lines
+    }
 
-        for (k, life) in rows.enumerated() {
-            out.append(fit(labels[k], labelWidth, bold: true) + " " + band(life, scale: scale, end: end).trimmingTrailingSpaces())
-            if let caption = viewCaptions[k] {
-                out.append(style.dim(fit(caption, labelWidth, bold: false)) + " " + viewRow(life, scale: scale, end: end).trimmingTrailingSpaces())
-            }
-            if let caption = captions[k] {
-                out.append(style.dim(fit(caption, labelWidth, bold: false)) + " " + taskRow(life, scale: scale, end: end).trimmingTrailingSpaces())
-            }
+    /// The marks under the chart: time and text, at most ``maxListedMarks``.
+    private func markList(_ marks: [TraceMark], width: Int) -> [String] {
+        var lines = ["", style.bold("Marks:")]
+        let timeWidth = marks.prefix(Self.maxListedMarks).map { TimeFormat.point($0.time).count }.max() ?? 0
+        for mark in marks.prefix(Self.maxListedMarks) {
+            let markText = PrintableText.printable(mark.text, limit: width)
+            let text = markText.count > width - timeWidth - 4 ? String(markText.prefix(max(1, width - timeWidth - 5))) + "\u{2026}" : markText
+            lines.append("  " + style.dim(TimeFormat.point(mark.time).padded(to: timeWidth)) + "  " + text)
         }
-        if matching.count > rows.count {
-            out.append(style.dim("\u{2026} \(NumberFormat.grouped(matching.count - rows.count)) more not shown; pick the routers to chart with --node NAME"))
+        if marks.count > Self.maxListedMarks {
+            lines.append(style.dim("  \u{2026} \(marks.count - Self.maxListedMarks) more marks"))
         }
-
-        if !marks.isEmpty {
-            out.append("")
-            out.append(style.bold("Marks:"))
-            let timeWidth = marks.prefix(Self.maxListedMarks).map { TimeFormat.point($0.time).count }.max() ?? 0
-            for mark in marks.prefix(Self.maxListedMarks) {
-                let markText = PrintableText.printable(mark.text, limit: totalWidth)
-                let text = markText.count > totalWidth - timeWidth - 4 ? String(markText.prefix(max(1, totalWidth - timeWidth - 5))) + "\u{2026}" : markText
-                out.append("  " + style.dim(TimeFormat.point(mark.time).padded(to: timeWidth)) + "  " + text)
-            }
-            if marks.count > Self.maxListedMarks {
-                out.append(style.dim("  \u{2026} \(marks.count - Self.maxListedMarks) more marks"))
-            }
-        }
-
-        out.append("")
-        out += legend(width: totalWidth, views: viewCaptions.contains { $0 != nil })
-        return out
+        return lines
     }
 
     // MARK: - Rows

@@ -10,24 +10,11 @@
 /// that awaits the hook does not return.
 ///
 /// A hook still running at the end of the trace is reported if it started
-/// at least a grace period before the end (the analyzer decides every check
-/// whose deadline the trace reached); one that started later is undecided.
-///
-/// Only sessions that record hook ends are checked (format revision 1: the
-/// session record's `rev`, ``SessionInfo/recordsHookEnds``): in an older
-/// trace no hook has an end, and a missing one says nothing. The model
-/// follows running hooks only in such sessions (``TraceNode/runningHook``).
-///
-/// The same cause is not reported again by the rules it would otherwise
-/// trip: `active-after-detach` leaves alone an interactor whose hook runs
-/// (and the subtree below an interactor whose `willResignActive` runs, which
-/// the detach cannot reach), `not-deallocated` an interactor or router held
-/// by one, and `orphaned-task` waits for `willResignActive` to return before
-/// it counts a task as not stopping (napkin cancels bound tasks only then).
-///
-/// Hooks run on the interactor's actor, but what they wait for often needs
-/// the main actor (a presenter update), so main-actor progress decides the
-/// checks, as for `active-after-detach`.
+/// at least a grace period before the end; one that started later is
+/// undecided. Only sessions that record hook ends are checked
+/// (``SessionInfo/recordsHookEnds``). Which other rules leave its cause
+/// alone, and why main-actor progress decides it: docs/internals.md, "One
+/// cause, one finding"; the finding itself: docs/findings.md.
 struct StuckHookRule: FindingRule {
     static let rule = Finding.Rule("stuck-hook", .error, title: "stuck hook", summary: "an interactor whose didBecomeActive or willResignActive has not returned a grace period after it started", help: help)
     static let watches: Set<TraceEvent.Name> = [.activate, .deactivate]

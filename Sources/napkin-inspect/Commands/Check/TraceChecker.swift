@@ -31,7 +31,7 @@ struct TraceChecker {
         // thread of its own only when every trace analysed at once can have one.
         let readAhead = 2 * min(jobs, files.count) <= jobs
         OrderedParallelWork.run(count: files.count, jobs: jobs, work: {
-            AnalysedTrace(reading: files[$0], options: options, readAhead: readAhead)
+            RawCheckedTrace(reading: files[$0], options: options, readAhead: readAhead)
         }) { _, analysed in
             for line in analysed.errorLines { Output.error(line) }
             var result = analysed.trace

@@ -104,9 +104,9 @@ struct LiveCommand: Command {
         }
         let view = LiveView(style: style, sourceName: feed.name)
         guard onTerminal else {
-            return LiveLoop(view: view, sessionLimit: sessionLimit).run(feed)
+            return LiveSummaryLoop(view: view, sessionLimit: sessionLimit).run(feed)
         }
-        _ = LiveInspector(view: view).run(feed)
+        _ = LiveScreenLoop(view: view).run(feed)
         var status: Int32?
         if let child = feed.child {
             if child.poll() == nil {

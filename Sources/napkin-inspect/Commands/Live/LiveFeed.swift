@@ -7,7 +7,7 @@ import NapkinTrace
 /// connection).
 struct LiveFeed {
     /// The sessions, as they arrive.
-    let sessions: LiveSessions
+    let sessions: LiveSessionList
     /// How the header names the source before a session says which process
     /// it is: the file, `standard input`, the command line, or the address.
     let name: String
@@ -16,7 +16,7 @@ struct LiveFeed {
     /// The program's output, when the live view shows it (on a terminal).
     let pane: OutputPane?
     /// The listener, with a command or `--listen`.
-    let listener: SessionListener?
+    let listener: LiveSocketListener?
     /// The reader of a file or standard input.
     private let reader: ReaderBox?
     /// The private directory of a command's socket, removed by ``stop()``.
@@ -24,7 +24,7 @@ struct LiveFeed {
 
     /// Reads the trace at `path` (`-`: standard input), following it as it grows when `follow` is set.
     static func reading(_ path: String, follow: Bool, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> LiveFeed {
-        let sessions = LiveSessions(analysis: analysis)
+        let sessions = LiveSessionList(analysis: analysis)
         let name = path == "-" ? "standard input" : path
         let box = ReaderBox(try TraceInput.openReader(path, follow: follow))
         let session = sessions.open(sourceName: name, isLive: follow || path == "-")
@@ -38,12 +38,12 @@ struct LiveFeed {
     /// so their traces never mix. With `collectOutput`, the command's
     /// standard output and error go to a pane instead of ours.
     static func running(_ command: [String], collectOutput: Bool, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> LiveFeed {
-        let sessions = LiveSessions(analysis: analysis)
+        let sessions = LiveSessionList(analysis: analysis)
         let directory = try privateDirectory()
         let socketPath = directory + "/trace.sock"
-        let listener: SessionListener
+        let listener: LiveSocketListener
         do {
-            listener = try SessionListener(address: .unix(path: socketPath), sessions: sessions, recordDirectory: nil)
+            listener = try LiveSocketListener(address: .unix(path: socketPath), sessions: sessions, recordDirectory: nil)
         } catch {
             rmdir(directory)
             throw error
@@ -74,8 +74,8 @@ struct LiveFeed {
     /// Listens on `address` for any number of traced apps; with `record`,
     /// each session is also written to a file of its own in that directory.
     static func listening(on address: TraceSocketAddress, record: String?, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> LiveFeed {
-        let sessions = LiveSessions(analysis: analysis)
-        let listener = try SessionListener(address: address, sessions: sessions, recordDirectory: record)
+        let sessions = LiveSessionList(analysis: analysis)
+        let listener = try LiveSocketListener(address: address, sessions: sessions, recordDirectory: record)
         listener.start()
         return LiveFeed(sessions: sessions, name: "listening on " + listener.socket.address.shortDescription, child: nil,
                         pane: nil, listener: listener, reader: nil, socketDirectory: nil)
@@ -100,7 +100,7 @@ struct LiveFeed {
     private func waitUntilFinished(nanoseconds: UInt64) {
         let deadline = Platform.monotonicNanoseconds() &+ nanoseconds
         while !sessions.all.allSatisfy({ $0.isFinished }) && Platform.monotonicNanoseconds() < deadline {
-            Platform.sleep(nanoseconds: LiveLoop.tick)
+            Platform.sleep(nanoseconds: LiveSummaryLoop.tick)
         }
     }
 

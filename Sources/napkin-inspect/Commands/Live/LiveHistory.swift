@@ -2,44 +2,10 @@ import NapkinTrace
 
 /// What a live session keeps so that the inspector can travel back in time
 /// while paused: the last events, and now and then a copy of the analysis
-/// (a checkpoint) to replay them from.
-///
-/// A moment is known by how many events had been folded: moment `n` is the
-/// analysis after the session's first `n` events (what `tree --at SEQ`
-/// shows for the seq of the `n`th event). It is rebuilt from the nearest
-/// checkpoint at or before it by replaying the events in between.
-///
-/// Costs and bounds:
-///
-/// - ``record(_:analyzer:)`` runs on the reader thread for every event,
-///   under the session's lock: it stores the event in an ``EventRing`` (O(1))
-///   and, rarely, keeps a copy of the analyzer. A copy is O(1) at once, but
-///   the analyzer's next change then copies its tables (copy-on-write), which
-///   costs O(live nodes). So a checkpoint is taken only after
-///   max(``maxEvents``/10, ``eventsPerNode`` × live nodes) events since the
-///   last one, and at most once per ``minSpacing`` of wall-clock time: the
-///   copies cost at most 1/``eventsPerNode`` of a node copy per event,
-///   amortised, and at most 10 a second.
-/// - Each session keeps at most ``maxEvents`` events (100,000); all sessions
-///   together at most what their ``HistoryBudget`` holds (500,000 events for
-///   `live`), drawn a chunk at a time as a ring fills: later sessions get
-///   what is left, possibly nothing (then they cannot travel back).
-///   Checkpoints older than the oldest event kept are dropped, so a session
-///   keeps about 11 at most.
-/// - So one can go back from the newest event to the oldest checkpoint still
-///   inside the ring: at least the ring's capacity minus one checkpoint
-///   interval (90,000 events for a full ring at ordinary rates, 80,000 at
-///   200,000 events/s), or to the first event while the ring has not
-///   wrapped. A tree of more than capacity / ``eventsPerNode`` live nodes
-///   (12,500) spaces checkpoints wider than the ring, and may leave nothing
-///   to go back to.
-/// - Rebuilding a moment replays at most one checkpoint interval of events,
-///   off the lock (``Replay``).
-///
-/// The replay folds events only: checks decided while the app was quiet
-/// (trace time passing with the wall clock) and the verdict at the end of
-/// the input are part of the live analysis and of checkpoints taken after
-/// them, not of the events in between.
+/// (a checkpoint) to replay them from. Moment `n` is the analysis after the
+/// session's first `n` events, rebuilt from the nearest checkpoint at or
+/// before it. Its costs and bounds (checkpoint spacing, memory, how far back
+/// one can go): docs/internals.md, "Time travel's history".
 struct LiveHistory {
     /// Events a session keeps, at most.
     static let maxEvents = 100_000

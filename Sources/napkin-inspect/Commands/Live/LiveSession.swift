@@ -17,7 +17,11 @@ import Synchronization
 /// queue up in memory: when the view is slow the reader waits, the socket or
 /// pipe fills, and the app's trace writer drops and counts events rather than
 /// block the app.
+///
+/// Named as one traced process's session in `live`; all of them are a ``LiveSessionList``, its tab a ``SessionTabBar`` item.
 final class LiveSession: Sendable {
+    // MARK: - State
+
     /// What the view reads, under the lock.
     struct State {
         /// The analysis of everything read so far.
@@ -51,7 +55,7 @@ final class LiveSession: Sendable {
         var summaryPrinted = false
         /// Why reading stopped before the input ended (the session grew past the inspector's bounds).
         var cut: String?
-        /// Live nodes this session counts against ``LiveSessions/nodeBudget``.
+        /// Live nodes this session counts against ``LiveSessionList/nodeBudget``.
         var nodesHeld = 0
         /// Set when the listener closed the connection for sending nothing.
         var silent = false
@@ -72,12 +76,12 @@ final class LiveSession: Sendable {
     /// wall clock.
     let isLive: Bool
     /// The shared bound on live nodes, for sessions from the network.
-    private let budget: LiveSessions?
+    private let budget: LiveSessionList?
     private let state: Locked<State>
 
     /// A session whose events are analysed with `analysis`; with `budget`,
     /// its live nodes count against the budget of all sessions.
-    init(number: Int, sourceName: String, isLive: Bool, analysis: TraceAnalyzer.Options, budget: LiveSessions? = nil) {
+    init(number: Int, sourceName: String, isLive: Bool, analysis: TraceAnalyzer.Options, budget: LiveSessionList? = nil) {
         self.number = number
         self.sourceName = sourceName
         self.isLive = isLive
@@ -89,6 +93,8 @@ final class LiveSession: Sendable {
         let held = state.withLock { $0.nodesHeld }
         if let budget, held != 0 { budget.nodesHeld.subtract(held, ordering: .relaxed) }
     }
+
+    // MARK: - Reading the state
 
     /// How messages about the session name it: a connection by its process
     /// (once known), a file or standard input by its path.
@@ -116,6 +122,8 @@ final class LiveSession: Sendable {
         withState { $0.analyzer.state.session?.heading ?? sourceName }
     }
 
+    // MARK: - Folding the trace
+
     /// Folds one item of the reader (on the reader thread); returns `false`
     /// when the session must stop reading (it grew past the shared bound).
     @discardableResult
@@ -138,9 +146,9 @@ final class LiveSession: Sendable {
                         let total = budget.nodesHeld.add(nodes - s.nodesHeld, ordering: .relaxed).newValue
                         let grew = nodes > s.nodesHeld
                         s.nodesHeld = nodes
-                        if grew && total > LiveSessions.nodeBudget {
+                        if grew && total > LiveSessionList.nodeBudget {
                             s.cut = "cut after \(s.events) events: the sessions hold more than "
-                                + "\(NumberFormat.grouped(LiveSessions.nodeBudget)) live routers, interactors and tasks in all; "
+                                + "\(NumberFormat.grouped(LiveSessionList.nodeBudget)) live routers, interactors and tasks in all; "
                                 + "record this app to a file (NAPKIN_TRACE=DIR/) and use check"
                             s.changed = true
                             return false
@@ -165,7 +173,7 @@ final class LiveSession: Sendable {
             s.finished = true
             if s.silent && s.events == 0 {
                 s.rejection = TraceReadError(source: sourceName, message:
-                    "sent no trace record within \(SessionListener.handshakeSeconds) s; closed")
+                    "sent no trace record within \(LiveSocketListener.handshakeSeconds) s; closed")
             } else if let rejection {
                 s.rejection = rejection
             } else if s.events == 0 {
@@ -204,6 +212,8 @@ final class LiveSession: Sendable {
             if s.analyzer.findings.count != before { s.changed = true }
         }
     }
+
+    // MARK: - The reader thread
 
     /// Reads `reader` to its end on a new thread, folding what it reads;
     /// `done` runs on that thread once the input ended.

@@ -34,7 +34,7 @@ struct LiveView {
         facts.newestTime = analyzer.state.time
         facts.sessionIndex = sessions.index
         if sessions.count > 1 {
-            facts.sessions = (0..<sessions.count).map { _ in SessionBar.Item(name: sourceName, ended: finished, findings: 0) }
+            facts.sessions = (0..<sessions.count).map { _ in SessionTabBar.Item(name: sourceName, ended: finished, findings: 0) }
         }
         var inspector = InspectorState()
         return frame(facts, inspector: &inspector)
@@ -49,7 +49,7 @@ struct LiveView {
         let (rows, columns) = (max(4, facts.size.rows), max(10, facts.size.columns))
         var lines = [header(facts, inspector: inspector, columns: columns)]
         if facts.sessions.count > 1 {
-            lines.append(SessionBar.line(facts.sessions, current: facts.sessionIndex, style: style, columns: columns))
+            lines.append(SessionTabBar.line(facts.sessions, current: facts.sessionIndex, style: style, columns: columns))
         }
         let status = statusLine(facts, inspector: inspector, columns: columns)
         let ruleRow = lines.count

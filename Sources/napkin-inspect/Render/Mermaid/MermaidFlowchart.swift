@@ -4,6 +4,8 @@ extension MermaidRenderer {
     /// At most this many routers (and lone interactors) in a flowchart.
     static let maxNodes = 200
 
+    // MARK: - The chart
+
     /// A `flowchart TD` of the live tree (each root and its attached descendants),
     /// then, in a subgraph "outside the tree", the routers still alive that are not
     /// in it (with their attached descendants) and interactors whose router is gone.
@@ -40,6 +42,8 @@ extension MermaidRenderer {
         return chart.lines.joined(separator: "\n") + "\n"
     }
 }
+
+// MARK: - Building it
 
 /// A flowchart being drawn: its lines so far, the nodes declared, the caps.
 private struct Flowchart {
@@ -145,6 +149,8 @@ private struct Flowchart {
         }
         lines += edges
     }
+
+    // MARK: - Notes and classes
 
     /// The id of the note node (never `n<number>`, the ids of the trace's nodes).
     static let noteID = "traceNotes"

@@ -30,20 +30,109 @@ extension MermaidRenderer {
 
         for life in selected {
             guard sections < maxSections, size < maxCharacters else { break }
-            let title = name(life.type, life.id)
-            var bars: [String] = []
-            var count = 0
-            func bar(_ text: String, tags: String?, id: String, from start: UInt64, to stop: UInt64?) {
-                guard count < maxBarsPerSection else { count += 1; return }
-                count += 1
-                let a = ms(start)
-                var b = ms(stop ?? end)
-                if b <= a { b = a + 1 }  // visible, however short
-                bars.append("    \(text) :\(tags.map { "\($0), " } ?? "")\(id), \(a), \(b)")
+            // A section is drawn whole, and only if it fits.
+            let text = ["  section \(name(life.type, life.id))"] + GanttSection(life, end: end, minGap: minGap).bars
+            let added = Self.size(of: text)
+            guard size + added <= maxCharacters else { break }
+            body += text
+            size += added
+            sections += 1
+            longest = max(longest, min(maxLabel, life.type.count) + 2 + String(life.id).count)
+        }
+        if filter == nil && !history.marks.isEmpty {
+            body += ganttMarks(history.marks, end: end, size: &size)
+        }
+        let title = ganttTitle(history, filter: filter, shown: sections, of: selected.count)
+        if selected.isEmpty { body.append("  section no routers"); body.append("    nothing traced :milestone, e0, 0, 0ms") }
+        return (ganttHeader(title: title, end: end, longest: longest) + body).joined(separator: "\n") + "\n"
+    }
+
+    /// Marks: a milestone each, in a section of their own (one row per task,
+    /// so texts never overlap), while `size` stays within ``maxCharacters``.
+    private static func ganttMarks(_ marks: [TraceMark], end: UInt64, size: inout Int) -> [String] {
+        var lines = ["  section marks"]
+        for (k, mark) in marks.enumerated() {
+            guard k < maxMarks, size < maxCharacters else {
+                lines.append("    #8230; \(marks.count - k) more marks :milestone, k\(k), \(ms(end)), 0ms")
+                break
             }
+            let line = "    \(statement(mark.text, limit: 60)) :milestone, k\(k), \(ms(mark.time)), 0ms"
+            lines.append(line)
+            size += line.utf8.count + 1
+        }
+        return lines
+    }
+
+    /// The chart's title: the app, the filter, and how many sections did not fit.
+    private static func ganttTitle(_ history: TraceHistory, filter: NodeFilter?, shown: Int, of selected: Int) -> String {
+        var title = history.session.map { String($0.app.prefix(60)) + " (pid \($0.pid))" } ?? "trace"
+        title += ": lifecycles"
+        if let filter { title += " of '\(filter.name.prefix(60))'" }
+        if selected > shown { title += ", \u{2026} \(selected - shown) more not shown" }
+        return title
+    }
+
+    /// The chart's front matter and settings: room on the left for the
+    /// `longest` section name, the title, times in milliseconds.
+    private static func ganttHeader(title: String, end: UInt64, longest: Int) -> [String] {
+        let padding = min(420, max(120, longest * 7 + 24))
+        return [
+            "---",
+            "config:",
+            "  gantt:",
+            "    leftPadding: \(padding)",
+            "---",
+            "gantt",
+            "  title \(escape(title, limit: 160))",
+            "  dateFormat x",
+            "  axisFormat \(axisFormat(end))",
+            "  todayMarker off",
+        ]
+    }
+
+    // MARK: - A section
+
+    /// The rows of one router's (or lone interactor's) section: at most
+    /// ``maxBarsPerSection`` bars and milestones, then a row counting the
+    /// rest, the `deinit` milestone, or a `created` milestone when nothing else is there.
+    private struct GanttSection {
+        /// The router or interactor.
+        let life: TraceHistory.NodeLife
+        /// The end of the trace: where open bars end.
+        let end: UInt64
+        /// The rows, in order.
+        private(set) var bars: [String] = []
+        /// Bars and milestones asked for, drawn or not.
+        private var count = 0
+
+        /// The section of `life`; spans detached for less than `minGap` are left out.
+        init(_ life: TraceHistory.NodeLife, end: UInt64, minGap: UInt64) {
+            self.life = life
+            self.end = end
             let gone = life.deallocated ?? end
-            // Attached spans, and the time alive but not attached after them
-            // (short gaps, like the moment between a detach and the deinit, are left out).
+            addAttachments(gone: gone, minGap: minGap)
+            for (k, span) in life.active.enumerated() {
+                bar("active", tags: "active", id: "n\(life.id)b\(k)", from: span.start, to: span.end)
+            }
+            for (k, span) in life.shown.enumerated() {
+                bar("view shown", tags: nil, id: "n\(life.id)s\(k)", from: span.start, to: span.end)
+            }
+            for (k, removal) in life.viewRemoved.enumerated() {
+                milestone("    view gone :milestone, n\(life.id)r\(k), \(ms(removal.time)), 0ms")
+            }
+            addTasks()
+            if count > maxBarsPerSection {
+                bars.append("    #8230; \(count - maxBarsPerSection) more :n\(life.id)m, \(ms(gone)), \(ms(gone) + 1)")
+            }
+            if let deallocated = life.deallocated {
+                bars.append("    deinit :milestone, n\(life.id)d, \(ms(deallocated)), 0ms")
+            }
+            if bars.isEmpty { bars.append("    created :milestone, n\(life.id)n, \(ms(life.created)), 0ms") }
+        }
+
+        /// Attached spans, and the time alive but not attached after them
+        /// (short gaps, like the moment between a detach and the deinit, are left out).
+        private mutating func addAttachments(gone: UInt64, minGap: UInt64) {
             var cursor: UInt64?
             for (k, attachment) in life.attached.enumerated() {
                 let span = attachment.span
@@ -53,24 +142,16 @@ extension MermaidRenderer {
                 bar(attachment.parent == nil ? "launched" : "attached", tags: nil, id: "n\(life.id)a\(k)", from: span.start, to: span.end)
                 cursor = span.end ?? end
             }
-            if life.kind == .router {
-                let from = cursor ?? life.created
-                if gone > from && (life.deallocated == nil || gone - from >= minGap) {
-                    bar(cursor == nil ? "never attached (alive)" : "detached (alive)", tags: life.deallocated == nil ? "crit" : "done",
-                        id: "n\(life.id)x\(life.attached.count)", from: from, to: gone)
-                }
+            guard life.kind == .router else { return }
+            let from = cursor ?? life.created
+            if gone > from && (life.deallocated == nil || gone - from >= minGap) {
+                bar(cursor == nil ? "never attached (alive)" : "detached (alive)", tags: life.deallocated == nil ? "crit" : "done",
+                    id: "n\(life.id)x\(life.attached.count)", from: from, to: gone)
             }
-            for (k, span) in life.active.enumerated() {
-                bar("active", tags: "active", id: "n\(life.id)b\(k)", from: span.start, to: span.end)
-            }
-            for (k, span) in life.shown.enumerated() {
-                bar("view shown", tags: nil, id: "n\(life.id)s\(k)", from: span.start, to: span.end)
-            }
-            for (k, removal) in life.viewRemoved.enumerated() {
-                guard count < maxBarsPerSection else { count += 1; continue }
-                count += 1
-                bars.append("    view gone :milestone, n\(life.id)r\(k), \(ms(removal.time)), 0ms")
-            }
+        }
+
+        /// One bar per bound task, red from the cancellation request while it keeps running.
+        private mutating func addTasks() {
             for (k, task) in life.tasks.enumerated() {
                 guard count < maxBarsPerSection else { count += 1; continue }
                 // Starts with our own word, so the label can never be read as a keyword.
@@ -84,59 +165,27 @@ extension MermaidRenderer {
                     bar(label, tags: task.end == nil ? "crit" : "done", id: "n\(life.id)t\(k)", from: task.start, to: task.end)
                 }
             }
-            if count > maxBarsPerSection {
-                bars.append("    #8230; \(count - maxBarsPerSection) more :n\(life.id)m, \(ms(gone)), \(ms(gone) + 1)")
-            }
-            if let deallocated = life.deallocated {
-                bars.append("    deinit :milestone, n\(life.id)d, \(ms(deallocated)), 0ms")
-            }
-            if bars.isEmpty { bars.append("    created :milestone, n\(life.id)n, \(ms(life.created)), 0ms") }
-            // A section is drawn whole, and only if it fits.
-            let text = ["  section \(title)"] + bars
-            let added = Self.size(of: text)
-            guard size + added <= maxCharacters else { break }
-            body += text
-            size += added
-            sections += 1
-            longest = max(longest, min(maxLabel, life.type.count) + 2 + String(life.id).count)
         }
 
-        // Marks: a milestone each, in a section of their own (one row per task, so texts never overlap).
-        if filter == nil && !history.marks.isEmpty {
-            body.append("  section marks")
-            for (k, mark) in history.marks.enumerated() {
-                guard k < maxMarks, size < maxCharacters else {
-                    body.append("    #8230; \(history.marks.count - k) more marks :milestone, k\(k), \(ms(end)), 0ms")
-                    break
-                }
-                let line = "    \(statement(mark.text, limit: 60)) :milestone, k\(k), \(ms(mark.time)), 0ms"
-                body.append(line)
-                size += line.utf8.count + 1
-            }
+        /// A bar from `start` to `stop` (the end of the trace when open), at least one millisecond long.
+        private mutating func bar(_ text: String, tags: String?, id: String, from start: UInt64, to stop: UInt64?) {
+            guard count < maxBarsPerSection else { count += 1; return }
+            count += 1
+            let a = ms(start)
+            var b = ms(stop ?? end)
+            if b <= a { b = a + 1 }  // visible, however short
+            bars.append("    \(text) :\(tags.map { "\($0), " } ?? "")\(id), \(a), \(b)")
         }
 
-        var title = history.session.map { String($0.app.prefix(60)) + " (pid \($0.pid))" } ?? "trace"
-        title += ": lifecycles"
-        if let filter { title += " of '\(filter.name.prefix(60))'" }
-        if selected.count > sections { title += ", \u{2026} \(selected.count - sections) more not shown" }
-        if selected.isEmpty { body.append("  section no routers"); body.append("    nothing traced :milestone, e0, 0, 0ms") }
-
-        let padding = min(420, max(120, longest * 7 + 24))
-        var lines = [
-            "---",
-            "config:",
-            "  gantt:",
-            "    leftPadding: \(padding)",
-            "---",
-            "gantt",
-            "  title \(escape(title, limit: 160))",
-            "  dateFormat x",
-            "  axisFormat \(axisFormat(end))",
-            "  todayMarker off",
-        ]
-        lines += body
-        return lines.joined(separator: "\n") + "\n"
+        /// A milestone row, counted with the bars.
+        private mutating func milestone(_ row: String) {
+            guard count < maxBarsPerSection else { count += 1; return }
+            count += 1
+            bars.append(row)
+        }
     }
+
+    // MARK: - Helpers
 
     /// Nanoseconds to whole milliseconds.
     private static func ms(_ ns: UInt64) -> UInt64 { ns / 1_000_000 }

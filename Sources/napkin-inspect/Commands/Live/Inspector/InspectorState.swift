@@ -6,6 +6,8 @@ import NapkinTrace
 /// and frames read and settle (``TreeWindow``), so that every key's effect
 /// can be tested without a terminal.
 struct InspectorState {
+    // MARK: - Moments, travels and pins
+
     /// The moment shown.
     enum Moment: Equatable, Sendable {
         /// The newest state, as events arrive.
@@ -33,6 +35,8 @@ struct InspectorState {
         /// `Type#id`, as it was when the panel was opened.
         var name: String
     }
+
+    // MARK: - State
 
     /// The moment shown.
     var moment: Moment = .live
@@ -76,6 +80,8 @@ struct InspectorState {
 
     /// Whether the view is paused.
     var isPaused: Bool { moment != .live }
+
+    // MARK: - Keys
 
     /// Applies one key; returns the time travel it asks for, if any.
     /// `sessionCount` is how many sessions are listed.
@@ -219,6 +225,8 @@ struct InspectorState {
         detailsScroll = 0
         return isPaused ? .pause : nil
     }
+
+    // MARK: - Time travel
 
     /// Resolves `travel` against `history`, whose newest moment is `newest`:
     /// the moment shown becomes the one asked for, within the moments the

@@ -1,7 +1,7 @@
 import NapkinTrace
 import NapkinTraceReader
 
-/// What one frame of the live inspector shows, gathered by ``LiveInspector``
+/// What one frame of the live inspector shows, gathered by ``LiveScreenLoop``
 /// from the session (under its lock) and the moment rebuilt from its
 /// history; ``LiveView/frame(_:inspector:)`` draws it.
 struct LiveFrame {
@@ -32,7 +32,7 @@ struct LiveFrame {
     /// The screen.
     var size: (rows: Int, columns: Int) = (24, 80)
     /// Every session listed (the bar shows when there are two or more).
-    var sessions: [SessionBar.Item] = []
+    var sessions: [SessionTabBar.Item] = []
     /// The index of the session shown among them.
     var sessionIndex = 0
     /// The newest trace time of the session (the live state's).

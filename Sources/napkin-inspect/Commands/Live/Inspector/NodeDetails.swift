@@ -18,6 +18,8 @@ struct NodeDetails {
     /// Findings listed in full, at most (the rest are counted).
     static let maxFindings = 20
 
+    // MARK: - The panel
+
     /// The panel's lines for `pin` in `analyzer`'s state, with the events of `log`.
     func lines(_ pin: InspectorState.Pin, analyzer: TraceAnalyzer, log: NodeLog?) -> [String] {
         let state = analyzer.state
@@ -76,6 +78,8 @@ struct NodeDetails {
         lines += findings(about: [node.id] + (interactorID.map { [$0] } ?? []), analyzer)
         return lines
     }
+
+    // MARK: - Parts
 
     /// `active, attached to Parent#4 (in the live tree)`.
     private func stateText(_ node: TraceNode, status: NodeStatus, state: TraceState) -> String {
@@ -184,6 +188,8 @@ struct NodeDetails {
         if about.count > Self.maxFindings { lines.append(style.dim("  … \(about.count - Self.maxFindings) more")) }
         return lines
     }
+
+    // MARK: - Helpers
 
     /// `  label       value`.
     private func field(_ label: String, _ value: String) -> String {

@@ -14,7 +14,9 @@ import NapkinTrace
 ///
 /// `@unchecked Sendable`: used only on the connection's reader thread (the
 /// tap and the session's callbacks all run there), one call at a time.
-final class SessionRecorder: @unchecked Sendable {
+///
+/// Named for what it records: one connection's bytes, into a file (not a session's model, and no `TraceRecorder`).
+final class ConnectionRecorder: @unchecked Sendable {
     /// Bytes kept before the file is named, at most.
     static let maxWaitingBytes = 1 << 20
 

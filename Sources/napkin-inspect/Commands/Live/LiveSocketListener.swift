@@ -19,7 +19,7 @@ import Synchronization
 ///   most 16 KiB to its connection, `NDJSONTraceSink.socketRecordLimit`); a
 ///   longer line is skipped, whatever its length;
 /// - each connection's read buffer is ``readChunk`` + ``maxLineLength`` bytes (128 KiB);
-/// - all sessions share one budget of live nodes (``LiveSessions/nodeBudget``).
+/// - all sessions share one budget of live nodes (``LiveSessionList/nodeBudget``).
 ///
 /// No connection that reached the listener is dropped: ``acceptQueued()``
 /// and ``stopAccepting()`` accept every connection waiting in the socket's
@@ -28,7 +28,9 @@ import Synchronization
 /// still open once the caller's grace has passed; their sessions say so.
 ///
 /// Nothing is ever written to a connection: the stream is one-way.
-final class SessionListener: Sendable {
+///
+/// Named as `live`'s listener on the socket (a `TraceSocketListener` underneath) that makes a ``LiveSession`` of each connection.
+final class LiveSocketListener: Sendable {
     /// Connections read at once, at most.
     static let maxOpenConnections = 256
     /// Seconds a connection has to send its session record.
@@ -41,7 +43,7 @@ final class SessionListener: Sendable {
     /// Where apps connect.
     let socket: TraceSocketListener
     /// The sessions, one per connection.
-    let sessions: LiveSessions
+    let sessions: LiveSessionList
     /// `--record DIR`, if given.
     let recordDirectory: String?
     private let stopped = Atomic<Bool>(false)
@@ -63,7 +65,7 @@ final class SessionListener: Sendable {
     }
 
     /// Listens on `address`; throws a usage message when it cannot.
-    init(address: TraceSocketAddress, sessions: LiveSessions, recordDirectory: String?) throws(CommandFailure) {
+    init(address: TraceSocketAddress, sessions: LiveSessionList, recordDirectory: String?) throws(CommandFailure) {
         do {
             socket = try TraceSocketListener(address: address)
         } catch {
@@ -154,7 +156,7 @@ final class SessionListener: Sendable {
 
     /// Starts reading a new connection on a thread of its own.
     private func read(_ fd: Int32, name: String) {
-        let recorder = recordDirectory.map { SessionRecorder(directory: $0) }
+        let recorder = recordDirectory.map { ConnectionRecorder(directory: $0) }
         var options = TraceReader.Options(maxLineLength: Self.maxLineLength, maxLeadingForeignLines: 0)
         options.readChunk = Self.readChunk
         if let recorder { options.tap = { recorder.take($0) } }

@@ -12,7 +12,9 @@ import NapkinTrace
 /// little). Paused, the moment is rebuilt once from the history (the replay
 /// runs off the lock) and drawn from the copy in hand; the reader threads go
 /// on folding the live analysis meanwhile, so nothing is lost.
-struct LiveInspector {
+///
+/// Named for what it is: `live`'s loop on a terminal, which draws the screen (its state: ``InspectorState``; off a terminal: ``LiveSummaryLoop``).
+struct LiveScreenLoop {
     /// The shortest time between two turns of the loop: at most 20 redraws a second.
     static let frameInterval: UInt64 = 50_000_000
 
@@ -20,7 +22,7 @@ struct LiveInspector {
     let view: LiveView
 
     /// What the loop keeps from one turn to the next.
-    private struct Loop {
+    private struct LoopState {
         /// What the user sees and where they are.
         var inspector = InspectorState()
         /// The keyboard's bytes to keys.
@@ -45,7 +47,7 @@ struct LiveInspector {
         LiveSignals.install()
         let terminal = TerminalSession()
         defer { terminal.restore() }
-        var loop = Loop()
+        var loop = LoopState()
         while !LiveSignals.quit.load(ordering: .relaxed) {
             let now = Platform.monotonicNanoseconds()
             // Sessions rejected as not a trace are not listed (a single input's rejection ends the view).
@@ -100,7 +102,7 @@ struct LiveInspector {
 
     /// Applies a time-travel key to `session`: pausing first keeps the live
     /// analysis as it is on screen.
-    private func travel(_ travel: InspectorState.Travel, in session: LiveSession, _ loop: inout Loop) {
+    private func travel(_ travel: InspectorState.Travel, in session: LiveSession, _ loop: inout LoopState) {
         session.withState { s in
             if !loop.inspector.isPaused || travel == .pause {
                 loop.moments.keepSnapshot(s.analyzer, index: s.events, session: ObjectIdentifier(session))
@@ -112,7 +114,7 @@ struct LiveInspector {
     /// Makes sure the paused moment is in hand: rebuilt from the session's
     /// history (the replay runs off the lock); a moment the history no longer
     /// reaches moves to the oldest one it does (or, with no history, to the newest).
-    private func rebuildMoment(of session: LiveSession, _ loop: inout Loop) {
+    private func rebuildMoment(of session: LiveSession, _ loop: inout LoopState) {
         guard case .paused(var index) = loop.inspector.moment else { return }
         let id = ObjectIdentifier(session)
         for _ in 0..<2 {
@@ -135,7 +137,7 @@ struct LiveInspector {
 
     /// One frame of `session`, the one shown among `sessions`, with the command's output `pane`.
     private func frame(of session: LiveSession, sessions: [LiveSession], pane: OutputPane?, size: (rows: Int, columns: Int), now: UInt64,
-                       _ loop: inout Loop) -> [String] {
+                       _ loop: inout LoopState) -> [String] {
         let bar = sessions.count > 1 ? sessions.map(Self.barItem) : []
         let id = ObjectIdentifier(session)
         var paused: TraceAnalyzer?
@@ -179,9 +181,9 @@ struct LiveInspector {
     }
 
     /// What the session bar says about `session` (under its lock).
-    private static func barItem(_ session: LiveSession) -> SessionBar.Item {
+    private static func barItem(_ session: LiveSession) -> SessionTabBar.Item {
         session.withState { s in
-            SessionBar.Item(name: s.analyzer.state.session?.heading ?? session.sourceName, ended: s.finished,
+            SessionTabBar.Item(name: s.analyzer.state.session?.heading ?? session.sourceName, ended: s.finished,
                             findings: s.analyzer.findings.count + s.analyzer.findingsNotKept)
         }
     }

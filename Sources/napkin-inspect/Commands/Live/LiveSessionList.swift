@@ -12,7 +12,9 @@ import Synchronization
 /// - All sessions together may hold at most ``nodeBudget`` live routers,
 ///   interactors and tasks; a connection whose session would go beyond it is
 ///   cut (see ``LiveSession``).
-final class LiveSessions: Sendable {
+///
+/// Named as the list of every ``LiveSession`` (one traced process, or input, each), not a plural of it.
+final class LiveSessionList: Sendable {
     /// Finished sessions kept for the view, at most.
     static let maxKeptFinished = 64
     /// Live nodes all sessions may hold together.

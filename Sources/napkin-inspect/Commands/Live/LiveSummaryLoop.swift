@@ -4,7 +4,9 @@ import NapkinTraceReader
 /// `live` off a terminal (a pipe, a file, CI): prints each session's final
 /// tree and findings when its input ends, and the problems met on the way
 /// on standard error.
-struct LiveLoop {
+///
+/// Named for what it is: `live`'s loop off a terminal, which prints summaries (on a terminal: ``LiveScreenLoop``).
+struct LiveSummaryLoop {
     /// How long the loop sleeps between looks at the sessions.
     static let tick: UInt64 = 20_000_000
     /// After the command exited, or the listener was told to stop, how long
@@ -111,7 +113,7 @@ struct SummaryPrinter {
             if let rejection = s.rejection {
                 unusable = true
                 rejectionLines += 1
-                if rejectionLines <= LiveLoop.maxRejectionLines { Output.error(PrintableText.printable(rejection.description)) }
+                if rejectionLines <= LiveSummaryLoop.maxRejectionLines { Output.error(PrintableText.printable(rejection.description)) }
                 return
             }
             if summaries > 0 { Output.line() }
@@ -124,13 +126,13 @@ struct SummaryPrinter {
     }
 
     /// Says how many connections were not traces, beyond the ones reported, and how many were refused.
-    mutating func reportRejections(_ sessions: LiveSessions, refused: Int) {
+    mutating func reportRejections(_ sessions: LiveSessionList, refused: Int) {
         let (count, _) = sessions.rejections
-        if count > LiveLoop.maxRejectionLines {
+        if count > LiveSummaryLoop.maxRejectionLines {
             Output.error("note: \(count) connections in all were not napkin traces and were closed")
         }
         if refused > 0 {
-            Output.error("note: \(refused) connections were closed at once: \(SessionListener.maxOpenConnections) were already open")
+            Output.error("note: \(refused) connections were closed at once: \(LiveSocketListener.maxOpenConnections) were already open")
         }
     }
 }

@@ -2,7 +2,9 @@
 /// session's number (for the 1-9 keys), name, whether it is still live, and
 /// its findings; the one shown highlighted (reverse video, or in brackets
 /// without colours). When they do not all fit, those nearest the one shown.
-enum SessionBar {
+///
+/// Named as the on-screen bar of sessions that Tab and 1-9 switch between, one tab per ``LiveSession``.
+enum SessionTabBar {
     /// What the bar says about one session.
     struct Item: Sendable {
         /// Its name: the process, or the source.

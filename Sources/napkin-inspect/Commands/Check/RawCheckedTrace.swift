@@ -5,7 +5,9 @@ import NapkinTrace
 /// the model), before the allow-list and the baseline set theirs apart, and
 /// the lines its reading had for standard error, to be written in the order
 /// of the files so that the output is the same on any number of threads.
-struct AnalysedTrace: Sendable {
+///
+/// Named for what sets it apart: a ``CheckedTrace`` still raw (before the allow-list and the baseline), its standard-error lines held back.
+struct RawCheckedTrace: Sendable {
     /// The lines for standard error, in order (without the program name): the
     /// reader's diagnostics, the damage it found, and why a file is unusable.
     var errorLines: [String]
