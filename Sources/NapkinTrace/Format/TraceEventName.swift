@@ -51,7 +51,7 @@ extension TraceEvent {
         ///
         /// Transparent, so that for a constant name the optimizer sees the
         /// bytes (the fast path's literals are constants made from them).
-        @_transparent package var spelling: StaticString {
+        @_transparent @usableFromInline package var spelling: StaticString {
             switch self {
             case .session: "session"
             case .interactor: "interactor"

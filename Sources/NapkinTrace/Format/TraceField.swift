@@ -3,6 +3,13 @@
 /// The encoder writes them, the fast path expects them in the encoder's
 /// order, and the general parser recognises them in any order through
 /// ``lookup(_:)``. `docs/trace-format.md` documents each one.
+///
+/// `@usableFromInline` here and on ``name``, ``valueType`` and
+/// `TraceEvent.Name.spelling`: the fast path's literals, in
+/// NapkinTraceReader, fold into constants only if these bodies cross the
+/// module boundary; without it the reader ran 2.5 times slower
+/// (`napkin-bench reader`, side by side with the build before the split).
+@usableFromInline
 package enum TraceField: CaseIterable, Sendable {
     case seq, t, ev
     case v, app, pid, wall, rev, part, lost, replay
@@ -13,7 +20,7 @@ package enum TraceField: CaseIterable, Sendable {
     case state, src
 
     /// The field's name on the wire.
-    @_transparent package var name: StaticString {
+    @_transparent @usableFromInline package var name: StaticString {
         switch self {
         case .seq: "seq"
         case .t: "t"
@@ -49,15 +56,15 @@ package enum TraceField: CaseIterable, Sendable {
     /// This field's bit in a set of fields: 1 shifted by its position in
     /// ``allCases`` (at most 64 fields; `TraceEventNameTests` checks that
     /// each has its own bit).
-    @inline(__always) package var bit: UInt64 {
+    @inlinable package var bit: UInt64 {
         1 &<< UInt64(unsafeBitCast(self, to: UInt8.self))
     }
 
     /// The JSON type a field's value has.
-    package enum ValueType { case unsigned, signed, string }
+    @usableFromInline package enum ValueType { case unsigned, signed, string }
 
     /// The type of this field's value.
-    @_transparent package var valueType: ValueType {
+    @_transparent @usableFromInline package var valueType: ValueType {
         switch self {
         case .seq, .t, .v, .pid, .rev, .part, .lost, .replay, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last: .unsigned
         case .wall: .signed
