@@ -25,14 +25,16 @@ let package = Package(
         .executable(name: "napkin-bench", targets: ["NapkinBench"]),
     ],
     targets: [
-        .target(name: "NapkinTrace", swiftSettings: strict),
+        // The C library under one name (an import, no code): what the modules that talk to libc import.
+        .target(name: "NapkinLibc", swiftSettings: strict),
+        .target(name: "NapkinTrace", dependencies: ["NapkinLibc"], swiftSettings: strict),
         .target(name: "NapkinTraceReader", dependencies: ["NapkinTrace"], swiftSettings: strict),
         .target(name: "Napkin", dependencies: ["NapkinTrace"], swiftSettings: strict),
         // Imports Testing from the toolchain (no package dependency); link it into test targets only.
         .target(name: "NapkinTesting", dependencies: ["NapkinTrace"], swiftSettings: strict),
         // The HTML report's script and style sheet are files of their own, compiled
         // into the binary as byte arrays (`PackageResources`): no bundle to ship.
-        .executableTarget(name: "napkin-inspect", dependencies: ["NapkinTrace", "NapkinTraceReader"],
+        .executableTarget(name: "napkin-inspect", dependencies: ["NapkinLibc", "NapkinTrace", "NapkinTraceReader"],
                           resources: ["report.css", "errors.js", "base.js", "tree.js", "panels.js", "timeline.js", "report.js"]
                               .map { .embedInCode("Render/Report/Assets/\($0)") },
                           swiftSettings: strict),
@@ -44,10 +46,10 @@ let package = Package(
         .target(name: "RuntimeCounters", path: "Benchmarks/RuntimeCounters"),
         // What every test target shares (tests only): `.dedicatedThread` for tests that compute for long or block,
         // the C library, child processes, scratch files, loading traces and the fixtures, a listener standing in for an inspector.
-        .target(name: "TestSupport", dependencies: ["NapkinTrace", "NapkinTraceReader"], path: "Tests/TestSupport", swiftSettings: strict),
+        .target(name: "TestSupport", dependencies: ["NapkinLibc", "NapkinTrace", "NapkinTraceReader"], path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace", "NapkinTraceReader", "TestSupport"], swiftSettings: strict),
         // A small traced program the tests run as a child process (exit, crash, closed pipe).
-        .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinTrace", "RuntimeCounters"], path: "Tests/TraceProbe", swiftSettings: strict),
+        .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinLibc", "NapkinTrace", "RuntimeCounters"], path: "Tests/TraceProbe", swiftSettings: strict),
         .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "TraceProbe", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NapkinTestingTests", dependencies: ["NapkinTesting", "Napkin", "NapkinTrace", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "NapkinTraceReader", "RibHouse", "TraceProbe", "TestSupport"], swiftSettings: strict),

@@ -2,7 +2,7 @@
 # Fuzzes the trace reader, model and analysis, and napkin-inspect's renderers
 # and subcommands, with libFuzzer + AddressSanitizer.
 #   Fuzz/run.sh [SECONDS]      (default 60)
-# NapkinTrace and NapkinTraceReader are built as modules of their own; the CLI's sources (all but
+# NapkinLibc, NapkinTrace and NapkinTraceReader are built as modules of their own; the CLI's sources (all but
 # main.swift) are built with the fuzz target into one binary. The corpus starts
 # from the fixtures, the example traces, the hostile corpus and earlier fuzzer
 # finds (Tests/Fixtures/fuzz), one file and one line each. Crashes are written
@@ -17,7 +17,10 @@ mkdir -p "$out/corpus" "$out/crashes" "$out/modules"
 flags=(-O -sanitize=fuzzer,address -parse-as-library -swift-version 6)
 log="$out/build.log"
 build() { "$@" > "$log" 2>&1 || { cat "$log"; exit 1; }; }
-build swiftc "${flags[@]}" -module-name NapkinTrace -package-name fuzz -wmo -c -num-threads 0 \
+build swiftc "${flags[@]}" -module-name NapkinLibc -package-name fuzz -wmo -c \
+  -emit-module -emit-module-path "$out/modules/NapkinLibc.swiftmodule" \
+  Sources/NapkinLibc/NapkinLibc.swift -o "$out/NapkinLibc.o"
+build swiftc "${flags[@]}" -module-name NapkinTrace -package-name fuzz -wmo -c -num-threads 0 -I "$out/modules" \
   -emit-module -emit-module-path "$out/modules/NapkinTrace.swiftmodule" \
   $(find Sources/NapkinTrace -name '*.swift') -o "$out/NapkinTrace.o"
 build swiftc "${flags[@]}" -module-name NapkinTraceReader -package-name fuzz -wmo -c -num-threads 0 -I "$out/modules" \
@@ -33,7 +36,7 @@ build swiftc "${flags[@]}" -module-name NapkinTraceReader -package-name fuzz -wm
   done
   echo "}"
 } > "$out/embedded_resources.swift"
-build swiftc "${flags[@]}" -module-name napkin_inspect -package-name fuzz -I "$out/modules" "$out/NapkinTrace.o" "$out/NapkinTraceReader.o" \
+build swiftc "${flags[@]}" -module-name napkin_inspect -package-name fuzz -I "$out/modules" "$out/NapkinLibc.o" "$out/NapkinTrace.o" "$out/NapkinTraceReader.o" \
   $(find Sources/napkin-inspect -name '*.swift' ! -name main.swift) "$out/embedded_resources.swift" Fuzz/TraceFuzzer.swift Fuzz/CLIFuzzing.swift \
   -o "$out/trace-fuzzer"
 # Seed: whole traces and single lines.

@@ -35,42 +35,24 @@ enum AppearanceObserver {
     #endif
 
     #if canImport(UIKit)
-    /// Where `controller` is, read without loading its view. UIKit's
-    /// `presentingViewController` and `presentedViewController` already
-    /// answer for the controller's ancestors too.
+    /// Where `controller` is, read without loading its view.
     static func snapshot(of controller: UIViewController) -> AppearanceSnapshot {
-        var inPlace = false
-        var container = controller.parent
-        while let current = container, !inPlace {
-            inPlace = current.viewIfLoaded?.window != nil || current.presentingViewController != nil
-            container = current.parent
+        AppearanceSnapshot(of: controller) {
+            ControllerPlace(parent: $0.parent, isLoaded: $0.viewIfLoaded != nil,
+                            inWindow: $0.viewIfLoaded?.window != nil,
+                            isPresented: $0.presentingViewController != nil,
+                            presentsAnother: $0.presentedViewController != nil)
         }
-        return AppearanceSnapshot(
-            isLoaded: controller.viewIfLoaded != nil,
-            inWindow: controller.viewIfLoaded?.window != nil,
-            hasParent: inPlace,
-            isPresented: controller.presentingViewController != nil,
-            presentsAnother: controller.presentedViewController != nil)
     }
     #elseif canImport(AppKit)
-    /// Where `controller` is, read without loading its view. AppKit's
-    /// `presentingViewController` answers for the ancestors too;
-    /// `presentedViewControllers` does not, so the parent chain is asked.
+    /// Where `controller` is, read without loading its view.
     static func snapshot(of controller: NSViewController) -> AppearanceSnapshot {
-        var inPlace = false
-        var presentsAnother = !(controller.presentedViewControllers ?? []).isEmpty
-        var container = controller.parent
-        while let current = container {
-            if current.viewIfLoaded?.window != nil || current.presentingViewController != nil { inPlace = true }
-            if !(current.presentedViewControllers ?? []).isEmpty { presentsAnother = true }
-            container = current.parent
+        AppearanceSnapshot(of: controller) {
+            ControllerPlace(parent: $0.parent, isLoaded: $0.viewIfLoaded != nil,
+                            inWindow: $0.viewIfLoaded?.window != nil,
+                            isPresented: $0.presentingViewController != nil,
+                            presentsAnother: !($0.presentedViewControllers ?? []).isEmpty)
         }
-        return AppearanceSnapshot(
-            isLoaded: controller.viewIfLoaded != nil,
-            inWindow: controller.viewIfLoaded?.window != nil,
-            hasParent: inPlace,
-            isPresented: controller.presentingViewController != nil,
-            presentsAnother: presentsAnother)
     }
     #endif
 }

@@ -54,3 +54,43 @@ struct AppearanceSnapshot: Equatable, Sendable {
         return now == previous ? nil : now
     }
 }
+
+// MARK: - Reading a view controller
+
+/// What the appearance observer reads of one view controller, the same way
+/// on UIKit and AppKit: its parent, and the facts it answers without
+/// loading its view or changing the app.
+struct ControllerPlace<Controller> {
+    /// Its parent view controller, if any.
+    var parent: Controller?
+    /// `viewIfLoaded != nil`.
+    var isLoaded: Bool
+    /// `viewIfLoaded?.window != nil`.
+    var inWindow: Bool
+    /// `presentingViewController != nil`.
+    var isPresented: Bool
+    /// It presents another view controller.
+    var presentsAnother: Bool
+}
+
+extension AppearanceSnapshot {
+    /// The snapshot of `controller`: its own facts, with its parent chain
+    /// (read with the same `read`) for ``hasParent`` (an ancestor in a
+    /// window, or presented) and for ``presentsAnother`` (an ancestor that
+    /// presents another). UIKit already answers presenting for the
+    /// ancestors; AppKit does not; asking the chain is right for both.
+    init<Controller>(of controller: Controller, read: (Controller) -> ControllerPlace<Controller>) {
+        let own = read(controller)
+        var inPlace = false
+        var presentsAnother = own.presentsAnother
+        var container = own.parent
+        while let current = container {
+            let place = read(current)
+            inPlace = inPlace || place.inWindow || place.isPresented
+            presentsAnother = presentsAnother || place.presentsAnother
+            container = place.parent
+        }
+        self.init(isLoaded: own.isLoaded, inWindow: own.inWindow, hasParent: inPlace,
+                  isPresented: own.isPresented, presentsAnother: presentsAnother)
+    }
+}

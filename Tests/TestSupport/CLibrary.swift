@@ -7,15 +7,7 @@
 // TestSupport, so that no test file repeats the import ladder.
 import Foundation
 import NapkinTrace
-#if canImport(Glibc)
-@_exported import Glibc
-#elseif canImport(Musl)
-@_exported import Musl
-#elseif canImport(Darwin)
-@_exported import Darwin
-#else
-#error("the tests need a POSIX C library: Glibc, Musl or Darwin")
-#endif
+@_exported import NapkinLibc
 
 #if canImport(Darwin)
 /// `posix_spawn_file_actions_t` as the spawn functions take it: on Darwin an

@@ -1,11 +1,7 @@
 import Napkin
 import NapkinTrace
 import RuntimeCounters
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import NapkinLibc
 
 /// A leaf napkin with no work of its own: its cycle is the framework's alone.
 final actor LeafInteractor: Interactable {

@@ -13,11 +13,7 @@
 //     sends nothing, holds them HOLD_MS, closes them; prints "opened K".
 
 import NapkinTrace
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import NapkinLibc
 
 /// The first socket address `NAPKIN_TRACE` names.
 private func traceSocketAddress() -> Platform.SocketAddress {

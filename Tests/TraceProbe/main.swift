@@ -51,11 +51,7 @@
 import Napkin
 import NapkinTrace
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import NapkinLibc
 
 // MARK: - The app: a root, a home screen with a feed, a profile that comes and goes
 

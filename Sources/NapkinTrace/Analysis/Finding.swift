@@ -48,7 +48,9 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
         /// The identifier.
         public var description: String { rawValue }
 
+        /// The same identifier.
         public static func == (a: Rule, b: Rule) -> Bool { a.rawValue == b.rawValue }
+        /// Hashes the identifier.
         public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
     }
 

@@ -77,10 +77,12 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
         self.init(fileID: String(text[..<colon]), line: line)
     }
 
+    /// The same file ID and line.
     public static func == (a: CodeLocation, b: CodeLocation) -> Bool {
         a.line == b.line && a.withFileIDBytes { x in b.withFileIDBytes { y in x.elementsEqual(y) } }
     }
 
+    /// Hashes the line and the file ID's bytes, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(line)
         withFileIDBytes { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }

@@ -2,13 +2,7 @@
 // NapkinTrace's C-library layer (the files of Platform/, see Platform.swift),
 // with its rules: libc's semantics, errors as values, nothing of libc in a
 // package or public declaration.
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
+internal import NapkinLibc
 
 extension Platform {
     // MARK: - File facts and position

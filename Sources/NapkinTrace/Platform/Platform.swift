@@ -9,13 +9,7 @@
 // after which an app may be killed, see FlushTriggers). File facts and
 // sockets have files of their own (FileFacts.swift, Sockets.swift), and so
 // do the values reads, writes and waits report (PlatformOutcomes.swift).
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Musl)
-internal import Musl
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
+internal import NapkinLibc
 import Foundation
 #if canImport(UIKit)
 internal import UIKit

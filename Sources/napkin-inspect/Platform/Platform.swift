@@ -1,18 +1,11 @@
-// The one place napkin-inspect names the C library.
+// The one place napkin-inspect names the C library (NapkinLibc, the package's
+// one import of it).
 //
 // `@_exported` makes the C library visible to every file of this module, so no
 // other file repeats the import ladder. That is acceptable here because
 // napkin-inspect is an executable: no client module imports it, so the
 // re-export leaks nowhere (its tests use `@testable import` for its own types).
-#if canImport(Glibc)
-@_exported import Glibc
-#elseif canImport(Musl)
-@_exported import Musl
-#elseif canImport(Darwin)
-@_exported import Darwin
-#else
-#error("napkin-inspect needs a POSIX C library: Glibc, Musl or Darwin")
-#endif
+@_exported import NapkinLibc
 
 /// Small wrappers over the C library that several files need.
 enum Platform {

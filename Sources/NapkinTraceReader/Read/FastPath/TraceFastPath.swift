@@ -83,23 +83,17 @@ struct TraceFastPath<Reads: WordReads> {
             guard c.match(.name(.detach)), let (parent, child) = link() else { return nil }
             return .detach(parent: parent, child: child)
         case .activate:
-            guard c.match(.name(.activate)), let id = id() else { return nil }
-            return .activate(interactor: id)
+            return single(.activate, TraceEvent.Kind.activate(interactor:))
         case .deactivate:
-            guard c.match(.name(.deactivate)), let id = id() else { return nil }
-            return .deactivate(interactor: id)
+            return single(.deactivate, TraceEvent.Kind.deactivate(interactor:))
         case .hookEnd:
-            guard c.match(.name(.hookEnd)), let id = id() else { return nil }
-            return .hookEnd(interactor: id)
+            return single(.hookEnd, TraceEvent.Kind.hookEnd(interactor:))
         case .deallocated:
-            guard c.match(.name(.deallocated)), let id = id() else { return nil }
-            return .deallocated(id: id)
+            return single(.deallocated, TraceEvent.Kind.deallocated(id:))
         case .load:
-            guard c.match(.name(.load)), let id = id() else { return nil }
-            return .load(router: id)
+            return single(.load, TraceEvent.Kind.load(router:))
         case .launch:
-            guard c.match(.name(.launch)), let id = id() else { return nil }
-            return .launch(router: id)
+            return single(.launch, TraceEvent.Kind.launch(router:))
         case .view:
             guard c.match(.name(.view)), let id = id(), c.match(.key(.state)),
                   let appearance = c.match(oneOf: caches.literals.appearances) else { return nil }
@@ -139,6 +133,13 @@ struct TraceFastPath<Reads: WordReads> {
     }
 
     // MARK: - Fields
+
+    /// An event whose only field is `,"id":N`: its name, then the id.
+    @inline(__always)
+    private mutating func single(_ name: TraceEvent.Name, _ make: (UInt64) -> TraceEvent.Kind) -> TraceEvent.Kind? {
+        guard c.match(.name(name)), let id = id() else { return nil }
+        return make(id)
+    }
 
     /// `,"parent":N,"child":M`.
     @inline(__always)
