@@ -159,29 +159,29 @@ struct TraceFastPath<Reads: WordReads> {
     /// with its key), through `cache`.
     @inline(__always)
     private mutating func string(_ cache: inout ByteKeyedCache<String>) -> String? {
-        let start = c.i
-        guard let end = c.plainStringEnd(from: start) else { return nil }
-        c.i = end &+ 1
-        let bytes = c.bytes(from: start, to: end)
-        let hash = c.hash(from: start, to: end)
-        if let known = cache.value(for: bytes, hash: hash) { return known }
-        let text = String(decoding: bytes, as: UTF8.self)
-        cache.insert(text, for: bytes, hash: hash)
-        return text
+        cached(&cache) { $0 }
     }
 
     /// The `src` value (`Module/File.swift:42`), after its opening quote.
     @inline(__always)
     private mutating func location(_ cache: inout ByteKeyedCache<CodeLocation>) -> CodeLocation? {
+        cached(&cache, CodeLocation.init(parsing:))
+    }
+
+    /// A string value without escapes, after its opening quote, made into a
+    /// value by `make` the first time its bytes are seen, and from `cache`
+    /// after that; nil if it has escapes or `make` refuses it.
+    @inline(__always)
+    private mutating func cached<Value: Sendable>(_ cache: inout ByteKeyedCache<Value>, _ make: (String) -> Value?) -> Value? {
         let start = c.i
         guard let end = c.plainStringEnd(from: start) else { return nil }
         c.i = end &+ 1
         let bytes = c.bytes(from: start, to: end)
         let hash = c.hash(from: start, to: end)
         if let known = cache.value(for: bytes, hash: hash) { return known }
-        guard let parsed = CodeLocation(parsing: String(decoding: bytes, as: UTF8.self)) else { return nil }
-        cache.insert(parsed, for: bytes, hash: hash)
-        return parsed
+        guard let value = make(String(decoding: bytes, as: UTF8.self)) else { return nil }
+        cache.insert(value, for: bytes, hash: hash)
+        return value
     }
 }
 
