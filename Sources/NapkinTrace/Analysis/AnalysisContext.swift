@@ -64,6 +64,16 @@ struct AnalysisContext: Sendable {
         findings.append(finding)
     }
 
+    /// Takes the findings so far (see ``TraceAnalyzer/takeFindings()``).
+    mutating func takeFindings() -> [Finding] {
+        guard !findings.isEmpty else { return [] }
+        defer {
+            findings.removeAll()
+            if reported.count > TraceAnalyzer.maxKeptFindings { reported.removeAll() }
+        }
+        return findings
+    }
+
     /// The code locations of the router a finding is about (for an
     /// interactor: its router's), in the current rule's order.
     private func codeReferences(about finding: Finding) -> [Finding.CodeReference] {

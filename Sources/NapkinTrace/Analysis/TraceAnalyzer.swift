@@ -150,6 +150,24 @@ public struct TraceAnalyzer: Sendable {
         return findings
     }
 
+    // MARK: - Running inside the app
+
+    /// Takes the findings established so far out of the analyzer (the
+    /// in-app detector's way to keep memory bounded however long the app
+    /// runs). The causes already reported are kept, so a cause is not
+    /// reported again, until they outgrow ``maxKeptFindings``: then they
+    /// are forgotten, and a finding may come again (the detector reports a
+    /// fingerprint once anyway).
+    package mutating func takeFindings() -> [Finding] {
+        context.takeFindings()
+    }
+
+    /// Whether a check waits for the app's time to pass `time` (trace time):
+    /// one is due by then, or one waits for the main actor to catch up.
+    package func hasChecksDue(by time: UInt64) -> Bool {
+        progress.waiting > 0 || context.hasDue(before: time)
+    }
+
     // MARK: - Checks
 
     /// Decides the checks due before `time`.

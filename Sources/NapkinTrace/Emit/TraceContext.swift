@@ -29,6 +29,14 @@ package enum TraceContext {
     private struct SlowState {
         var activeRecordings = 0
         var bootstrapped = false
+        /// ``NapkinDetector/bootstrap(_:grace:viewGrace:handler:)`` was called.
+        var detectorBootstrapped = false
+        /// What the bootstrap asked for, until a tracer is made.
+        var detectorSettings: DetectorSettings?
+        /// The process's detector, once made (one per process).
+        var detector: Detector?
+        /// `NAPKIN_DETECT` was read.
+        var readDetectEnvironment = false
     }
 
     /// The tracer a recording scope installed for the current task.
@@ -65,19 +73,62 @@ package enum TraceContext {
         return global(from: state.load(ordering: .acquiring))
     }
 
-    /// Reads `NAPKIN_TRACE` once and installs the tracer it asks for.
+    /// Reads `NAPKIN_TRACE` (and `NAPKIN_DETECT`) once and installs the tracer they ask for.
     private static func resolveFromEnvironment() {
         slow.withLock { slowState in
             guard state.load(ordering: .acquiring) == 0 else { return }
-            var tracer: Tracer?
+            var sink: (any TraceSink)?
             if let value = ProcessInfo.processInfo.environment["NAPKIN_TRACE"], !value.isEmpty {
                 do {
-                    tracer = Tracer(sink: try TraceDestination.sink(for: value))
+                    sink = try TraceDestination.sink(for: value)
                 } catch {
                     DeveloperNotice.report("napkin: NAPKIN_TRACE=\(value): \(error); tracing is off")
                 }
             }
-            publish(tracer, recordings: slowState.activeRecordings > 0)
+            let detector = detector(&slowState)
+            if sink == nil && detector != nil { sink = DiscardingSink() }
+            publish(sink.map { Tracer(sink: $0, detector: detector) }, recordings: slowState.activeRecordings > 0)
+        }
+    }
+
+    /// The process's detector, made the first time a tracer needs it: from
+    /// the bootstrap's settings, else from `NAPKIN_DETECT`; nil when off.
+    private static func detector(_ slowState: inout SlowState) -> Detector? {
+        if let detector = slowState.detector { return detector }
+        if slowState.detectorSettings == nil && !slowState.readDetectEnvironment {
+            slowState.readDetectEnvironment = true
+            if let value = ProcessInfo.processInfo.environment["NAPKIN_DETECT"] {
+                do {
+                    slowState.detectorSettings = try DetectorSettings.fromEnvironment(value)
+                } catch {
+                    DeveloperNotice.report("napkin: NAPKIN_DETECT=\(value): \(error); detection is off")
+                }
+            }
+        }
+        slowState.detector = slowState.detectorSettings.map(Detector.init(settings:))
+        return slowState.detector
+    }
+
+    /// Switches the in-app detector on. Called by ``NapkinDetector/bootstrap(_:grace:viewGrace:handler:)``.
+    package static func bootstrapDetector(_ settings: DetectorSettings) {
+        slow.withLock { slowState in
+            precondition(!slowState.detectorBootstrapped, "NapkinDetector.bootstrap(_:) may be called only once per process")
+            slowState.detectorBootstrapped = true
+            slowState.detectorSettings = settings
+            let s = state.load(ordering: .acquiring)
+            // Not resolved yet: the tracer made at resolution (or by NapkinTrace.bootstrap) gets it.
+            guard s != 0 else { return }
+            let detector = Detector(settings: settings)
+            slowState.detector = detector
+            if let tracer = global(from: s) {
+                if !tracer.attach(detector) {
+                    DeveloperNotice.report("napkin: NapkinDetector.bootstrap was called after the traced napkin tree "
+                                           + "started; call it before building the tree; detection is off")
+                }
+            } else {
+                // Tracing was off: objects created from now on are traced for the detector.
+                publish(Tracer(sink: DiscardingSink(), detector: detector), recordings: slowState.activeRecordings > 0)
+            }
         }
     }
 
@@ -100,6 +151,7 @@ package enum TraceContext {
             if let previous = global(from: s), s != 0 {
                 previous.shutdown(reason: "replaced")
             }
+            if let detector = detector(&slowState) { _ = tracer.attach(detector) }
             publish(tracer, recordings: slowState.activeRecordings > 0)
         }
     }

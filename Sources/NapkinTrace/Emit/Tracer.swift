@@ -26,6 +26,11 @@ package final class Tracer: Sendable {
     /// Serialises every call into the sink and owns the writer's spare buffer.
     let writer = Locked<[TraceEvent]>([])
     let wake = DispatchSemaphore(value: 0)
+    /// The in-app detector the writer feeds, if detection is on.
+    private let detectorSlot = Locked<Detector?>(nil)
+    /// The sink threw while a detector was attached: the trace stopped,
+    /// detection goes on.
+    private let sinkFailed = Atomic<Bool>(false)
 
     struct Queue {
         var events: [TraceEvent] = []
@@ -46,8 +51,9 @@ package final class Tracer: Sendable {
     ///   - capacity: the bound of the queue (ignored without a sink).
     ///   - flushInterval: how often the background writer drains the queue.
     ///   - startWriter: start the background writer thread (with a sink).
+    ///   - detector: the in-app detector to feed (with a sink).
     package init(sink: (any TraceSink)?, app: String? = nil, capacity: Int = 65_536,
-                 flushInterval: Duration = .milliseconds(50), startWriter: Bool = true) {
+                 flushInterval: Duration = .milliseconds(50), startWriter: Bool = true, detector: Detector? = nil) {
         self.origin = MonotonicClock.now()
         self.sink = sink
         self.capacity = sink == nil ? Int.max : max(capacity, 16)
@@ -60,6 +66,7 @@ package final class Tracer: Sendable {
         q.seq = 1
         q.events.append(TraceEvent(seq: 1, time: 0, kind: .sessionStart(info)))
         self.queue = Locked(q)
+        if sink != nil, let detector { detectorSlot.withLock { $0 = detector } }
         if sink != nil && startWriter {
             let thread = Thread { [self] in self.writerLoop() }
             thread.name = "napkin-trace-writer"
@@ -98,6 +105,32 @@ package final class Tracer: Sendable {
         }
         if signal { wake.signal() }
     }
+
+    // MARK: - Detection
+
+    /// The in-app detector this tracer feeds, if any.
+    package var detector: Detector? {
+        detectorSlot.withLock { $0 }
+    }
+
+    /// Starts feeding `detector` (instead of the one it fed, if any), if
+    /// this tracer writes to a sink and its session holds nothing but its
+    /// start (no napkin object reported yet); returns whether it did.
+    package func attach(_ detector: Detector) -> Bool {
+        guard sink != nil else { return false }
+        return writer.withLock { _ in
+            // No drain runs meanwhile (they hold `writer`): the start is either
+            // still queued, or already written, and then the detector gets it here.
+            let (seq, drained) = queue.withLock { ($0.seq, $0.events.isEmpty) }
+            guard seq == 1 else { return false }
+            detectorSlot.withLock { $0 = detector }
+            if drained { detector.consume([TraceEvent(seq: 1, time: 0, kind: .sessionStart(info))], now: 0) }
+            return true
+        }
+    }
+
+    /// Trace time now.
+    private var now: UInt64 { MonotonicClock.now() &- origin }
 
     // MARK: - Reading back
 
@@ -138,7 +171,7 @@ package final class Tracer: Sendable {
             }
             return
         }
-        writer.withLock { spare in
+        let ended = writer.withLock { spare -> Bool in
             let wasOpen = queue.withLock { q -> Bool in
                 guard !q.closed else { return false }
                 q.seq &+= 1
@@ -148,11 +181,14 @@ package final class Tracer: Sendable {
                 q.closed = true
                 return true
             }
-            guard wasOpen else { return }
+            guard wasOpen else { return false }
             drain(into: &spare, sink: sink, final: true)
             sink.close()
+            return true
         }
         wake.signal()
+        // The detector decides what the end decides, and reports it (a blocked handler is left behind).
+        if ended { detector?.sessionEnded(timeoutMS: 500) }
     }
 
     // MARK: - The writer thread
@@ -182,14 +218,28 @@ package final class Tracer: Sendable {
             if final { q.closed = true }
         }
         defer { spare.removeAll(keepingCapacity: true) }
+        let detector = self.detector
         guard !spare.isEmpty else {
             // A quiet interval: a sink with work of its own (reconnecting) does it now.
             if !final, let aware = sink as? any TracerAwareSink { aware.writerIsIdle() }
+            detector?.idle(now: now)
             return
         }
+        if !sinkFailed.load(ordering: .relaxed) { write(spare, to: sink, final: final, detecting: detector != nil) }
+        detector?.consume(spare, now: now)
+    }
+
+    /// Hands `batch` to the sink; on an error reports once and turns tracing
+    /// off for this session, or only the trace when a detector goes on.
+    private func write(_ batch: [TraceEvent], to sink: any TraceSink, final: Bool, detecting: Bool) {
         do {
-            try sink.write(spare)
+            try sink.write(batch)
         } catch {
+            if detecting {
+                sinkFailed.store(true, ordering: .relaxed)
+                DeveloperNotice.report("napkin: tracing stopped: \(error); detection goes on without a trace")
+                return
+            }
             let wasOpen = queue.withLock { q -> Bool in
                 let was = !q.closed
                 q.closed = true

@@ -1,0 +1,111 @@
+/// The in-app detector: a ``TraceAnalyzer`` fed by the process-wide
+/// tracer's writer thread, batch by batch, that decides its grace-period
+/// checks as the app's time passes and hands new findings to a
+/// ``FindingDelivery``.
+///
+/// Events decide checks the way `check` decides them on a trace (the
+/// analyzer's rules, main-actor progress included). What an event cannot
+/// tell, the app idle after a detach, an ``AppProgressProbe`` tells: while a
+/// check is due, two rounds of probe jobs; once both ran, and one more batch
+/// holds every event emitted before, the checks due at the first round's
+/// start are decided. A main actor blocked for seconds finishes the probe
+/// only when it runs again, after what was queued before it, so a release
+/// it owed is seen in time.
+///
+/// Memory: the analyzer's (the live nodes, see ``TraceAnalyzer``); findings
+/// are taken from it as they come (``TraceAnalyzer/takeFindings()``).
+package final class Detector: Sendable {
+    private let delivery: FindingDelivery
+    private let probe = AppProgressProbe()
+    private let state: Locked<State>
+
+    private struct State {
+        var analyzer: TraceAnalyzer
+        /// The last sequence number consumed (events are consumed once).
+        var lastSeq: UInt64 = 0
+        var probing = Probing.idle
+
+        /// Moves the probe along; decides the checks it proved due.
+        mutating func step(now: UInt64, probe: AppProgressProbe) {
+            switch probing {
+            case .idle:
+                if analyzer.hasChecksDue(by: now) { probing = .first(round: probe.start(), since: now) }
+            case .first(let round, let since):
+                if probe.hasFinished(round) { probing = .second(round: probe.start(), since: since) }
+            case .second(let round, let since):
+                if probe.hasFinished(round) { probing = .settled(since: since) }
+            case .settled(let since):
+                analyzer.advance(to: since)
+                probing = .idle
+            }
+        }
+
+        /// Ends the analysis of the current session: what only the end decides.
+        mutating func finishSession() -> [Finding] {
+            guard analyzer.sessionCount > 0 else { return [] }
+            analyzer.finish()
+            let found = analyzer.takeFindings()
+            analyzer = TraceAnalyzer(options: analyzer.options)
+            probing = .idle
+            return found
+        }
+    }
+
+    /// Where the probe is.
+    private enum Probing {
+        /// No check due, or none waiting for the app.
+        case idle
+        /// The first round, started at `since` (trace time), is running.
+        case first(round: UInt64, since: UInt64)
+        /// The second round is running.
+        case second(round: UInt64, since: UInt64)
+        /// Both ran; the checks due at `since` are decided after the next batch.
+        case settled(since: UInt64)
+    }
+
+    /// A detector for `settings`, with its reporting thread.
+    package init(settings: DetectorSettings) {
+        self.delivery = FindingDelivery(settings: settings)
+        self.state = Locked(State(analyzer: TraceAnalyzer(options: settings.options)))
+    }
+
+    /// What was found and reported so far.
+    package var statistics: NapkinDetector.Statistics { delivery.statistics }
+
+    // MARK: - Fed by the tracer
+
+    /// Folds a batch (oldest first; events already seen are skipped), then
+    /// lets the app's time decide what it can. `now` is trace time.
+    package func consume(_ events: [TraceEvent], now: UInt64) {
+        let found = state.withLock { s -> [Finding] in
+            var found: [Finding] = []
+            for event in events {
+                if case .sessionStart = event.kind {
+                    found += s.finishSession()
+                    s.lastSeq = 0
+                } else if event.seq <= s.lastSeq {
+                    continue
+                }
+                s.lastSeq = event.seq
+                s.analyzer.consume(event)
+            }
+            s.step(now: now, probe: probe)
+            return found + s.analyzer.takeFindings()
+        }
+        delivery.report(found)
+    }
+
+    /// A flush interval passed with no event: the app's time still passes.
+    package func idle(now: UInt64) {
+        consume([], now: now)
+    }
+
+    /// The session ended (the process exits, or a new tracer replaced this
+    /// one): decides what the end decides, reports it, and waits at most
+    /// `timeoutMS` for the reports to go out.
+    package func sessionEnded(timeoutMS: Int) {
+        let found = state.withLock { $0.finishSession() }
+        delivery.report(found)
+        delivery.drain(timeoutMS: timeoutMS)
+    }
+}

@@ -1,0 +1,153 @@
+import Dispatch
+import Foundation
+
+/// Reports the detector's findings: once per fingerprint, through a bounded
+/// queue, on a thread of its own, so that a handler that throws, blocks or
+/// is slow (or a standard error nobody reads) holds up neither the app nor
+/// the analysis. What does not fit is counted (``NapkinDetector/Statistics``).
+package final class FindingDelivery: Sendable {
+    /// Findings waiting for the reporting thread, at most.
+    static let queueCapacity = 64
+    /// Findings reported at once, at most, then ``refillPerSecond`` more each second.
+    static let burst = 50
+    static let refillPerSecond = 10
+    /// Fingerprints remembered, at most (the code's distinct bugs; beyond
+    /// it, new ones are counted as dropped).
+    static let maxFingerprints = 10_000
+
+    private let settings: DetectorSettings
+    private let state = Locked(State())
+    private let wake = DispatchSemaphore(value: 0)
+
+    private struct State {
+        var queue: [Finding] = []
+        var fingerprints: Set<String> = []
+        var statistics = NapkinDetector.Statistics()
+        var tokens = FindingDelivery.burst
+        var refilledAt = MonotonicClock.now()
+        /// A finding is being reported (the handler may be running).
+        var busy = false
+        var thrown = false
+
+        /// Adds the tokens earned since the last refill: one every
+        /// 1/``FindingDelivery/refillPerSecond`` s, up to the burst.
+        mutating func refill() {
+            let period = 1_000_000_000 / UInt64(FindingDelivery.refillPerSecond)
+            let earned = (MonotonicClock.now() &- refilledAt) / period
+            guard earned > 0 else { return }
+            tokens = Int(min(UInt64(FindingDelivery.burst), UInt64(tokens) + earned))
+            refilledAt &+= earned * period
+        }
+    }
+
+    package init(settings: DetectorSettings) {
+        self.settings = settings
+        let thread = Thread { [self] in self.run() }
+        thread.name = "napkin-detector"
+        thread.qualityOfService = .utility
+        thread.start()
+    }
+
+    /// What was reported and counted so far.
+    package var statistics: NapkinDetector.Statistics {
+        state.withLock { $0.statistics }
+    }
+
+    /// Queues `findings` (new fingerprints only); never waits.
+    package func report(_ findings: [Finding]) {
+        guard !findings.isEmpty else { return }
+        let queued = state.withLock { s -> Bool in
+            s.refill()
+            var queued = false
+            for finding in findings {
+                s.statistics.findings += 1
+                let fingerprint = finding.fingerprint
+                if s.fingerprints.contains(fingerprint) {
+                    s.statistics.repeats += 1
+                } else if s.fingerprints.count >= Self.maxFingerprints || s.queue.count >= Self.queueCapacity || s.tokens == 0 {
+                    s.statistics.dropped += 1
+                } else {
+                    s.fingerprints.insert(fingerprint)
+                    s.tokens -= 1
+                    s.queue.append(finding)
+                    queued = true
+                }
+            }
+            return queued
+        }
+        if queued { wake.signal() }
+    }
+
+    /// Waits until every queued finding is reported, at most `timeoutMS`
+    /// (the process is exiting; a blocked handler is left behind). Writes a
+    /// line with the count of findings not reported, if any.
+    package func drain(timeoutMS: Int) {
+        let deadline = MonotonicClock.now() &+ UInt64(max(timeoutMS, 0)) * 1_000_000
+        while state.withLock({ !$0.queue.isEmpty || $0.busy }) && MonotonicClock.now() < deadline {
+            Platform.sleep(microseconds: 2_000)
+        }
+        let (statistics, left) = state.withLock { ($0.statistics, $0.queue.count) }
+        let missed = statistics.dropped + left
+        if missed > 0 && settings.mode != .quiet {
+            DeveloperNotice.report("napkin detect: \(missed) finding(s) not reported (reporting fell behind; see NapkinDetector.statistics)")
+        }
+    }
+
+    // MARK: - The reporting thread
+
+    private func run() {
+        while true {
+            wake.wait()
+            while let finding = next() {
+                deliver(finding)
+                state.withLock { s in
+                    s.busy = false
+                    s.statistics.reported += 1
+                }
+            }
+        }
+    }
+
+    private func next() -> Finding? {
+        state.withLock { s in
+            guard !s.queue.isEmpty else { return nil }
+            s.busy = true
+            return s.queue.removeFirst()
+        }
+    }
+
+    private func deliver(_ finding: Finding) {
+        switch settings.mode {
+        case .log:
+            DeveloperNotice.report(Self.line(finding))
+        case .assert:
+            let line = Self.line(finding)
+            DeveloperNotice.report(line)
+            assertionFailure(line)
+        case .quiet:
+            break
+        }
+        guard let handler = settings.handler else { return }
+        do {
+            try handler(finding)
+        } catch {
+            let first = state.withLock { s -> Bool in
+                s.statistics.handlerErrors += 1
+                defer { s.thrown = true }
+                return !s.thrown
+            }
+            if first { DeveloperNotice.report("napkin detect: the handler threw \(error); later errors are only counted") }
+        }
+    }
+
+    /// The finding in one line: rule, subject, explanation, code, fingerprint.
+    ///
+    ///     napkin detect: error[not-deallocated] LoggedInRouter#7: … at RibHouse/LoggedInRouter.swift:57 (attached) [fingerprint 3f0c…]
+    package static func line(_ finding: Finding) -> String {
+        var text = "napkin detect: \(finding.severity.rawValue)[\(finding.rule.rawValue)] \(finding.subjectName): \(finding.message)"
+        if !finding.locations.isEmpty {
+            text += " at " + finding.locations.map(\.description).joined(separator: ", ")
+        }
+        return text + " [fingerprint \(finding.fingerprint)]"
+    }
+}

@@ -1,0 +1,9 @@
+/// A sink that keeps nothing: the process-wide tracer's sink when the
+/// in-app detector is on and no trace destination is set, so that events
+/// still reach the detector through the tracer's writer thread.
+struct DiscardingSink: TraceSink {
+    /// Drops the batch.
+    func write(_ events: [TraceEvent]) throws {}
+    /// Nothing to release.
+    func close() {}
+}
