@@ -8,6 +8,9 @@ struct Options: Sendable, Equatable {
     var bug: Bug?
     /// Do not print screen lines.
     var quiet = false
+    /// Run the in-app detector (`NapkinDetector`, log mode): findings are
+    /// printed on standard error while the app runs.
+    var detect = false
 }
 
 /// What the command line asks for.
@@ -72,6 +75,9 @@ extension Options {
                     throw UsageError(message: "rib-house: unknown bug '\(text)'; run 'rib-house --list-bugs' to see the bugs")
                 }
                 options.bug = bug
+            case "--detect":
+                try noValue()
+                options.detect = true
             case "--quiet", "-q":
                 try noValue()
                 options.quiet = true
@@ -102,7 +108,7 @@ extension Options {
         visit (log in, browse the menu, order, watch the pit, log out, twice)
         and records every lifecycle transition when NAPKIN_TRACE is set.
 
-        USAGE: rib-house [--speed X] [--loop N] [--bug NAME] [--quiet]
+        USAGE: rib-house [--speed X] [--loop N] [--bug NAME] [--detect] [--quiet]
                rib-house --list-bugs
                rib-house --help
 
@@ -113,15 +119,20 @@ extension Options {
                          for napkin-inspect live)
           --bug NAME     inject one lifecycle bug; see --list-bugs
           --list-bugs    list the bugs and the finding each one produces
+          --detect       find lifecycle bugs inside the app while it runs and
+                         print each on standard error (NapkinDetector, log
+                         mode; the same as NAPKIN_DETECT=log)
           -q, --quiet    do not print the [screen] lines
           -h, --help     show this help
 
         TRACE: NAPKIN_TRACE=stdout | stderr | fd:N | PATH | DIR/ | tcp:HOST:PORT | unix:PATH
           With NAPKIN_TRACE=stdout the [screen] lines go to standard error.
+        DETECT: NAPKIN_DETECT=log | assert | off (--detect is log)
 
         EXAMPLES:
           rib-house
           NAPKIN_TRACE=/tmp/rh.ndjson rib-house --speed 10 --quiet
+          rib-house --detect --bug retain-cycle
           NAPKIN_TRACE=/tmp/leak.ndjson rib-house --speed 10 --bug retain-cycle
           NAPKIN_TRACE=tcp:127.0.0.1:7700 rib-house --loop 3   (napkin-inspect live --listen 7700)
           napkin-inspect check --grace 100ms -- rib-house --speed 10 --bug ignore-cancel

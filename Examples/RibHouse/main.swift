@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NapkinTrace
 
 // rib-house: Napkin's Rib House. See README.md and `rib-house --help`.
 
@@ -22,6 +23,8 @@ case .help:
 case .listBugs:
     print(Bug.catalogue)
 case .run(let options):
+    // Before the tree is built, like NapkinTrace.bootstrap.
+    if options.detect { NapkinDetector.bootstrap(.log) }
     let traceSetting = getenv("NAPKIN_TRACE").map { String(cString: $0) }
     let status = await RibHouseApp.run(options, traceSetting: traceSetting)
     exit(status)
