@@ -20,41 +20,70 @@ extension JSONScanner {
         let negative = bytes[i] == UInt8(ascii: "-")
         if negative { i += 1 }
         let integerStart = i
-        while i < bytes.count, bytes[i] &- 48 <= 9 { i += 1 }
+        skipDigits()
         let integerEnd = i
         var fractionStart = i, fractionEnd = i
         if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
             i += 1
             fractionStart = i
-            while i < bytes.count, bytes[i] &- 48 <= 9 { i += 1 }
+            skipDigits()
             fractionEnd = i
         }
-        var exponent = 0
-        if i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") {
-            i += 1
-            var sign = 1
-            if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
-                if bytes[i] == UInt8(ascii: "-") { sign = -1 }
-                i += 1
-            }
-            let exponentStart = i
-            while i < bytes.count, bytes[i] &- 48 <= 9 {
-                exponent = min(exponent * 10 + Int(bytes[i] - 48), 100_000)
-                i += 1
-            }
-            guard i > exponentStart else { throw JSONError("malformed number at column \(start + 1)") }
-            exponent *= sign
-        }
+        let exponent = try readExponent(numberStart: start)
         guard integerEnd > integerStart else { throw JSONError("malformed number at column \(start + 1)") }
+        let digits = NumberDigits(integerStart: integerStart, integerEnd: integerEnd, fractionStart: fractionStart, fractionEnd: fractionEnd)
+        return numberValue(of: digits, exponent: exponent, negative: negative)
+    }
+
+    // MARK: - Parts of a number
+
+    /// Where a number's digits stand in ``bytes``: its integer part, then its fraction's (empty without one).
+    private struct NumberDigits {
+        /// The integer part's first digit, and the index after its last.
+        var integerStart: Int, integerEnd: Int
+        /// The fraction's first digit, and the index after its last.
+        var fractionStart: Int, fractionEnd: Int
+    }
+
+    /// Moves the cursor past the decimal digits it is on.
+    @inline(__always)
+    private mutating func skipDigits() {
+        while i < bytes.count, bytes[i] &- 48 <= 9 { i += 1 }
+    }
+
+    /// Reads the exponent (`e5`, `E-2`) at the cursor of the number that
+    /// starts at `start`; 0 when there is none.
+    @inline(__always)
+    private mutating func readExponent(numberStart start: Int) throws(JSONError) -> Int {
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "e") || bytes[i] == UInt8(ascii: "E") else { return 0 }
+        i += 1
+        var sign = 1
+        if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") {
+            if bytes[i] == UInt8(ascii: "-") { sign = -1 }
+            i += 1
+        }
+        let exponentStart = i
+        var exponent = 0
+        while i < bytes.count, bytes[i] &- 48 <= 9 {
+            exponent = min(exponent * 10 + Int(bytes[i] - 48), 100_000)
+            i += 1
+        }
+        guard i > exponentStart else { throw JSONError("malformed number at column \(start + 1)") }
+        return exponent * sign
+    }
+
+    /// The number that `digits` × 10^`exponent` make, negated when `negative`.
+    @inline(__always)
+    private func numberValue(of digits: NumberDigits, exponent: Int, negative: Bool) -> Number {
         // The digits, integer part then fraction, stand for digits × 10^shift:
         // the value is an integer when every digit that shifting moves past
         // the decimal point is zero.
-        let integerCount = integerEnd - integerStart
-        let total = integerCount + (fractionEnd - fractionStart)
+        let integerCount = digits.integerEnd - digits.integerStart
+        let total = integerCount + (digits.fractionEnd - digits.fractionStart)
         func digit(_ k: Int) -> UInt64 {
-            UInt64(bytes[k < integerCount ? integerStart + k : fractionStart + k - integerCount] - 48)
+            UInt64(bytes[k < integerCount ? digits.integerStart + k : digits.fractionStart + k - integerCount] - 48)
         }
-        let shift = exponent - (fractionEnd - fractionStart)
+        let shift = exponent - (digits.fractionEnd - digits.fractionStart)
         var keep = total
         if shift < 0 {
             keep = max(0, total + shift)

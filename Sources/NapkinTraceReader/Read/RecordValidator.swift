@@ -110,12 +110,7 @@ struct RecordValidator {
     /// The item for a line the fast path did not take.
     mutating func interpretOther(_ line: LineFramer.Line, pending: inout [TraceReader.Item]) -> TraceReader.Item? {
         // Blank lines (or just "\r") are allowed.
-        var blank = true
-        for b in line.bytes where b != 32 && b != 9 && b != 13 {
-            blank = false
-            break
-        }
-        if blank { return nil }
+        if Self.isBlank(line.bytes) { return nil }
         var bytes = line.bytes
         if !sawRecord && bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             // A UTF-8 byte-order mark, as some editors write: not part of the record.
@@ -123,50 +118,71 @@ struct RecordValidator {
         }
         // (The fast path did not take the line: the general parser decides.)
         switch parser.parseGeneral(bytes) {
-        case .event(let event):
-            return accept(event, line: line, pending: &pending)
-        case .unknownKind(let name):
-            sawRecord = true
-            integrity.countRecord()
-            // A newer producer's record takes its sequence number like any other.
-            if let seq = parser.unknownKindSeq, seq > lastSeq { lastSeq = seq }
-            if gapAllowance > 0 { gapAllowance -= 1 }
-            let key = unknownKinds[name] != nil || unknownKinds.count < Self.maxUnknownKindNames ? name : "(other names)"
-            let seen = unknownKinds[key, default: 0]
-            unknownKinds[key] = seen + 1
-            if seen == 0 {
-                return .diagnostic(TraceDiagnostic(.note, line: line.number,
-                    "unknown event kind \"\(name)\" (from a newer napkin?); skipped, and so are later ones"))
-            }
-            return nil
-        case .notARecord(let reason):
-            invalidLineCount += 1
-            integrity.countForeignLine()
-            if firstForeignReason == nil { firstForeignReason = (line.number, reason) }
-            if !sawRecord {
-                if integrity.foreignLines > maxLeadingForeignLines { inputEnded() }
-                return nil
-            }
-            return .diagnostic(TraceDiagnostic(.note, line: line.number,
-                "not a trace record (the app's own output?): \(reason); skipped"))
-        case .invalid(let reason):
-            invalidLineCount += 1
-            if !line.complete {
-                integrity.endedMidLine = true
-                return .diagnostic(TraceDiagnostic(.warning, line: line.number,
-                    "the last line is cut short (the app stopped mid-write, e.g. it crashed); ignored"))
-            }
-            if !sawRecord {
-                // After lines that were not records (a Markdown file with a JSON example), the first of them says more.
-                let earlier = firstForeignReason.map { "line \($0.line): \($0.reason), and " } ?? ""
-                rejection = TraceReadError(source: source, message:
-                    "not a napkin trace: \(earlier)line \(line.number): \(reason) (expected NDJSON written with NAPKIN_TRACE)")
-                return nil
-            }
-            integrity.note(.damagedRecords, line: line.number, seq: nil,
-                           "lines that look like records are damaged (\(reason)): the trace was cut, edited or written by two processes at once")
-            return .diagnostic(TraceDiagnostic(.error, line: line.number, "\(reason); line skipped"))
+        case .event(let event): return accept(event, line: line, pending: &pending)
+        case .unknownKind(let name): return unknownKind(name, line: line)
+        case .notARecord(let reason): return foreignLine(reason, line: line)
+        case .invalid(let reason): return damagedRecord(reason, line: line)
         }
+    }
+
+    // MARK: - Lines the general parser read
+
+    /// Whether `bytes` holds nothing but spaces, tabs and carriage returns.
+    @inline(__always)
+    private static func isBlank(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        for b in bytes where b != 32 && b != 9 && b != 13 { return false }
+        return true
+    }
+
+    /// A record of an unknown kind, `name`: counted, and noted the first time.
+    private mutating func unknownKind(_ name: String, line: LineFramer.Line) -> TraceReader.Item? {
+        sawRecord = true
+        integrity.countRecord()
+        // A newer producer's record takes its sequence number like any other.
+        if let seq = parser.unknownKindSeq, seq > lastSeq { lastSeq = seq }
+        if gapAllowance > 0 { gapAllowance -= 1 }
+        let key = unknownKinds[name] != nil || unknownKinds.count < Self.maxUnknownKindNames ? name : "(other names)"
+        let seen = unknownKinds[key, default: 0]
+        unknownKinds[key] = seen + 1
+        if seen == 0 {
+            return .diagnostic(TraceDiagnostic(.note, line: line.number,
+                "unknown event kind \"\(name)\" (from a newer napkin?); skipped, and so are later ones"))
+        }
+        return nil
+    }
+
+    /// A line that is not a record (for `reason`): counted, and noted once records started.
+    private mutating func foreignLine(_ reason: String, line: LineFramer.Line) -> TraceReader.Item? {
+        invalidLineCount += 1
+        integrity.countForeignLine()
+        if firstForeignReason == nil { firstForeignReason = (line.number, reason) }
+        if !sawRecord {
+            if integrity.foreignLines > maxLeadingForeignLines { inputEnded() }
+            return nil
+        }
+        return .diagnostic(TraceDiagnostic(.note, line: line.number,
+            "not a trace record (the app's own output?): \(reason); skipped"))
+    }
+
+    /// A damaged record (for `reason`): a cut last line, the rejection of an
+    /// input whose first record is damaged, or damage noted in the integrity.
+    private mutating func damagedRecord(_ reason: String, line: LineFramer.Line) -> TraceReader.Item? {
+        invalidLineCount += 1
+        if !line.complete {
+            integrity.endedMidLine = true
+            return .diagnostic(TraceDiagnostic(.warning, line: line.number,
+                "the last line is cut short (the app stopped mid-write, e.g. it crashed); ignored"))
+        }
+        if !sawRecord {
+            // After lines that were not records (a Markdown file with a JSON example), the first of them says more.
+            let earlier = firstForeignReason.map { "line \($0.line): \($0.reason), and " } ?? ""
+            rejection = TraceReadError(source: source, message:
+                "not a napkin trace: \(earlier)line \(line.number): \(reason) (expected NDJSON written with NAPKIN_TRACE)")
+            return nil
+        }
+        integrity.note(.damagedRecords, line: line.number, seq: nil,
+                       "lines that look like records are damaged (\(reason)): the trace was cut, edited or written by two processes at once")
+        return .diagnostic(TraceDiagnostic(.error, line: line.number, "\(reason); line skipped"))
     }
 
     // MARK: - Records in order

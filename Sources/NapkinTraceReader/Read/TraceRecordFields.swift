@@ -114,60 +114,76 @@ struct TraceRecordFields {
         do {
             let seq = try number(.seq, name)
             let t = try number(.t, name)
-            let kind: TraceEvent.Kind
-            switch name {
-            case .session:
-                // `part`, `lost` and `replay` are written only by a resumed
-                // part; absent, the record starts part 1.
-                kind = .sessionStart(SessionInfo(version: Int(clamping: try number(.v, name)), app: strings[.app] ?? "",
-                                                 pid: Int(clamping: numbers[.pid] ?? 0), wallClock: wall ?? 0,
-                                                 revision: Int(clamping: numbers[.rev] ?? 0),
-                                                 part: max(1, Int(clamping: numbers[.part] ?? 1)), lost: numbers[.lost] ?? 0,
-                                                 replayCount: Int(clamping: numbers[.replay] ?? 0)))
-            case .interactor:
-                kind = .interactorCreated(id: try id(.id, name), type: try string(.type, name))
-            case .router:
-                kind = .routerCreated(id: try id(.id, name), type: try string(.type, name),
-                                      interactor: numbers[.interactor] ?? 0, interactorType: strings[.itype] ?? "")
-            case .launch: kind = .launch(router: try id(.id, name))
-            case .attach: kind = .attach(parent: try id(.parent, name), child: try id(.child, name))
-            case .activate: kind = .activate(interactor: try id(.id, name))
-            case .hookEnd: kind = .hookEnd(interactor: try id(.id, name))
-            case .load: kind = .load(router: try id(.id, name))
-            case .view:
-                let text = try string(.state, name)
-                guard let appearance = ViewAppearance(rawValue: text) else {
-                    return .invalid("view record with unknown \"state\": \"\(text)\" (expected shown, covered or removed)")
-                }
-                kind = .view(router: try id(.id, name), appearance: appearance)
-            case .detach: kind = .detach(parent: try id(.parent, name), child: try id(.child, name))
-            case .deactivate: kind = .deactivate(interactor: try id(.id, name))
-            case .taskStart:
-                kind = .taskStart(task: try id(.task, name), owner: try id(.owner, name), label: strings[.label])
-            case .taskCancel: kind = .taskCancel(task: try id(.task, name))
-            case .taskEnd:
-                let text = try string(.outcome, name)
-                guard let outcome = TaskOutcome(rawValue: text) else {
-                    return .invalid("task_end record with unknown \"outcome\": \"\(text)\" (expected completed or cancelled)")
-                }
-                kind = .taskEnd(task: try id(.task, name), outcome: outcome)
-            case .deallocated: kind = .deallocated(id: try id(.id, name))
-            case .mark: kind = .mark(text: strings[.text] ?? "")
-            case .dropped:
-                kind = .dropped(count: try number(.count, name), firstSeq: numbers[.first] ?? 0, lastSeq: numbers[.last] ?? 0)
-            case .end: kind = .sessionEnd(reason: strings[.reason] ?? "")
-            }
-            var location: CodeLocation?
-            if let src = strings[.src] {
-                guard let parsed = CodeLocation(parsing: src) else {
-                    return .invalid("\"src\" must be FILE:LINE (e.g. \"App/HomeRouter.swift:42\"), not \"\(src)\"")
-                }
-                location = parsed
-            }
+            let kind = try eventKind(name)
+            let location = try location()
             return .event(TraceEvent(seq: seq, time: t, kind: kind, location: location))
         } catch {
             return .invalid(error.message)
         }
+    }
+
+    /// The kind of event a record named `name` describes, from its fields.
+    @inline(__always)
+    private func eventKind(_ name: TraceEvent.Name) throws(JSONError) -> TraceEvent.Kind {
+        switch name {
+        case .session: return .sessionStart(try sessionInfo(name))
+        case .interactor: return .interactorCreated(id: try id(.id, name), type: try string(.type, name))
+        case .router:
+            return .routerCreated(id: try id(.id, name), type: try string(.type, name),
+                                  interactor: numbers[.interactor] ?? 0, interactorType: strings[.itype] ?? "")
+        case .launch: return .launch(router: try id(.id, name))
+        case .attach: return .attach(parent: try id(.parent, name), child: try id(.child, name))
+        case .activate: return .activate(interactor: try id(.id, name))
+        case .hookEnd: return .hookEnd(interactor: try id(.id, name))
+        case .load: return .load(router: try id(.id, name))
+        case .view:
+            let appearance: ViewAppearance = try choice(.state, name, expected: "shown, covered or removed")
+            return .view(router: try id(.id, name), appearance: appearance)
+        case .detach: return .detach(parent: try id(.parent, name), child: try id(.child, name))
+        case .deactivate: return .deactivate(interactor: try id(.id, name))
+        case .taskStart: return .taskStart(task: try id(.task, name), owner: try id(.owner, name), label: strings[.label])
+        case .taskCancel: return .taskCancel(task: try id(.task, name))
+        case .taskEnd:
+            let outcome: TaskOutcome = try choice(.outcome, name, expected: "completed or cancelled")
+            return .taskEnd(task: try id(.task, name), outcome: outcome)
+        case .deallocated: return .deallocated(id: try id(.id, name))
+        case .mark: return .mark(text: strings[.text] ?? "")
+        case .dropped: return .dropped(count: try number(.count, name), firstSeq: numbers[.first] ?? 0, lastSeq: numbers[.last] ?? 0)
+        case .end: return .sessionEnd(reason: strings[.reason] ?? "")
+        }
+    }
+
+    /// The session a `session` record starts. `part`, `lost` and `replay` are
+    /// written only by a resumed part; absent, the record starts part 1.
+    @inline(__always)
+    private func sessionInfo(_ name: TraceEvent.Name) throws(JSONError) -> SessionInfo {
+        SessionInfo(version: Int(clamping: try number(.v, name)), app: strings[.app] ?? "",
+                    pid: Int(clamping: numbers[.pid] ?? 0), wallClock: wall ?? 0,
+                    revision: Int(clamping: numbers[.rev] ?? 0),
+                    part: max(1, Int(clamping: numbers[.part] ?? 1)), lost: numbers[.lost] ?? 0,
+                    replayCount: Int(clamping: numbers[.replay] ?? 0))
+    }
+
+    /// The value of the string field `field` of a record named `name`, one
+    /// of `Value`'s raw values (`expected` lists them, for the message).
+    @inline(__always)
+    private func choice<Value: RawRepresentable<String>>(_ field: TraceField, _ name: TraceEvent.Name,
+                                                         expected: String) throws(JSONError) -> Value {
+        let text = try string(field, name)
+        guard let value = Value(rawValue: text) else {
+            throw JSONError("\(name.rawValue) record with unknown \"\(field.name)\": \"\(text)\" (expected \(expected))")
+        }
+        return value
+    }
+
+    /// The code location `src` names, if the record has one.
+    @inline(__always)
+    private func location() throws(JSONError) -> CodeLocation? {
+        guard let src = strings[.src] else { return nil }
+        guard let location = CodeLocation(parsing: src) else {
+            throw JSONError("\"src\" must be FILE:LINE (e.g. \"App/HomeRouter.swift:42\"), not \"\(src)\"")
+        }
+        return location
     }
 
     private func number(_ field: TraceField, _ name: TraceEvent.Name) throws(JSONError) -> UInt64 {

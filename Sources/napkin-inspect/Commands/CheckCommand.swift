@@ -121,59 +121,87 @@ struct CheckCommand: Command {
         if let reportPath { try ReportFile.ensureWritable(reportPath) }
         let report = reportPath.map { _ in CheckReportCollector(options: analysis, jobs: jobs) }
 
-        let checked: [CheckedTrace]
-        var commandStatus: Int32 = 0
-        var repeated: RepeatedRuns?
-        if let command {
-            guard paths.isEmpty else { throw UsageError("give either trace files or '-- COMMAND', not both") }
-            if let repeatCount {
-                let runs = try RepeatedRuns(command, count: repeatCount, traceDirectory: traceDirectory,
-                                            stdoutToStderr: output.format.isMachineReadable, checker: &checker, report: report)
-                repeated = runs
-                checked = [runs.report]
-                commandStatus = runs.firstFailure?.status ?? 0
-            } else {
-                let run = try runOnce(command, checker: &checker, report: report)
-                if run.traces.isEmpty {
-                    Output.error(CommandRun.noTraceMessage(command))
-                    return run.status != 0 ? run.status : ExitStatus.unusable
-                }
-                checked = run.traces
-                commandStatus = run.status
-            }
-        } else {
-            let files = try TraceFiles.expand(paths)
-            checked = checker.check(files, namingProcesses: false)
-            report?.take(files: files, checked: checked)
+        let checks: Checks
+        switch try check(checker: &checker, report: report) {
+        case .checked(let checked): checks = checked
+        case .noTrace(let status): return status
         }
-
         // A trace that cannot be read or trusted is unusable input, whatever its findings.
-        let unusable = checked.contains { !$0.traceProblems.isEmpty }
-        let status = exitStatus(checked, commandStatus: commandStatus, unusable: unusable)
+        let unusable = checks.traces.contains { !$0.traceProblems.isEmpty }
+        let status = exitStatus(checks.traces, commandStatus: checks.commandStatus, unusable: unusable)
+        try present(checks, checker: checker, report: report, exitStatus: status)
+        if let writeBaselinePath { try writeBaseline(checks, to: writeBaselinePath, unusable: unusable) }
+        return status
+    }
+
+    // MARK: - Steps of a check
+
+    /// The traces checked, and how they came about.
+    private struct Checks {
+        /// The traces checked (with `--repeat`, one: the report of all runs).
+        var traces: [CheckedTrace]
+        /// COMMAND's exit status (0 without COMMAND).
+        var commandStatus: Int32 = 0
+        /// With `--repeat`: the runs.
+        var repeated: RepeatedRuns?
+    }
+
+    /// What checking gave: the traces checked, or the exit status when COMMAND wrote no trace.
+    private enum CheckOutcome {
+        case checked(Checks)
+        case noTrace(status: Int32)
+    }
+
+    /// Checks the traces given, or those of COMMAND (run once, or `--repeat` times).
+    private func check(checker: inout TraceChecker, report: CheckReportCollector?) throws -> CheckOutcome {
+        guard let command else {
+            let files = try TraceFiles.expand(paths)
+            let checked = checker.check(files, namingProcesses: false)
+            report?.take(files: files, checked: checked)
+            return .checked(Checks(traces: checked))
+        }
+        guard paths.isEmpty else { throw UsageError("give either trace files or '-- COMMAND', not both") }
+        if let repeatCount {
+            let runs = try RepeatedRuns(command, count: repeatCount, traceDirectory: traceDirectory,
+                                        stdoutToStderr: output.format.isMachineReadable, checker: &checker, report: report)
+            return .checked(Checks(traces: [runs.report], commandStatus: runs.firstFailure?.status ?? 0, repeated: runs))
+        }
+        let run = try runOnce(command, checker: &checker, report: report)
+        if run.traces.isEmpty {
+            Output.error(CommandRun.noTraceMessage(command))
+            return .noTrace(status: run.status != 0 ? run.status : ExitStatus.unusable)
+        }
+        return .checked(Checks(traces: run.traces, commandStatus: run.status))
+    }
+
+    /// Prints the check's own report of `checks` (`status` the exit status),
+    /// writes `--report`, then the notes on the sources, allow-list, baseline and runs.
+    private func present(_ checks: Checks, checker: TraceChecker, report: CheckReportCollector?, exitStatus status: Int32) throws {
         let sources = SourceRoot(directory: sourceRoot)
-        let baselineJSON = baselinePath.flatMap { path in checker.baseline.map { CheckJSONReport.BaselineJSON($0, path: path, traces: checked) } }
-        output.format.write(checked, style: output.style, sources: sources, exitStatus: status,
-                            baseline: baselineJSON, repetition: repeated?.json)
+        let baselineJSON = baselinePath.flatMap { path in checker.baseline.map { CheckJSONReport.BaselineJSON($0, path: path, traces: checks.traces) } }
+        output.format.write(checks.traces, style: output.style, sources: sources, exitStatus: status,
+                            baseline: baselineJSON, repetition: checks.repeated?.json)
         if let reportPath, let report { try writeReport(report, to: reportPath, sources: sources) }
         if let note = sources.unresolvedNote { Output.error(note) }
         for entry in checker.allowList.unused {
             Output.error("note: allow-list line \(entry.line) (\(entry.rule) \(entry.type)) matched nothing; remove it if the issue is fixed")
         }
         if let baselinePath, let note = checker.baseline?.noLongerOccurringNote(path: baselinePath) { Output.error(note) }
-        if let note = repeated?.note { Output.error(note) }
+        if let note = checks.repeated?.note { Output.error(note) }
+    }
 
-        if let writeBaselinePath {
-            guard !unusable else {
-                Output.error("the baseline \(writeBaselinePath) was not written: a trace has problems (see above), so its findings are not all known")
-                return status
-            }
-            let traces = repeated?.traces ?? checked
-            let baseline = Baseline(findings: traces.flatMap { $0.findings + $0.known })
-            try BaselineFile.write(baseline, to: writeBaselinePath)
-            Output.error("wrote the baseline \(writeBaselinePath): \(NumberFormat.count(baseline.entries.count, "entry", plural: "entries")) "
-                         + "for \(NumberFormat.count(baseline.findingCount, "finding"))")
+    /// `--write-baseline`: writes the findings of `checks` to `path` as a
+    /// baseline, unless a trace was `unusable` (then says why not).
+    private func writeBaseline(_ checks: Checks, to path: String, unusable: Bool) throws {
+        guard !unusable else {
+            Output.error("the baseline \(path) was not written: a trace has problems (see above), so its findings are not all known")
+            return
         }
-        return status
+        let traces = checks.repeated?.traces ?? checks.traces
+        let baseline = Baseline(findings: traces.flatMap { $0.findings + $0.known })
+        try BaselineFile.write(baseline, to: path)
+        Output.error("wrote the baseline \(path): \(NumberFormat.count(baseline.entries.count, "entry", plural: "entries")) "
+                     + "for \(NumberFormat.count(baseline.findingCount, "finding"))")
     }
 
     /// The exit status for `checked`: a failing COMMAND's own, else 2 for a

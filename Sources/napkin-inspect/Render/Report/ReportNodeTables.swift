@@ -12,30 +12,32 @@ enum ReportNodeTables {
     /// and `marks` of `history`, for its nodes at the indices `kept` (in order).
     static func write(_ history: TraceHistory, kept: [Int], into out: inout ReportJSON) {
         typealias Field = ReportSchema.Trace
+        let lives = KeptLives(history: history, kept: kept)
         var types = Interned()
         var labels = Interned()
         let typeNumbers = kept.map { types.index(history.nodes[$0].type) }
-        // The rows that belong to a node: its row in `nodes`, and the item's index in its life's list.
-        var attachments: [Owned] = [], active: [Owned] = [], shown: [Owned] = [], removals: [Owned] = [], tasks: [Owned] = []
-        var taskLabels: [Int] = []
-        for (row, index) in kept.enumerated() {
-            let life = history.nodes[index]
-            attachments += life.attached.indices.map { Owned(node: row, item: $0) }
-            active += life.active.indices.map { Owned(node: row, item: $0) }
-            shown += life.shown.indices.map { Owned(node: row, item: $0) }
-            removals += life.viewRemoved.indices.map { Owned(node: row, item: $0) }
-            tasks += life.tasks.indices.map { Owned(node: row, item: $0) }
-            taskLabels += life.tasks.map { $0.label.map { labels.index($0) } ?? -1 }
-        }
-        func lifeAt(_ row: Int) -> TraceHistory.NodeLife { history.nodes[kept[row]] }
+        let rows = OwnedRows(lives, labels: &labels)
 
         out.key(Field.types)
         out.strings(types.names.map(PrintableText.printable))
         out.key(Field.labels)
         out.strings(labels.names.map(PrintableText.printable))
-        out.key(Field.nodes)
-        out.table(ReportSchema.Node.self, rows: kept.indices) { out, column, row in
-            let life = lifeAt(row)
+        writeNodes(lives, typeNumbers: typeNumbers, into: &out)
+        writeAttachments(rows.attachments, lives, into: &out)
+        writeSpans(rows, lives, into: &out)
+        writeTasks(rows, lives, into: &out)
+        out.member(Field.shownNodes, kept.count)
+        out.member(Field.totalNodes, history.nodes.count)
+        writeMarks(history.marks, into: &out)
+    }
+
+    // MARK: - Tables
+
+    /// Writes `nodes`: a row for each kept node, its type as its number in `types`.
+    private static func writeNodes(_ lives: KeptLives, typeNumbers: [Int], into out: inout ReportJSON) {
+        out.key(ReportSchema.Trace.nodes)
+        out.table(ReportSchema.Node.self, rows: lives.kept.indices) { out, column, row in
+            let life = lives[row]
             switch column {
             case .id: out.number(life.id)
             case .type: out.number(typeNumbers[row])
@@ -45,9 +47,13 @@ enum ReportNodeTables {
             case .interactor: out.number(life.interactor ?? 0)
             }
         }
-        out.key(Field.attachments)
+    }
+
+    /// Writes `attachments`: each span a kept node was attached (or launched).
+    private static func writeAttachments(_ attachments: [Owned], _ lives: KeptLives, into out: inout ReportJSON) {
+        out.key(ReportSchema.Trace.attachments)
         out.table(ReportSchema.Attachment.self, rows: attachments) { out, column, row in
-            let attachment = lifeAt(row.node).attached[row.item]
+            let attachment = lives[row.node].attached[row.item]
             let span = attachment.span
             switch column {
             case .node: out.number(row.node)
@@ -58,9 +64,15 @@ enum ReportNodeTables {
             case .endSeq: out.number(orMinusOne: span.endSeq)
             }
         }
+    }
+
+    /// Writes `active`, `shown` and `viewRemovals`: the kept nodes' active
+    /// spans, shown spans and view removals.
+    private static func writeSpans(_ rows: OwnedRows, _ lives: KeptLives, into out: inout ReportJSON) {
+        typealias Field = ReportSchema.Trace
         out.key(Field.active)
-        out.table(ReportSchema.Span.self, rows: active) { out, column, row in
-            let span = lifeAt(row.node).active[row.item]
+        out.table(ReportSchema.Span.self, rows: rows.active) { out, column, row in
+            let span = lives[row.node].active[row.item]
             switch column {
             case .node: out.number(row.node)
             case .start: out.number(span.start)
@@ -70,8 +82,8 @@ enum ReportNodeTables {
             }
         }
         out.key(Field.shown)
-        out.table(ReportSchema.ShownSpan.self, rows: shown) { out, column, row in
-            let span = lifeAt(row.node).shown[row.item]
+        out.table(ReportSchema.ShownSpan.self, rows: rows.shown) { out, column, row in
+            let span = lives[row.node].shown[row.item]
             switch column {
             case .node: out.number(row.node)
             case .start: out.number(span.start)
@@ -79,33 +91,74 @@ enum ReportNodeTables {
             }
         }
         out.key(Field.viewRemovals)
-        out.table(ReportSchema.ViewRemoval.self, rows: removals) { out, column, row in
+        out.table(ReportSchema.ViewRemoval.self, rows: rows.removals) { out, column, row in
             switch column {
             case .node: out.number(row.node)
-            case .time: out.number(lifeAt(row.node).viewRemoved[row.item].time)
+            case .time: out.number(lives[row.node].viewRemoved[row.item].time)
             }
         }
-        out.key(Field.tasks)
+    }
+
+    /// Writes `tasks`: the kept nodes' tasks, each label as its number in `labels`.
+    private static func writeTasks(_ rows: OwnedRows, _ lives: KeptLives, into out: inout ReportJSON) {
+        let tasks = rows.tasks
+        out.key(ReportSchema.Trace.tasks)
         out.table(ReportSchema.Task.self, rows: tasks.indices) { out, column, number in
-            let row = tasks[number], task = lifeAt(row.node).tasks[row.item]
+            let row = tasks[number], task = lives[row.node].tasks[row.item]
             switch column {
             case .node: out.number(row.node)
             case .id: out.number(task.id)
-            case .label: out.number(taskLabels[number])
+            case .label: out.number(rows.taskLabels[number])
             case .start: out.number(task.start)
             case .cancel: out.number(orMinusOne: task.cancel)
             case .end: out.number(orMinusOne: task.end)
             case .outcome: out.number(task.outcome == nil ? 0 : task.outcome == .completed ? 1 : 2)
             }
         }
-        out.member(Field.shownNodes, kept.count)
-        out.member(Field.totalNodes, history.nodes.count)
-        out.key(Field.marks)
-        out.table(ReportSchema.Mark.self, rows: history.marks.prefix(ReportData.maxNodes)) { out, column, mark in
+    }
+
+    /// Writes `marks`: the first ``ReportData/maxNodes`` of `marks`.
+    private static func writeMarks(_ marks: [TraceMark], into out: inout ReportJSON) {
+        out.key(ReportSchema.Trace.marks)
+        out.table(ReportSchema.Mark.self, rows: marks.prefix(ReportData.maxNodes)) { out, column, mark in
             switch column {
             case .time: out.number(mark.time)
             case .seq: out.number(mark.seq)
             case .text: out.string(PrintableText.printable(mark.text))
+            }
+        }
+    }
+
+    // MARK: - Rows
+
+    /// The lives of the kept nodes, by their row in `nodes`.
+    private struct KeptLives {
+        /// The whole history.
+        let history: TraceHistory
+        /// The indices in `history.nodes` of the nodes kept, in order.
+        let kept: [Int]
+
+        /// The life of the node on row `row` of `nodes`.
+        subscript(row: Int) -> TraceHistory.NodeLife { history.nodes[kept[row]] }
+    }
+
+    /// The rows of the tables whose rows belong to a node, in node order.
+    private struct OwnedRows {
+        /// The rows of `attachments`, `active`, `shown`, `viewRemovals` and `tasks`.
+        var attachments: [Owned] = [], active: [Owned] = [], shown: [Owned] = [], removals: [Owned] = [], tasks: [Owned] = []
+        /// The number in `labels` of each task's label (-1: none), by row of `tasks`.
+        var taskLabels: [Int] = []
+
+        /// The rows of the nodes of `lives`, their task labels interned in `labels`.
+        init(_ lives: KeptLives, labels: inout Interned) {
+            for row in lives.kept.indices {
+                let life = lives[row]
+                attachments += life.attached.indices.map { Owned(node: row, item: $0) }
+                active += life.active.indices.map { Owned(node: row, item: $0) }
+                shown += life.shown.indices.map { Owned(node: row, item: $0) }
+                removals += life.viewRemoved.indices.map { Owned(node: row, item: $0) }
+                tasks += life.tasks.indices.map { Owned(node: row, item: $0) }
+                taskLabels += life.tasks.map { $0.label.map { labels.index($0) } ?? -1 }
             }
         }
     }

@@ -95,60 +95,56 @@ struct InspectorState {
             return nil
         }
         if editingFilter, editFilter(key) { return nil }
+        return apply(key, sessionCount: sessionCount)
+    }
+
+    /// A key that the help overlay and the filter prompt leave to the view:
+    /// quit, help, time travel, sessions, the filter, details and moves.
+    private mutating func apply(_ key: Key, sessionCount: Int) -> Travel? {
         switch key {
-        case .character("q"), .character("Q"):
-            quit = true
-        case .character("?"):
-            showingHelp = true
-        case .character(" "):
-            if isPaused { moment = .live } else { return .pause }
-        case .character("l"), .character("L"):
-            moment = .live
-        case .left:
-            return .step(-1)
-        case .right:
-            return isPaused ? .step(1) : nil
-        case .character("["):
-            return .jump(seconds: -1)
-        case .character("]"):
-            return isPaused ? .jump(seconds: 1) : nil
-        case .tab:
-            return showSession(session + 1, of: sessionCount)
-        case .backTab:
-            return showSession(session - 1, of: sessionCount)
+        case .character("q"), .character("Q"): quit = true
+        case .character("?"): showingHelp = true
+        case .character(" "): if isPaused { moment = .live } else { return .pause }
+        case .character("l"), .character("L"): moment = .live
+        case .left: return .step(-1)
+        case .right: return isPaused ? .step(1) : nil
+        case .character("["): return .jump(seconds: -1)
+        case .character("]"): return isPaused ? .jump(seconds: 1) : nil
+        case .tab: return showSession(session + 1, of: sessionCount)
+        case .backTab: return showSession(session - 1, of: sessionCount)
         case .character(let digit) where ("1"..."9").contains(digit):
             let index = Int(String(digit))! - 1
             if index < sessionCount { return showSession(index, of: sessionCount) }
-        case .character("/"):
-            editingFilter = true
-        case .escape:
-            if details != nil {
-                details = nil
-            } else if !filter.isEmpty {
-                setFilter("")
-            }
-        case .enter:
-            if details != nil {
-                details = nil
-            } else {
-                detailsRequested = true
-            }
-        case .up, .character("k"):
-            move(by: -1)
-        case .down, .character("j"):
-            move(by: 1)
-        case .pageUp:
-            move(by: -max(1, pageSize))
-        case .pageDown:
-            move(by: max(1, pageSize))
-        case .home:
-            if details != nil { detailsScroll = 0 } else { jump(to: 0, direction: 1) }
-        case .end:
-            if details != nil { detailsScroll = Int.max } else { jump(to: Int.max, direction: -1) }
-        default:
-            break
+        case .character("/"): editingFilter = true
+        case .escape: closeDetailsOrFilter()
+        case .enter: toggleDetails()
+        case .up, .character("k"): move(by: -1)
+        case .down, .character("j"): move(by: 1)
+        case .pageUp: move(by: -max(1, pageSize))
+        case .pageDown: move(by: max(1, pageSize))
+        case .home: if details != nil { detailsScroll = 0 } else { jump(to: 0, direction: 1) }
+        case .end: if details != nil { detailsScroll = Int.max } else { jump(to: Int.max, direction: -1) }
+        default: break
         }
         return nil
+    }
+
+    /// Escape: closes the details, or else clears the filter.
+    private mutating func closeDetailsOrFilter() {
+        if details != nil {
+            details = nil
+        } else if !filter.isEmpty {
+            setFilter("")
+        }
+    }
+
+    /// Enter: closes the details, or else asks the next frame to open them.
+    private mutating func toggleDetails() {
+        if details != nil {
+            details = nil
+        } else {
+            detailsRequested = true
+        }
     }
 
     /// A key while the filter prompt is open; returns whether it was used
