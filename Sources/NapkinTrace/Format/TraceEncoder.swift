@@ -37,18 +37,7 @@ public enum TraceEncoder {
         out.byte(UInt8(ascii: "\""))
         switch event.kind {
         case .sessionStart(let info):
-            field(.v, Int64(info.version), &out)
-            field(.app, info.app, &out)
-            field(.pid, Int64(info.pid), &out)
-            field(.wall, info.wallClock, &out)
-            // Absent means revision 0 (traces written before revisions were counted).
-            if info.revision > 0 { field(.rev, UInt64(info.revision), &out) }
-            // Only a resumed part says which part it is (absent means 1).
-            if info.part > 1 {
-                field(.part, UInt64(info.part), &out)
-                field(.lost, info.lost, &out)
-                field(.replay, UInt64(clamping: info.replayCount), &out)
-            }
+            writeSession(info, to: &out)
         case .interactorCreated(let id, let type):
             field(.id, id, &out)
             field(.type, type, &out)
@@ -83,16 +72,37 @@ public enum TraceEncoder {
         case .sessionEnd(let reason):
             field(.reason, reason, &out)
         }
-        if let location = event.location {
-            key(.src, &out)
-            out.byte(UInt8(ascii: "\""))
-            location.withFileIDBytes { out.escaped($0) }
-            out.byte(UInt8(ascii: ":"))
-            out.decimal(UInt64(location.line))
-            out.byte(UInt8(ascii: "\""))
-        }
+        if let location = event.location { writeLocation(location, to: &out) }
         out.byte(UInt8(ascii: "}"))
         out.byte(UInt8(ascii: "\n"))
+    }
+
+    /// The session record's fields.
+    @inline(__always)
+    private static func writeSession(_ info: SessionInfo, to out: inout EncodingCursor) {
+        field(.v, Int64(info.version), &out)
+        field(.app, info.app, &out)
+        field(.pid, Int64(info.pid), &out)
+        field(.wall, info.wallClock, &out)
+        // Absent means revision 0 (traces written before revisions were counted).
+        if info.revision > 0 { field(.rev, UInt64(info.revision), &out) }
+        // Only a resumed part says which part it is (absent means 1).
+        if info.part > 1 {
+            field(.part, UInt64(info.part), &out)
+            field(.lost, info.lost, &out)
+            field(.replay, UInt64(clamping: info.replayCount), &out)
+        }
+    }
+
+    /// `,"src":"Module/File.swift:42"`.
+    @inline(__always)
+    private static func writeLocation(_ location: CodeLocation, to out: inout EncodingCursor) {
+        key(.src, &out)
+        out.byte(UInt8(ascii: "\""))
+        location.withFileIDBytes { out.escaped($0) }
+        out.byte(UInt8(ascii: ":"))
+        out.decimal(UInt64(location.line))
+        out.byte(UInt8(ascii: "\""))
     }
 
     /// The NDJSON text of one event, without the trailing newline.
