@@ -66,7 +66,7 @@ enum CLIHarness {
     }
 
     /// Runs `executable ARGUMENTS` with the test process's environment minus
-    /// `NO_COLOR` and `NAPKIN_TRACE`, plus `environment` (a nil value removes a
+    /// `NO_COLOR`, `NAPKIN_TRACE` and `NAPKIN_DETECT`, plus `environment` (a nil value removes a
     /// variable); with `memoryLimit`, its address space is limited to that many
     /// MiB (`ulimit -v`), when ``memoryLimitsWork``.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
@@ -74,7 +74,7 @@ enum CLIHarness {
         await slots.acquire()
         defer { Task { await slots.release() } }
 
-        let env = ChildProcess.environment(removing: ["NO_COLOR", "NAPKIN_TRACE", "CLICOLOR_FORCE", "FORCE_COLOR"], adding: environment)
+        let env = ChildProcess.environment(removing: ["NO_COLOR", "NAPKIN_TRACE", "NAPKIN_DETECT", "CLICOLOR_FORCE", "FORCE_COLOR"], adding: environment)
 
         let scratch = try ScratchDirectory("cli")
         defer { scratch.remove() }
