@@ -51,7 +51,8 @@ struct CheckCommand: Command {
         several traces are analysed at once, one per core (--jobs N), with the same output;
         a large trace with a core to spare is read ahead on a second thread.
         With COMMAND (e.g. -- swift test), runs it with NAPKIN_TRACE pointing at a directory, so that
-        every process it starts writes its own trace, then checks them all.
+        every process it starts writes its own trace, then checks them all; TEST_RUNNER_NAPKIN_TRACE and
+        SIMCTL_CHILD_NAPKIN_TRACE carry the same directory to what xcodebuild test and simctl launch start.
         With --baseline FILE, findings recorded in FILE by --write-baseline are known: only new ones fail.
         With --repeat N, runs COMMAND N times and reports each finding once, with the runs that had it.
         Exit status: 0 no findings, 1 findings, 2 usage error or unusable input;

@@ -1,6 +1,7 @@
 /// One run of `check -- COMMAND`: the command, run with `NAPKIN_TRACE`
 /// pointing at a directory (so that every process it starts writes its own
-/// trace there), and the traces it wrote, checked.
+/// trace there; also under the prefixes xcodebuild and simctl forward, see
+/// ``TraceEnvironment``), and the traces it wrote, checked.
 struct CommandRun {
     /// The command's exit status (128 + the signal that killed it).
     var status: Int32
@@ -15,7 +16,7 @@ struct CommandRun {
     /// With `report`, the traces are handed to it too, before their directory can go.
     init(_ command: [String], tracingInto directory: String, temporary: Bool, stdoutToStderr: Bool,
          checker: inout TraceChecker, report: CheckReportCollector?) throws(CommandFailure) {
-        status = try ChildProcess.run(command, environment: ["NAPKIN_TRACE": directory + "/"], stdoutToStderr: stdoutToStderr)
+        status = try ChildProcess.run(command, environment: TraceEnvironment.variables(tracingTo: directory + "/"), stdoutToStderr: stdoutToStderr)
         let files = TraceFiles.find(in: directory)
         traces = checker.check(files, namingProcesses: temporary)
         if !traces.isEmpty { report?.take(files: files, checked: traces) }

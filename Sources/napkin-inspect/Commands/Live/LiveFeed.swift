@@ -52,7 +52,7 @@ struct LiveFeed {
         let output = collectOutput ? PipeEnds() : nil
         let child: ChildProcess
         do {
-            child = try ChildProcess(command: command, environment: ["NAPKIN_TRACE": listener.socket.address.description],
+            child = try ChildProcess(command: command, environment: TraceEnvironment.variables(tracingTo: listener.socket.address.description),
                                      outputFD: output?.writeEnd)
         } catch {
             listener.stop()
