@@ -37,4 +37,17 @@ struct CheckCommandEnvironmentTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.contains("no findings"), "\(result)")
     }
+
+    @Test("with a relative --trace-dir, the command gets it from the root: a process that starts elsewhere still writes there")
+    func relativeTraceDirectory() async throws {
+        // CLIHarness runs from the repository root; `.build-*/` is ignored by git.
+        let relative = ".build-check-env/\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: PackagePaths.root.path + "/" + relative) }
+        // Like a test host on a simulator: it starts in another directory.
+        let script = #"cd / && NAPKIN_TRACE="$TEST_RUNNER_NAPKIN_TRACE" exec "$0" --quiet --speed 10"#
+        let result = try await CLIHarness.inspect(["check", "--trace-dir", relative, "--", "sh", "-c", script, CLIHarness.ribHousePath])
+        #expect(result.status == 0, "\(result)")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: PackagePaths.root.path + "/" + relative)
+        #expect(kept.count == 1 && kept.first?.hasSuffix(".ndjson") == true, "\(kept)")
+    }
 }

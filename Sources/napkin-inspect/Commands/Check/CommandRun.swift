@@ -16,7 +16,7 @@ struct CommandRun {
     /// With `report`, the traces are handed to it too, before their directory can go.
     init(_ command: [String], tracingInto directory: String, temporary: Bool, stdoutToStderr: Bool,
          checker: inout TraceChecker, report: CheckReportCollector?) throws(CommandFailure) {
-        status = try ChildProcess.run(command, environment: TraceEnvironment.variables(tracingTo: directory + "/"), stdoutToStderr: stdoutToStderr)
+        status = try ChildProcess.run(command, environment: TraceEnvironment.variables(tracingTo: TraceFiles.absolute(directory) + "/"), stdoutToStderr: stdoutToStderr)
         let files = TraceFiles.find(in: directory)
         traces = checker.check(files, namingProcesses: temporary)
         if !traces.isEmpty { report?.take(files: files, checked: traces) }

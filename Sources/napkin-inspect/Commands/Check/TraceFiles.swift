@@ -52,6 +52,12 @@ enum TraceFiles {
         return directory
     }
 
+    /// `path` from the root: what a process that runs elsewhere (a test host
+    /// on a simulator starts in its own directory) must be given.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    }
+
     /// Whether `path` exists and is a directory.
     private static func isDirectory(_ path: String) -> Bool {
         var isDirectory: ObjCBool = false
