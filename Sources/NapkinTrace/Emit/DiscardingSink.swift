@@ -1,9 +1,12 @@
 /// A sink that keeps nothing: the process-wide tracer's sink when the
 /// in-app detector is on and no trace destination is set, so that events
-/// still reach the detector through the tracer's writer thread.
-struct DiscardingSink: TraceSink {
+/// still reach the detector through the tracer's writer thread. `package`
+/// so that the benchmarks measure detection exactly as an app runs it.
+package struct DiscardingSink: TraceSink {
+    /// A sink that drops every batch.
+    package init() {}
     /// Drops the batch.
-    func write(_ events: [TraceEvent]) throws {}
+    package func write(_ events: [TraceEvent]) throws {}
     /// Nothing to release.
-    func close() {}
+    package func close() {}
 }
