@@ -94,6 +94,10 @@ awk -v quick="$quick" '
       size = sprintf("%s ns/cycle off; %s hops, %s allocations", v[k "_OFF_WALL_NS"], v[k "_HOPS_PER_CYCLE"], v[k "_ALLOCS_PER_CYCLE"])
       row("framework cycle, NDJSON on/off", shape, size, "", "", "", "", sprintf("%sx wall, %sx CPU", v[k "_ON_OFF_WALL"], v[k "_ON_OFF_CPU"]),
           "<= 1.05x", met(v[k "_ON_OFF_WALL"] <= 1.05))
+      if (has(k "_DETECT_OFF_CPU"))
+        row("framework cycle, detection on (log, no trace) / off", shape, sprintf("%s allocations/event on app threads", v[k "_DETECT_APP_ALLOCS_PER_EVENT"]), "", "", "", "",
+            sprintf("%sx CPU, %sx wall (%sx CPU of NDJSON on)", v[k "_DETECT_OFF_CPU"], v[k "_DETECT_OFF_WALL"], v[k "_DETECT_NDJSON_CPU"]),
+            (k == "FRAMEWORK_HOOKED") ? "<= 1.10x" : "", (k == "FRAMEWORK_HOOKED") ? met(v[k "_DETECT_OFF_CPU"] <= 1.10) : "")
       if (has(k "_OFF_OVER_REMOVED"))
         row("framework cycle, off / hooks removed", shape, "", "", "", "", "", v[k "_OFF_OVER_REMOVED"] "x", "<= 1.05x", met(v[k "_OFF_OVER_REMOVED"] <= 1.05))
     }
@@ -134,6 +138,9 @@ check FRAMEWORK_ALLOCS_PER_EVENT "x <= 0.01" "the emit path must not allocate pe
 # (-0.014 to 0.040 seen, tracing on minus off); one allocation per cycle would
 # be 0.08 per event, one per event 1.
 check FRAMEWORK_HOOKED_ALLOCS_PER_EVENT "x <= 0.05" "the emit path must not allocate per event"
+check FRAMEWORK_DETECT_APP_ALLOCS_PER_EVENT "x <= 0.01" "detection must not allocate per event on the app's threads"
+check FRAMEWORK_HOOKED_DETECT_APP_ALLOCS_PER_EVENT "x <= 0.05" "detection must not allocate per event on the app's threads"
+check FRAMEWORK_DETECT_FINDINGS "x == 0" "the benchmark's children are released and deallocated: the detector must find nothing"
 check EMIT_ALLOCS_PER_EVENT "x <= 0.01" "the emit path must not allocate per event"
 check CHECK_DIR_SAME_OUTPUT "x == 1" "check DIR in parallel must print what it prints with --jobs 1"
 exit "$fail"

@@ -4,15 +4,17 @@ import NapkinTrace
 import RuntimeCounters
 
 /// The framework's hot path: attach (activate, load) and detach (deactivate)
-/// of a child under a launched root, with tracing off and with the NDJSON
-/// sink on, measured in alternating rounds of the same run, for two kinds of
-/// child:
+/// of a child under a launched root, measured in alternating rounds of the
+/// same run in three variants (``Variant``): tracing off, the NDJSON sink on,
+/// and the in-app detector on with no trace destination. Two kinds of child:
 /// - *default hooks*: an interactor that implements no hook. Its transitions
 ///   need no hop to its actor (see `DefaultHooks` in the framework): the
 ///   cycle is the framework's own work.
 /// - *with hooks*: an interactor that implements `didBecomeActive` and
 ///   `willResignActive`, as most do: each transition hops to its actor and
 ///   back (four hops a cycle), which is most of the cycle's time.
+///
+/// Hops and allocations are counted in `FrameworkCounts.swift`.
 enum FrameworkBenchmark {
     final actor BenchInteractor: Interactable {
         nonisolated let lifecycle = InteractorLifecycle()
@@ -47,9 +49,91 @@ enum FrameworkBenchmark {
         var key: String { self == .defaultHooks ? "FRAMEWORK" : "FRAMEWORK_HOOKED" }
     }
 
+    /// What a round runs with.
+    enum Variant: CaseIterable {
+        /// Tracing off: no tracer at all.
+        case off
+        /// The NDJSON sink on, writing to /dev/null.
+        case ndjson
+        /// The in-app detector on in log mode with no trace destination (what
+        /// `NAPKIN_DETECT=log` alone sets up): the tracer's sink discards
+        /// every batch, its writer thread feeds the detector.
+        case detect
+    }
+
+    /// What a variant runs with: its tracer (`nil`: tracing off) and the
+    /// launched root its cycles attach children to, created in the tracer's
+    /// recording scope, so that it is traced as an app's root is (an untraced
+    /// root would not record its children's attach and detach: without
+    /// them the detector schedules no check).
+    struct Setup {
+        let tracer: Tracer?
+        let root: BenchRoot
+
+        @MainActor
+        static func launched(_ tracer: Tracer?) async -> Setup {
+            let root = await recording(tracer) { BenchRoot(interactor: BenchInteractor(), viewController: BenchView()) }
+            await root.launch()
+            return Setup(tracer: tracer, root: root)
+        }
+    }
+
+    /// The setups of the variants, the traced ones with a tracer each for the
+    /// whole run.
+    struct Setups {
+        let off: Setup
+        let ndjson: Setup
+        let detect: Setup
+        /// Detection with no writer thread, drained by the benchmark: the
+        /// allocations of the app's threads and of the analysis, apart
+        /// (``countedApart(_:_:of:)``; never timed).
+        let detectApart: Setup
+
+        @MainActor
+        static func launched() async -> Setups {
+            func detecting(startWriter: Bool) -> Tracer {
+                Tracer(sink: DiscardingSink(), app: "napkin-bench", startWriter: startWriter,
+                       detector: Detector(settings: DetectorSettings(mode: .log)))
+            }
+            return Setups(off: await .launched(nil),
+                          ndjson: await .launched(Tracer(sink: try! NDJSONTraceSink(path: "/dev/null"), app: "napkin-bench")),
+                          detect: await .launched(detecting(startWriter: true)),
+                          detectApart: await .launched(detecting(startWriter: false)))
+        }
+
+        subscript(variant: Variant) -> Setup {
+            switch variant {
+            case .off: off
+            case .ndjson: ndjson
+            case .detect: detect
+            }
+        }
+    }
+
+    /// Runs `body` recording to `tracer` (`TraceContext.$recording`), as the
+    /// NDJSON and the detection rounds both do; with no tracer, just runs it.
+    @MainActor
+    static func recording<T>(_ tracer: Tracer?, _ body: @MainActor () async -> T) async -> T {
+        guard let tracer else { return await body() }
+        TraceContext.beginRecording()
+        defer { TraceContext.endRecording() }
+        return await TraceContext.$recording.withValue(tracer) { await body() }
+    }
+
     struct Sample {
         var wall: Double
         var cpu: Double
+    }
+
+    /// The samples of one child's rounds, by variant.
+    struct Rounds {
+        var samples: [Variant: [Sample]] = [:]
+
+        func has(_ variant: Variant) -> Bool { !(samples[variant] ?? []).isEmpty }
+        /// The median wall time per cycle of `variant`'s rounds.
+        func wall(_ variant: Variant) -> Double { median(samples[variant, default: []].map(\.wall)) }
+        /// The median CPU time per cycle of `variant`'s rounds.
+        func cpu(_ variant: Variant) -> Double { median(samples[variant, default: []].map(\.cpu)) }
     }
 
     /// Runs `count` create/attach/detach/release cycles; returns nanoseconds
@@ -77,37 +161,37 @@ enum FrameworkBenchmark {
         return Sample(wall: Double(now() - wallStart) / Double(count), cpu: Double(cpuTime() - cpuStart) / Double(count))
     }
 
-    /// What one cycle costs besides time, averaged over a counted run.
-    struct Counts {
-        /// Jobs handed to another thread: hops onto an actor, back to the main actor, new tasks.
-        var hops: Double { mainHops + otherHops }
-        var mainHops: Double
-        var otherHops: Double
-        /// Heap allocations of the whole process (the trace writer's included).
-        var allocations: Double
-        /// Trace events emitted (0 with tracing off).
-        var events: Double
+    /// One round of `count` cycles with `setup`. A traced round ends with a
+    /// flush whose CPU time (the writer's work on the round's last events,
+    /// up to one flush interval of them) counts as the round's, not as the
+    /// next round's; its wall time does not (the app does not wait for it).
+    @MainActor
+    static func round(_ setup: Setup, _ count: Int, of child: Child) async -> Sample {
+        var sample = await recording(setup.tracer) { await cycles(count, of: child, root: setup.root) }
+        guard let tracer = setup.tracer else { return sample }
+        let cpuStart = cpuTime()
+        tracer.flush()
+        sample.cpu += Double(cpuTime() - cpuStart) / Double(count)
+        return sample
     }
 
-    /// Runs `count` cycles with tracing off (`tracer` nil) or recording to
-    /// `tracer`, counting hops, allocations and events (RuntimeCounters).
+    /// A warm-up round of each variant (which also teaches the framework the
+    /// child's hooks), then `rounds` rounds of each, alternating; the order
+    /// rotates from round to round, so that no variant always follows the
+    /// same one.
     @MainActor
-    static func counted(_ count: Int, of child: Child, root: BenchRoot, tracer: Tracer?) async -> Counts {
-        if let tracer { TraceContext.beginRecording(); tracer.flush() }
-        defer { if tracer != nil { TraceContext.endRecording() } }
-        let seq0 = tracer?.sequenceNumber ?? 0
-        let main0 = runtime_counters_main_enqueues(), other0 = runtime_counters_other_enqueues()
-        let allocations0 = runtime_counters_allocations()
-        if let tracer {
-            _ = await TraceContext.$recording.withValue(tracer) { await cycles(count, of: child, root: root) }
-        } else {
-            _ = await cycles(count, of: child, root: root)
+    static func measure(_ variants: [Variant], _ count: Int, rounds: Int, of child: Child, setups: Setups) async -> Rounds {
+        for variant in variants {
+            _ = await round(setups[variant], count / 10, of: child)
         }
-        let n = Double(count)
-        return Counts(mainHops: Double(runtime_counters_main_enqueues() - main0) / n,
-                      otherHops: Double(runtime_counters_other_enqueues() - other0) / n,
-                      allocations: Double(runtime_counters_allocations() - allocations0) / n,
-                      events: Double((tracer?.sequenceNumber ?? 0) - seq0) / n)
+        var measured = Rounds()
+        for r in 0..<rounds {
+            for i in variants.indices {
+                let variant = variants[(i + r) % variants.count]
+                measured.samples[variant, default: []].append(await round(setups[variant], count, of: child))
+            }
+        }
+        return measured
     }
 
     @MainActor
@@ -119,57 +203,64 @@ enum FrameworkBenchmark {
         let variant = "hooks compiled in"
         let tracing = !offOnly
         #endif
-        let root = BenchRoot(interactor: BenchInteractor(), viewController: BenchView())
-        await root.launch()
-        let sink = try! NDJSONTraceSink(path: "/dev/null")
-        let tracer = Tracer(sink: sink, app: "napkin-bench")
+        let variants: [Variant] = tracing ? Variant.allCases : [.off]
+        let setups = await Setups.launched()
         print("framework cycle (\(variant)): create child, attach (activate, load), detach (deactivate), release")
         for child in Child.allCases where only == nil || only == child {
-            _ = await cycles(count / 10, of: child, root: root) // warm up (and learn the child's hooks)
-            var off: [Sample] = []
-            var on: [Sample] = []
-            for _ in 0..<rounds {
-                off.append(await cycles(count, of: child, root: root))
-                guard tracing else { continue }
-                TraceContext.beginRecording()
-                let traced = await TraceContext.$recording.withValue(tracer) {
-                    await cycles(count, of: child, root: root)
-                }
-                TraceContext.endRecording()
-                on.append(traced)
-            }
-            let countedOff = await counted(count, of: child, root: root, tracer: nil)
-            let countedOn: Counts? = tracing ? await counted(count, of: child, root: root, tracer: tracer) : nil
-            let offWall = median(off.map(\.wall)), offCPU = median(off.map(\.cpu))
+            let measured = await measure(variants, count, rounds: rounds, of: child, setups: setups)
+            let counts = await countedRuns(variants, count, of: child, setups: setups)
+            let apart = tracing && !counts.isEmpty ? await countedApart(count, setups.detectApart, of: child) : nil
             print("  child: \(child.rawValue)")
-            print(String(format: "    tracing off:     %8.0f ns/cycle wall, %8.0f ns/cycle CPU (median of %d rounds of %d)", offWall, offCPU, rounds, count))
-            if !on.isEmpty {
-                let onWall = median(on.map(\.wall)), onCPU = median(on.map(\.cpu))
-                print(String(format: "    NDJSON sink on:  %8.0f ns/cycle wall, %8.0f ns/cycle CPU (the background writer included)", onWall, onCPU))
-                print(String(format: "    ratio on/off:    %8.3fx wall, %.3fx CPU", onWall / offWall, onCPU / offCPU))
-                print(String(format: "\(child.key)_ON_OFF_WALL %.3f", onWall / offWall))
-                print(String(format: "\(child.key)_ON_OFF_CPU %.3f", onCPU / offCPU))
-            }
-            if runtime_counters_available() != 0 {
-                print(String(format: "    per cycle, off:  %5.2f hops (%.2f to the main actor, %.2f to other threads), %5.2f heap allocations",
-                             countedOff.hops, countedOff.mainHops, countedOff.otherHops, countedOff.allocations))
-                print(String(format: "\(child.key)_HOPS_PER_CYCLE %.2f", countedOff.hops))
-                print(String(format: "\(child.key)_ALLOCS_PER_CYCLE %.2f", countedOff.allocations))
-                if let on = countedOn {
-                    var perEvent = (on.allocations - countedOff.allocations) / on.events
-                    if abs(perEvent) < 0.0005 { perEvent = 0 }   // not "-0.000"
-                    print(String(format: "    per cycle, on:   %5.2f hops, %5.2f heap allocations, %.1f events: %.3f allocations per event (the writer's included)",
-                                 on.hops, on.allocations, on.events, perEvent))
-                    print(String(format: "\(child.key)_EVENTS_PER_CYCLE %.1f", on.events))
-                    print(String(format: "\(child.key)_ALLOCS_PER_EVENT %.3f", perEvent))
-                }
-            } else {
-                print("    hops and allocations per cycle: not counted on this platform (Linux with glibc only)")
-            }
-            print("\(child.key)_OFF_WALL_NS \(Int(offWall))")
-            print("\(child.key)_OFF_CPU_NS \(Int(offCPU))")
+            printTimes(measured, of: child, rounds: rounds, count: count)
+            printCounts(counts, apart: apart, of: child)
+            print("\(child.key)_OFF_WALL_NS \(Int(measured.wall(.off)))")
+            print("\(child.key)_OFF_CPU_NS \(Int(measured.cpu(.off)))")
         }
-        print("  events dropped while on: \(tracer.droppedCount)")
-        tracer.shutdown(reason: "benchmark")
+        let ndjson = setups.ndjson.tracer!, detect = setups.detect.tracer!
+        print("  events dropped while on: \(ndjson.droppedCount) (NDJSON), \(detect.droppedCount) (detection)")
+        ndjson.shutdown(reason: "benchmark")
+        if tracing { await settle([detect, setups.detectApart.tracer!]) }
+    }
+
+    /// Times per cycle and their ratios, in words and as `KEY value` lines.
+    static func printTimes(_ measured: Rounds, of child: Child, rounds: Int, count: Int) {
+        let offWall = measured.wall(.off), offCPU = measured.cpu(.off)
+        print(String(format: "    tracing off:            %8.0f ns/cycle wall, %8.0f ns/cycle CPU (median of %d rounds of %d)",
+                     offWall, offCPU, rounds, count))
+        guard measured.has(.ndjson), measured.has(.detect) else { return }
+        let onWall = measured.wall(.ndjson), onCPU = measured.cpu(.ndjson)
+        let detectWall = measured.wall(.detect), detectCPU = measured.cpu(.detect)
+        print(String(format: "    NDJSON sink on:         %8.0f ns/cycle wall, %8.0f ns/cycle CPU (the background writer included)", onWall, onCPU))
+        print(String(format: "    detection on (log):     %8.0f ns/cycle wall, %8.0f ns/cycle CPU (the writer thread's analysis included, no trace written)",
+                     detectWall, detectCPU))
+        print(String(format: "    ratio NDJSON/off:       %8.3fx wall, %.3fx CPU", onWall / offWall, onCPU / offCPU))
+        print(String(format: "    ratio detection/off:    %8.3fx wall, %.3fx CPU", detectWall / offWall, detectCPU / offCPU))
+        print(String(format: "    ratio detection/NDJSON: %8.3fx wall, %.3fx CPU", detectWall / onWall, detectCPU / onCPU))
+        print(String(format: "\(child.key)_ON_OFF_WALL %.3f", onWall / offWall))
+        print(String(format: "\(child.key)_ON_OFF_CPU %.3f", onCPU / offCPU))
+        print(String(format: "\(child.key)_DETECT_OFF_WALL %.3f", detectWall / offWall))
+        print(String(format: "\(child.key)_DETECT_OFF_CPU %.3f", detectCPU / offCPU))
+        print(String(format: "\(child.key)_DETECT_NDJSON_WALL %.3f", detectWall / onWall))
+        print(String(format: "\(child.key)_DETECT_NDJSON_CPU %.3f", detectCPU / onCPU))
+    }
+
+    /// Lets the detectors decide every check the cycles left due (one grace
+    /// period, then the probe rounds, with the main actor free), ends their
+    /// sessions (which decides what only the end decides, and waits for the
+    /// reports) and prints what they found: nothing, when every released
+    /// child was deallocated.
+    @MainActor
+    static func settle(_ tracers: [Tracer]) async {
+        try? await Task.sleep(for: .milliseconds(1_500))
+        var s = NapkinDetector.Statistics()
+        for tracer in tracers {
+            tracer.shutdown(reason: "benchmark")
+            let t = tracer.detector?.statistics ?? NapkinDetector.Statistics()
+            s = NapkinDetector.Statistics(findings: s.findings + t.findings, reported: s.reported + t.reported, repeats: s.repeats + t.repeats,
+                                          dropped: s.dropped + t.dropped, handlerErrors: s.handlerErrors + t.handlerErrors)
+        }
+        print("  detector: \(s.findings) findings, \(s.reported) reported, \(s.repeats) repeats, \(s.dropped) dropped, "
+              + "\(s.handlerErrors) handler errors (after a grace period idle and the session's end)")
+        print("FRAMEWORK_DETECT_FINDINGS \(s.findings)")
     }
 }

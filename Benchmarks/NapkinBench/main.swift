@@ -1,7 +1,7 @@
 // napkin-bench: the project's benchmarks. Run in release:
 //   swift run -c release napkin-bench reader      (reader, reader + analysis vs jq, on a RibHouse-like and a list-shaped trace)
 //       [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq]
-//   swift run -c release napkin-bench framework   (tracing off vs on; Benchmarks/framework.sh adds hooks removed)
+//   swift run -c release napkin-bench framework   (tracing off vs NDJSON on vs detection on; Benchmarks/framework.sh adds hooks removed)
 //   swift run -c release napkin-bench emit        (the emit path alone: ns, CPU and allocations per event)
 //   napkin-bench feed --rate 200000 | napkin-inspect live   (does the live view keep pace?)
 //   Benchmarks/live.sh                                      (the live view's ceiling, drawing on a terminal)
