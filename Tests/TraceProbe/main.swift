@@ -40,7 +40,11 @@
 //                     napkin (a short bound task every 20 ms) and a screen whose
 //                     bound task needs the main actor to finish; the screen is
 //                     detached, the main thread blocked SECONDS, then the screen
-//                     released; returns once the screen's task has ended
+//                     released; returns once the screen's task has ended; with
+//                     detection on (NAPKIN_DETECT), NapkinDetector.statistics on
+//                     standard output ("statistics findings=F ...")
+//   detect SCENARIO [N] the in-app detector in an app that leaks routers on purpose
+//                     (log|assert|blocks|throws|many|env, see DetectMode.swift)
 //
 // Options, before MODE, applied before anything else runs:
 //   --uid N           become user (and group) N; only when run as root
@@ -409,6 +413,7 @@ case "loaded":
     joinThreads(spinners)
     kept = [root]
     writeStderr(ScreenState.stopped ? "done\n" : "screen task still running\n")
+    if NapkinDetector.isEnabled { writeStdout(statisticsLine()) }
 
 case "stuck-hook":
     await stuckHookMode(clean: arguments.count > 2 && arguments[2] == "clean")
@@ -416,9 +421,12 @@ case "stuck-hook":
 case "send":
     sendMode(arguments)
 
+case "detect":
+    await detectMode(arguments)
+
 case "connections":
     connectionsMode(arguments)
 
 default:
-    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean]")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean] | detect log|assert|blocks|throws|many|env [N]")
 }
