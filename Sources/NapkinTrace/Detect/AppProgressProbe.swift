@@ -8,18 +8,20 @@ import Synchronization
 /// The detector starts a round only while a check is due, so an app with
 /// nothing pending never sees one; a round is two small jobs.
 package final class AppProgressProbe: Sendable {
-    /// Jobs of the current round that have not run yet.
-    private let pending = Atomic<Int>(0)
-    /// Rounds started, and rounds whose two jobs both ran.
-    private let started = Atomic<UInt64>(0)
+    /// The current round and its jobs not run yet, as `round * 4 + left`:
+    /// one word, so that a late job of an earlier round (a session ended
+    /// while it was queued) never counts for the current one.
+    private let current = Atomic<UInt64>(0)
+    /// The last round whose two jobs both ran.
     private let finished = Atomic<UInt64>(0)
+    private let rounds = Atomic<UInt64>(0)
 
     package init() {}
 
     /// Starts a round; returns its number (for ``hasFinished(_:)``).
     package func start() -> UInt64 {
-        pending.store(2, ordering: .sequentiallyConsistent)
-        let round = started.wrappingAdd(1, ordering: .sequentiallyConsistent).newValue
+        let round = rounds.wrappingAdd(1, ordering: .relaxed).newValue
+        current.store(round &* 4 &+ 2, ordering: .releasing)
         Task { @MainActor in self.ran(round) }
         Task.detached(priority: .utility) { self.ran(round) }
         return round
@@ -31,7 +33,14 @@ package final class AppProgressProbe: Sendable {
     }
 
     private func ran(_ round: UInt64) {
-        guard pending.wrappingSubtract(1, ordering: .acquiringAndReleasing).newValue == 0 else { return }
-        finished.store(round, ordering: .releasing)
+        var value = current.load(ordering: .acquiring)
+        while value / 4 == round {
+            let (exchanged, now) = current.compareExchange(expected: value, desired: value &- 1, ordering: .acquiringAndReleasing)
+            if exchanged {
+                if value % 4 == 1 { finished.store(round, ordering: .releasing) }
+                return
+            }
+            value = now
+        }
     }
 }
