@@ -18,7 +18,8 @@ let package = Package(
         .library(name: "NapkinTrace", targets: ["NapkinTrace"]),
         // Reading traces (files, pipes, sockets), their integrity and their comparison: for tools, never linked by an app.
         .library(name: "NapkinTraceReader", targets: ["NapkinTraceReader"]),
-        // A Swift Testing trait that checks each test for leaks: `@Test(.napkinLeakCheck)`.
+        // Checks each test for leaks: the Swift Testing trait `@Test(.napkinLeakCheck)`, and for
+        // XCTest the base class `NapkinLeakCheckedTestCase` and `napkinLeakCheck { ... }`.
         .library(name: "NapkinTesting", targets: ["NapkinTesting"]),
         .executable(name: "napkin-inspect", targets: ["napkin-inspect"]),
         .executable(name: "rib-house", targets: ["RibHouse"]),
@@ -30,7 +31,7 @@ let package = Package(
         .target(name: "NapkinTrace", dependencies: ["NapkinLibc"], swiftSettings: strict),
         .target(name: "NapkinTraceReader", dependencies: ["NapkinTrace"], swiftSettings: strict),
         .target(name: "Napkin", dependencies: ["NapkinTrace"], swiftSettings: strict),
-        // Imports Testing from the toolchain (no package dependency); link it into test targets only.
+        // Imports Testing and XCTest from the toolchain (no package dependency); link it into test targets only.
         .target(name: "NapkinTesting", dependencies: ["NapkinTrace"], swiftSettings: strict),
         // The HTML report's script and style sheet are files of their own, compiled
         // into the binary as byte arrays (`PackageResources`): no bundle to ship.

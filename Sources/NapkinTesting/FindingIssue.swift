@@ -2,21 +2,8 @@ import NapkinTrace
 import Testing
 
 /// One finding as ``NapkinLeakCheck`` reports it to Swift Testing: the
-/// issue's text, and the line an IDE shows it on.
-///
-/// The text is the finding as `napkin-inspect check` prints it (severity,
-/// rule, subject, message, event numbers in the attached trace), then the
-/// lines of the app's code it names, then where the rule is explained:
-///
-/// ```text
-/// napkin leak check: error[undetached-child] CartRouter#3: still attached to ShopRouter#1, … (seq 9)
-///   at Shop/ShopRouter.swift:31 (attached)
-///   at Shop/CartRouter.swift:12 (created)
-///   see docs/findings.md#undetached-child
-/// ```
-///
-/// The issue is placed on the finding's first code location (the line to
-/// look at), else on the test.
+/// issue's text (``FindingMessage``'s), and the line an IDE shows it on as
+/// a `SourceLocation`: the finding's first code location, else the test.
 struct FindingIssue: Sendable {
     /// The issue's text.
     var text: String
@@ -31,14 +18,34 @@ struct FindingIssue: Sendable {
     /// ``IssueLocation``).
     init(_ finding: Finding, testLocation: SourceLocation,
          fileExists: (String) -> Bool = IssueLocation.fileExists) {
-        var lines = ["napkin leak check: \(finding)"]
-        lines += finding.locations.map { "  at \($0)" }
-        lines.append("  see \(finding.rule.documentation)")
-        text = lines.joined(separator: "\n")
-        if let first = finding.locations.first {
-            sourceLocation = IssueLocation.sourceLocation(of: first.location, testLocation: testLocation, fileExists: fileExists)
+        self.init(FindingMessage(finding, test: TestSource(testLocation), fileExists: fileExists), testLocation: testLocation)
+    }
+
+    /// The issue for `message`, of a test declared at `testLocation`.
+    init(_ message: FindingMessage, testLocation: SourceLocation) {
+        text = message.text
+        if let location = message.location {
+            sourceLocation = SourceLocation(fileID: location.fileID, filePath: message.filePath ?? location.fileID,
+                                            line: Int(clamping: location.line), column: 1)
         } else {
             sourceLocation = testLocation
         }
+    }
+
+    /// The path of `location`'s file: `SourceLocation.filePath`, public from
+    /// Swift 6.3 (Xcode 26.4); Swift 6.2's Testing has it as `_filePath`.
+    static func path(of location: SourceLocation) -> String {
+        #if compiler(>=6.3)
+        return location.filePath
+        #else
+        return location._filePath
+        #endif
+    }
+}
+
+extension TestSource {
+    /// Where a Swift Testing test is declared.
+    init(_ location: SourceLocation) {
+        self.init(fileID: location.fileID, filePath: FindingIssue.path(of: location))
     }
 }

@@ -26,6 +26,11 @@ import Testing
 /// objects a test's recording holds: docs/testing.md ("What it waits for",
 /// "A test that fails on its own", "Under `napkin-inspect check -- swift
 /// test`", "Limits").
+///
+/// XCTest gets the same check, from the same implementation (``LeakCheckRun``):
+/// ``NapkinLeakCheckedTestCase`` for every test of a class, or
+/// `napkinLeakCheck { ... }` in any `XCTestCase`, both taking this type's
+/// settings (docs/testing.md, "XCTest").
 public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
     /// How long what the test let go may take to deallocate or stop (after
     /// the event that let it go, and at most this long after the test ends).
@@ -78,33 +83,17 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
     /// An error the test throws is rethrown, without a leak verdict.
     public func provideScope(for test: Test, testCase: Test.Case?,
                              performing function: @Sendable () async throws -> Void) async throws {
-        if NapkinTrace.isTracingProcess {
-            // `check -- swift test`: the process's trace gets the objects, `check` the verdict.
-            let name = Self.traceName(for: test)
-            NapkinTrace.testStarted(name)
-            do {
-                try await function()
-            } catch {
-                NapkinTrace.testEnded(name)
-                throw error
-            }
-            // What the test let go deallocates inside its own window of the trace.
-            try await VerdictWait(grace: grace, viewGrace: viewGrace).quiet { NapkinTrace.processSequenceNumber }
-            NapkinTrace.testEnded(name)
-            return
+        let run = LeakCheckRun(self, testName: Self.traceName(for: test), recordingName: test.name)
+        do {
+            try await run.record { try await function() }
+        } catch {
+            // A test that throws has failed already: no verdict (see the type's documentation).
+            run.end()
+            throw error
         }
-        let recorder = TraceRecorder(app: test.name)
-        // A test that throws has failed already: no verdict (see the type's documentation).
-        try await recorder.record { try await function() }
-        let wait = VerdictWait(grace: grace, viewGrace: viewGrace)
-        let report = try await wait.settle {
-            recorder.analyze(grace: grace, expectTeardown: expectTeardown, viewGrace: viewGrace)
-        }
-        // The recording is complete: its end record lets `napkin-inspect` decide what the trait decided.
-        recorder.finish()
-        guard !report.isClean else { return }
-        for finding in report.findings {
-            let issue = FindingIssue(finding, testLocation: test.sourceLocation)
+        guard let verdict = try await run.verdict() else { return }
+        for message in verdict.messages(test: TestSource(test.sourceLocation)) {
+            let issue = FindingIssue(message, testLocation: test.sourceLocation)
             #if compiler(>=6.3)
             Issue.record(issue.comment, severity: .error, sourceLocation: issue.sourceLocation)
             #else
@@ -113,7 +102,7 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
             Issue.record(issue.comment, sourceLocation: issue.sourceLocation)
             #endif
         }
-        Attachment.record(recorder.ndjson, named: Self.attachmentName(for: test), sourceLocation: test.sourceLocation)
+        Attachment.record(verdict.trace, named: Self.attachmentName(for: test), sourceLocation: test.sourceLocation)
     }
 
     /// `ShopTests/leaveTheShopWithTheCartOpen()`: how the trace's test marks
@@ -125,8 +114,7 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
 
     /// `napkin-trace-leaveTheShopWithTheCartOpen.ndjson`: the name of a failing test's recorded trace.
     static func attachmentName(for test: Test) -> String {
-        let name = test.name.filter { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-        return name.isEmpty ? "napkin-trace.ndjson" : "napkin-trace-\(name).ndjson"
+        LeakVerdict.traceFileName(for: test.name)
     }
 }
 

@@ -4,9 +4,11 @@ import TestSupport
 
 /// The `NapkinTesting` trait on a real `swift test`: `Examples/LeakCheckedApp`
 /// (a package that depends on this one by path) has one clean test and one
-/// that leaks, both under `@Suite(.napkinLeakCheck)`. Exactly the leaking one
-/// must fail, with the finding's rule and the line of the app's code that
-/// attached the leaked router.
+/// that leaks, both under `@Suite(.napkinLeakCheck)`, and the same two with
+/// XCTest (`ShopXCTests: NapkinLeakCheckedTestCase`). Exactly the leaking
+/// ones must fail, with the finding's rule and the line of the app's code
+/// that attached the leaked router. (The XCTest support's own end-to-end
+/// tests: `NapkinTestingTests/XCTestLeakCheckEndToEndTests`.)
 ///
 /// It builds the example in its own `.build` (ignored by git, kept between
 /// runs: only the first run compiles everything), which can take minutes on
@@ -28,11 +30,15 @@ struct LeakCheckTraitEndToEndTests {
         return marked[0] + 1
     }
 
-    @Test("exit status non-zero; only the leaking test fails, with undetached-child on the line of the attach")
+    @Test("exit status non-zero; only the leaking tests fail, with undetached-child on the line of the attach")
     func leakingTestFails() async throws {
         let swift = try #require(CLIHarness.executable(named: "swift"), "swift is on PATH")
         let line = try Self.attachLine()
-        let result = try await CLIHarness.run(swift, ["test", "--package-path", Self.package], timeout: 1_800)
+        // The XCTest case writes the leaking test's trace to TMPDIR (swift-corelibs-xctest has no attachments): a scratch one.
+        let traces = try ScratchDirectory("xctest-traces")
+        defer { traces.remove() }
+        let result = try await CLIHarness.run(swift, ["test", "--package-path", Self.package], environment: ["TMPDIR": traces.path],
+                                              timeout: 1_800)
         // Swift Testing reports on one stream or the other depending on the platform.
         let output = result.stdout + result.stderr
         let lines = output.split(separator: "\n").map(String.init)
@@ -56,6 +62,33 @@ struct LeakCheckTraitEndToEndTests {
         #expect(lines.contains { $0.hasSuffix("at Shop/ShopRouter.swift:\(line) (attached)") }, "\(result)")
         #expect(lines.contains { $0.hasSuffix("see docs/findings.md#undetached-child") }, "\(result)")
 
+        // The XCTest case: the same verdicts, the same finding on the same line.
+        let xctest = lines.filter { $0.hasPrefix("Test Case '") && $0.contains("ShopXCTests") }
+        #expect(xctest.contains { $0.contains("testBrowseTheCatalog") && $0.contains("' passed (") }, "\(result)")
+        #expect(xctest.contains { $0.contains("testLeaveTheShopWithTheCartOpen") && $0.contains("' failed (") }, "\(result)")
+        #expect(!xctest.contains { $0.contains("testBrowseTheCatalog") && $0.contains("' failed (") }, "\(result)")
+        #expect(output.components(separatedBy: "napkin leak check: error[undetached-child] CartRouter#").count == 3,
+                "one finding from each test library\n\(result)")
+        #if os(Linux)
+        // swift-corelibs-xctest: `FILE:LINE: error: Class.method : TEXT`, the trace written to a file it names.
+        let failure = lines.filter { $0.contains(": error: ShopXCTests.") }
+        #expect(failure.count == 1, "\(result)")
+        #expect(failure.first?.hasSuffix("Sources/Shop/ShopRouter.swift:\(line): error: ShopXCTests.testLeaveTheShopWithTheCartOpen : "
+                                         + "napkin leak check: error[undetached-child] CartRouter#4: still attached to ShopRouter#2, "
+                                         + "which was deallocated without detaching it, and still alive 1s later: something outside "
+                                         + "the tree retains it (seq 14)") == true, "\(result)")
+        let trace = lines.first { $0.hasPrefix("  trace: \(traces.path)/napkin-trace-ShopXCTests-testLeaveTheShopWithTheCartOpen-") }
+        #expect(trace.map { FileManager.default.fileExists(atPath: String($0.dropFirst("  trace: ".count))) } == true, "\(result)")
+        // docs/testing.md quotes this failure as it is (from the app's path in the package on).
+        var xctestBlock = Self.block(lines, from: ": error: ShopXCTests.")
+        if let first = xctestBlock.first, let path = first.range(of: "/Sources/Shop/ShopRouter.swift:") {
+            xctestBlock[0] = String(first[path.lowerBound...])
+        }
+        #expect(xctestBlock.count == 4, "\(result)")
+        #expect(Self.quotes(try String.repoFile("docs/testing.md"), xctestBlock, firstLineSuffix: true),
+                "docs/testing.md quotes the XCTest failure:\n\(xctestBlock.joined(separator: "\n"))")
+        #endif
+
         // README.md and docs/testing.md quote this issue as it is.
         let block = Self.issueBlock(lines)
         #expect(block.count == 5, "\(result)")
@@ -64,7 +97,7 @@ struct LeakCheckTraitEndToEndTests {
         }
     }
 
-    @Test("under check -- swift test: the trait leaves the verdict to check, which names the test and the line")
+    @Test("under check -- swift test: the trait and the base class leave the verdict to check, which names the test and the line")
     func underCheck() async throws {
         let line = try Self.attachLine()
         // --no-parallel: one test at a time, so the finding names exactly one test.
@@ -72,26 +105,46 @@ struct LeakCheckTraitEndToEndTests {
                                                   timeout: 1_800)
         #expect(result.status == 1, "\(result)")
         let lines = result.stdoutLines
-        let finding = try #require(lines.firstIndex { $0.hasPrefix("  error[alive-at-end] CartRouter#") }, "\(result)")
-        #expect(lines.count > finding + 2, "\(result)")
-        #expect(lines[finding + 1].contains("Examples/LeakCheckedApp/Sources/Shop/ShopRouter.swift:\(line) (attached)"), "\(result)")
-        #expect(lines[finding + 2] == "    in test ShopTests/leaveTheShopWithTheCartOpen()", "\(result)")
-        // The clean test is named nowhere; swift test itself passed (the trait did not fail the leaking test).
-        #expect(!lines.contains { $0.contains("in test") && $0.contains("browseTheCatalog") }, "\(result)")
+        // One finding per test library's process (XCTest's, Swift Testing's), each naming its leaking test.
+        let findings = lines.indices.filter { lines[$0].hasPrefix("  error[alive-at-end] CartRouter#") }
+        #expect(findings.count == 2, "\(result)")
+        var tests: Set<String> = []
+        for finding in findings {
+            try #require(lines.count > finding + 2, "\(result)")
+            #expect(lines[finding + 1].contains("Examples/LeakCheckedApp/Sources/Shop/ShopRouter.swift:\(line) (attached)"), "\(result)")
+            tests.insert(lines[finding + 2])
+        }
+        #expect(tests == ["    in test ShopTests/leaveTheShopWithTheCartOpen()", "    in test ShopXCTests/testLeaveTheShopWithTheCartOpen"],
+                "\(result)")
+        // The clean tests are named nowhere; swift test itself passed (the trait and the base class did not fail the leaking tests).
+        #expect(!lines.contains { $0.contains("in test") && ($0.contains("browseTheCatalog") || $0.contains("testBrowseTheCatalog")) },
+                "\(result)")
         #expect(result.stdout.contains("Test run with 2 tests in 1 suite passed") || result.stderr.contains("Test run with 2 tests in 1 suite passed"), "\(result)")
+        #expect(result.stdout.contains("Executed 2 tests, with 0 failures") || result.stderr.contains("Executed 2 tests, with 0 failures"), "\(result)")
     }
 
     /// The issue's lines: from `recorded an issue at` to `see docs/findings.md#...`, trimmed.
     static func issueBlock(_ lines: [String]) -> [String] {
-        guard let start = lines.firstIndex(where: { $0.contains(" recorded an issue at ") }),
-              let end = lines[start...].firstIndex(where: { $0.contains("see docs/findings.md#") }) else { return [] }
-        return lines[start...end].map { $0.trimmingCharacters(in: .whitespaces) }
+        block(lines, from: " recorded an issue at ")
     }
 
-    /// Whether `text` holds `block` as consecutive lines (whatever their indentation).
-    static func quotes(_ text: String, _ block: [String]) -> Bool {
+    /// The lines from the first containing `start` to the next `see docs/findings.md#...`, trimmed.
+    static func block(_ lines: [String], from start: String) -> [String] {
+        guard let first = lines.firstIndex(where: { $0.contains(start) }),
+              let end = lines[first...].firstIndex(where: { $0.contains("see docs/findings.md#") }) else { return [] }
+        return lines[first...end].map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Whether `text` holds `block` as consecutive lines (whatever their
+    /// indentation); with `firstLineSuffix`, the first of them only ends with `block`'s first.
+    static func quotes(_ text: String, _ block: [String], firstLineSuffix: Bool = false) -> Bool {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard !block.isEmpty, lines.count >= block.count else { return false }
-        return (0...(lines.count - block.count)).contains { Array(lines[$0..<($0 + block.count)]) == block }
+        return (0...(lines.count - block.count)).contains { start in
+            let quoted = Array(lines[start..<(start + block.count)])
+            return firstLineSuffix
+                ? quoted[0].hasSuffix(block[0]) && quoted.dropFirst() == block.dropFirst()
+                : quoted == block
+        }
     }
 }

@@ -27,7 +27,7 @@ struct FindingIssueTests {
                                  fileExists: { _ in false })
         #expect(issue.sourceLocation.fileID == "Shop/ShopRouter.swift")
         #expect(issue.sourceLocation.fileName == "ShopRouter.swift")
-        #expect(IssueLocation.path(of: issue.sourceLocation) == "Shop/ShopRouter.swift")
+        #expect(FindingIssue.path(of: issue.sourceLocation) == "Shop/ShopRouter.swift")
         #expect(issue.sourceLocation.line == 35)
         #expect(issue.sourceLocation.column == 1)
     }
@@ -44,7 +44,7 @@ struct FindingIssueTests {
     func pathInSources() {
         let issue = FindingIssue(Reports.leak(locations: [Self.attached]), testLocation: Reports.testLocation,
                                  fileExists: { $0 == "/src/shop/Sources/Shop/ShopRouter.swift" })
-        #expect(IssueLocation.path(of: issue.sourceLocation) == "/src/shop/Sources/Shop/ShopRouter.swift")
+        #expect(FindingIssue.path(of: issue.sourceLocation) == "/src/shop/Sources/Shop/ShopRouter.swift")
         #expect(issue.sourceLocation.fileID == "Shop/ShopRouter.swift")
         #expect(issue.sourceLocation.line == 35)
     }
@@ -54,7 +54,7 @@ struct FindingIssueTests {
 @Suite("IssueLocation: the path of a code location")
 struct IssueLocationTests {
     static func path(_ fileID: String, existing: Set<String>) -> String? {
-        IssueLocation.filePath(of: CodeLocation(fileID: fileID, line: 3), testLocation: Reports.testLocation,
+        IssueLocation.filePath(of: CodeLocation(fileID: fileID, line: 3), test: TestSource(Reports.testLocation),
                                fileExists: { existing.contains($0) })
     }
 
@@ -81,9 +81,9 @@ struct IssueLocationTests {
     func notFound() {
         #expect(Self.path("Shop/Cart.swift", existing: []) == nil)
         #expect(Self.path("Cart.swift", existing: ["/src/shop/Sources/Cart.swift", "/src/shop/Tests/ShopTests/Cart.swift"]) == nil)
-        let location = IssueLocation.sourceLocation(of: CodeLocation(fileID: "Shop/Cart.swift", line: 7), testLocation: Reports.testLocation,
-                                                    fileExists: { _ in false })
-        #expect(IssueLocation.path(of: location) == "Shop/Cart.swift")
+        let cart = Finding.CodeReference(.created, CodeLocation(fileID: "Shop/Cart.swift", line: 7))
+        let location = FindingIssue(Reports.leak(locations: [cart]), testLocation: Reports.testLocation, fileExists: { _ in false }).sourceLocation
+        #expect(FindingIssue.path(of: location) == "Shop/Cart.swift")
         #expect(location.line == 7)
     }
 
