@@ -14,6 +14,8 @@ struct AnalysisContext: Sendable {
     private var reported: Set<Cause> = []
     /// Which test ran when (from the trace's test marks).
     var testSpans = TestSpans()
+    /// Live routers, interactors and bound tasks per type.
+    var populations = PopulationCounts()
     /// Checks waiting for their deadline, one queue per delay (the grace
     /// period, the view grace period): each is in deadline order on its own.
     private var checks = GraceQueue()
@@ -176,6 +178,7 @@ struct AnalysisContext: Sendable {
         reported.removeAll()
         state = TraceState()
         testSpans = TestSpans()
+        populations = PopulationCounts()
     }
 }
 

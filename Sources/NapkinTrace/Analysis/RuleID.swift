@@ -16,6 +16,8 @@ enum RuleID: UInt8, CaseIterable, Sendable {
     case stuckHook
     case viewGoneStillAttached
     case viewShownAfterDetach
+    case growingPopulation
+    case overBudget
     case duplicateChild
     case doubleAttach
     case attachUnderDescendant
@@ -35,6 +37,8 @@ enum RuleID: UInt8, CaseIterable, Sendable {
         case .stuckHook: StuckHookRule.self
         case .viewGoneStillAttached: ViewGoneStillAttachedRule.self
         case .viewShownAfterDetach: ViewShownAfterDetachRule.self
+        case .growingPopulation: GrowingPopulationRule.self
+        case .overBudget: OverBudgetRule.self
         case .duplicateChild: DuplicateChildRule.self
         case .doubleAttach: DoubleAttachRule.self
         case .attachUnderDescendant: AttachUnderDescendantRule.self

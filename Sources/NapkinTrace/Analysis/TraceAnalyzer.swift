@@ -27,18 +27,39 @@ public struct TraceAnalyzer: Sendable {
         /// animation, then the view controller going away.
         public var viewGrace: UInt64
 
+        /// Where the rounds of a repeated flow start, for `growing-population`.
+        public var rounds: Rounds
+        /// The most live instances allowed at once, by population name (a
+        /// type name; for bound tasks `Owner 'label'`), for `over-budget`.
+        public var maxAlive: [String: Int]
+
         /// The view grace period when none is given: 5 s, like RIBs'
         /// `LeakDetector.expectViewControllerDisappear`.
         public static let defaultViewGrace: UInt64 = 5_000_000_000
 
         /// Creates options; the grace period defaults to 1 s, the view grace
-        /// period to 5 s.
+        /// period to 5 s, rounds to ``Rounds/repeatedTests``, no budgets.
         public init(grace: UInt64 = 1_000_000_000, expectTeardown: Bool = false,
-                    viewGrace: UInt64 = Options.defaultViewGrace) {
+                    viewGrace: UInt64 = Options.defaultViewGrace,
+                    rounds: Rounds = .repeatedTests, maxAlive: [String: Int] = [:]) {
             self.grace = grace
             self.expectTeardown = expectTeardown
             self.viewGrace = viewGrace
+            self.rounds = rounds
+            self.maxAlive = maxAlive
         }
+    }
+
+    /// Where a round of a repeated flow starts (`growing-population`
+    /// compares the live counts at the start of each).
+    public enum Rounds: Sendable, Hashable {
+        /// At each start of a test that the trace runs again and again (its
+        /// `test started: NAME` mark recurring): each test's runs are rounds
+        /// of their own. Other recurring marks are not taken for rounds (a
+        /// heartbeat or a progress mark recurs without repeating a flow).
+        case repeatedTests
+        /// At each mark whose text starts with the prefix (`check --rounds PREFIX`).
+        case marks(prefix: String)
     }
 
     /// The most findings an analyzer keeps (a hostile or badly broken trace
@@ -84,6 +105,8 @@ public struct TraceAnalyzer: Sendable {
 
     /// The state of the app at the last event consumed.
     public var state: TraceState { context.state }
+    /// Live routers, interactors and bound tasks per type, at the last event consumed.
+    public var populations: PopulationCounts { context.populations }
     /// Findings so far, in the order they were established.
     public var findings: [Finding] { context.findings }
     /// Findings established beyond ``maxKeptFindings`` (counted, not kept).
@@ -116,7 +139,15 @@ public struct TraceAnalyzer: Sendable {
         }
         let effect = context.state.fold(event, name: name)
         guard context.state.stoppedAt == nil else { return }
-        if name == .mark, case .mark(let text) = event.kind { context.testSpans.note(mark: text, at: event.seq) }
+        switch name {
+        case .mark:
+            if case .mark(let text) = event.kind { context.testSpans.note(mark: text, at: event.seq) }
+        case .router, .interactor, .taskStart, .deallocated, .taskEnd:
+            context.populations.note(event, in: context.state)
+        case .session, .launch, .attach, .activate, .hookEnd, .load, .view, .detach, .deactivate,
+             .taskCancel, .dropped, .end:
+            break
+        }
         var watching = watchers[name.index]
         if effect.misuse == nil { watching &= ~misuseOnly }
         while let rule = RuleID.lowest(in: watching) {

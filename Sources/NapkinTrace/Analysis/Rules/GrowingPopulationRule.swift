@@ -1,0 +1,142 @@
+/// `growing-population`: a flow repeated in rounds leaves more routers,
+/// interactors or bound tasks of a type alive after every round, without
+/// ever attaching them or leaving the tree (a builder's cache, a router built
+/// "for later", a service keeping what it was given, tasks piling up).
+///
+/// Rounds start at the marks ``TraceAnalyzer/Rounds`` names. At the start of
+/// each round, and at the end of the session, every population's live count
+/// is sampled (``RoundSeries``); at the end of the session a population is
+/// growing when, in its last run of rounds without a fall, its count rose at
+/// least ``minimumRises`` times and was still rising at the end: the rounds
+/// since its last rise are no more than the most rounds between two rises
+/// (at least one). A cache that fills up and stops, a pool that grows and
+/// shrinks, a warm-up in the first round: no finding. Reported once per
+/// population and session, about its newest instance, naming the counts per
+/// round and the lines that created the survivors.
+struct GrowingPopulationRule: FindingRule {
+    static let rule = Finding.Rule("growing-population", .error, title: "growing population", summary: "a flow repeated in rounds leaves more instances of a type alive after every round", help: help)
+    static let watches: Set<TraceEvent.Name> = [.mark]
+    /// Where the survivors were created.
+    static let codeFocus: [Finding.CodeReference.Role] = [.created]
+
+    /// Rises a population needs to be growing.
+    static let minimumRises = 3
+    /// The most round series followed in one session (repeated tests: one per test).
+    static let maxSeries = 256
+    /// The most population samples taken in one session (rounds times
+    /// populations): a hostile trace with endless round marks stops being sampled.
+    static let maxSampleWork = 20_000_000
+    /// The longest test name kept for a series' name.
+    static let maxName = 200
+
+    private var seriesIndex: [String: Int] = [:]
+    private var series: [RoundSeries] = []
+    private var sampleWork = 0
+
+    init() {}
+
+    mutating func observe(_ event: TraceEvent, _ effect: TraceState.Effect, _ context: inout AnalysisContext) {
+        guard case .mark(let text) = event.kind, let name = Self.round(text, context.options.rounds) else { return }
+        let index: Int
+        if let known = seriesIndex[name] {
+            index = known
+        } else {
+            guard series.count < Self.maxSeries else { return }
+            index = series.count
+            seriesIndex[name] = index
+            series.append(RoundSeries(name: name))
+        }
+        let populations = context.populations
+        guard sampleWork + populations.populations.count <= Self.maxSampleWork else { return }
+        sampleWork += populations.populations.count
+        series[index].sample(populations, seq: event.seq)
+    }
+
+    /// The series a mark starts a round of, if it does.
+    private static func round(_ text: String, _ rounds: TraceAnalyzer.Rounds) -> String? {
+        switch rounds {
+        case .repeatedTests:
+            guard text.hasPrefix(NapkinTrace.testStartedPrefix) else { return nil }
+            return "test \(text.dropFirst(NapkinTrace.testStartedPrefix.count).prefix(maxName))"
+        case .marks(let prefix):
+            return text.hasPrefix(prefix) ? "'\(prefix)'" : nil
+        }
+    }
+
+    mutating func finish(_ context: inout AnalysisContext) {
+        let populations = context.populations
+        for k in series.indices where series[k].rounds > 0 {
+            let finals = series[k].end(populations, seq: context.state.lastSeq)
+            for (index, trend) in series[k].trends.enumerated()
+            where trend.isGrowing(minimumRises: Self.minimumRises, final: finals[index]) {
+                report(populations.populations[index].key, trend, in: series[k], &context)
+            }
+        }
+    }
+
+    private func report(_ key: PopulationCounts.Key, _ trend: RoundSeries.Trend, in series: RoundSeries, _ context: inout AnalysisContext) {
+        // The survivors: alive at the end, made since the run began (all alive, if the end tore them down).
+        var survey = PopulationSurvey(of: key, in: context.state, createdAfter: trend.startSeq)
+        if survey.count == 0 { survey = PopulationSurvey(of: key, in: context.state) }
+        let subject: Finding.SubjectKind = switch key.kind {
+        case .router: .router
+        case .interactor: .interactor
+        case .task: .task
+        }
+        let what = switch key.kind {
+        case .router, .interactor: "live instances"
+        case .task: "running tasks"
+        }
+        let survivors = survey.count == 0 ? "" : "; \(survey.count) made in those rounds are alive at the end\(survey.linesText(key.kind))"
+        context.report(Finding(rule: Self.rule, subject: subject, type: key.type, id: survey.ids.last ?? 0, label: key.label,
+                               seqs: [trend.startSeq, context.state.lastSeq], time: context.state.time,
+                               message: "\(what) at the start of each round (\(series.name)), then at the end: \(trend.countsText): rose \(trend.rises) times and never went down\(survivors)",
+                               locations: survey.references(key.kind)),
+                       key: FNV1a64.hash(key.description))
+    }
+}
+
+extension Finding.Rule {
+    /// A flow repeated in rounds that leaves more instances of a type alive after every round.
+    public static let growingPopulation = GrowingPopulationRule.rule
+}
+
+// MARK: - Help
+
+extension GrowingPopulationRule {
+    /// What `growing-population` means, its typical cause and its fix (`docs/findings.md`, word for word).
+    static let help = Finding.Rule.Help(
+        meaning: #"""
+            A flow ran again and again (its rounds start at a mark you
+            name, `check --rounds PREFIX`, or at each run of a repeated test), and the
+            number of live routers, interactors or bound tasks of one type, counted at the
+            start of each round and at the end, rose at least three times, never went down,
+            and was still rising at the end. Nothing left the tree, so no other rule sees
+            it: these objects were never attached, or were kept outside the tree. Reported
+            at the end of the session, with the counts per round and the lines that created
+            the survivors.
+            """#,
+        cause: #"""
+            Something keeps what each round makes: a builder or service
+            that caches what it built, a router built "for later" and never attached, an
+            interactor a service holds before its router exists, a task started in a service
+            for every visit and never ended.
+            """#,
+        fix: #"""
+            Look at the creation lines: whatever holds what they make must
+            let it go, or hold at most a fixed number:
+
+            ```swift
+            final class OrderCache {
+                private var routers: [OrderRouter] = []
+                func keep(_ router: OrderRouter) {
+                    routers.append(router)
+                    if routers.count > 3 { routers.removeFirst() }   // a capacity: stops growing
+                }
+            }
+            ```
+
+            A cache that fills up looks like a leak until it is full: run more rounds than
+            its capacity, and two more.
+            """#)
+}
