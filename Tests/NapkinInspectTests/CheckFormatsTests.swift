@@ -47,7 +47,7 @@ struct CheckFormatsTests {
     @Test("json: every fixture gives exactly the documented findings", arguments: ExpectedFindings.allFixtureNames)
     func jsonFixture(_ name: String) async throws {
         let path = CLIHarness.fixture(name)
-        let result = try await CLIHarness.inspect(["check", "--format", "json", path])
+        let result = try await CLIHarness.inspect(["check", "--format", "json"] + ExpectedFindings.checkArguments(name) + [path])
         let expected = ExpectedFindings.fixtures[name] ?? []
         #expect(result.status == (expected.isEmpty ? 0 : 1), "\(result)")
         #expect(result.stderr.isEmpty)

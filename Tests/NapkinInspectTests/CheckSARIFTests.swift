@@ -91,7 +91,7 @@ struct CheckSARIFTests {
     func fixtures(_ name: String) async throws {
         let path = CLIHarness.fixture(name)
         let expected = try #require(ExpectedFindings.fixtures[name])
-        let result = try await CLIHarness.inspect(["check", "--format", "sarif", path])
+        let result = try await CLIHarness.inspect(["check", "--format", "sarif"] + ExpectedFindings.checkArguments(name) + [path])
         #expect(result.status == 1, "\(result)")
         let log = try SARIFValidation.check(result)
         #expect(log.results.map { $0["ruleId"] as? String ?? "" } == expected.map(\.rule))

@@ -41,6 +41,14 @@ extension ExpectedFindings {
         return result
     }
 
+    /// The options fixture `name` (or the buggy twin of a `-clean` one) is
+    /// checked with, as `check` arguments (`--rounds`, `--max-alive`); none
+    /// for most.
+    static func checkArguments(_ name: String) -> [String] {
+        let buggy = name.hasSuffix(Fixtures.cleanSuffix) ? String(name.dropLast(Fixtures.cleanSuffix.count)) : name
+        return file.cases.first { $0.fixture == buggy && !$0.expectTeardown }?.checkArguments ?? []
+    }
+
     /// Every fixture file name (without `.ndjson`): the ones above, their
     /// clean twins (every fixture that yields a finding has one), and the
     /// clean fixtures without a twin (`cleanOnly`: a covered view is not gone).

@@ -27,16 +27,31 @@ public struct ExpectedFindings: Decodable, Sendable {
         public var findings: [Item]
         /// Checks the trace ended too early to decide.
         public var undecided: Int
+        /// Rounds start at marks with this prefix (`check --rounds`); nil:
+        /// at the starts of a repeated test (the default).
+        public var rounds: String? = nil
+        /// Budgets of live instances (`check --max-alive NAME=N`).
+        public var maxAlive: [String: Int]? = nil
 
         /// The analyzer's options for this case (default grace periods: 1 s, and 5 s for views).
-        public var options: TraceAnalyzer.Options { .init(expectTeardown: expectTeardown) }
+        public var options: TraceAnalyzer.Options {
+            .init(expectTeardown: expectTeardown, rounds: rounds.map { .marks(prefix: $0) } ?? .repeatedTests, maxAlive: maxAlive ?? [:])
+        }
+
+        /// The same options as `check`'s arguments, expect-teardown aside.
+        public var checkArguments: [String] {
+            (rounds.map { ["--rounds", $0] } ?? [])
+                + (maxAlive ?? [:]).sorted { $0.key < $1.key }.flatMap { ["--max-alive", "\($0.key)=\($0.value)"] }
+        }
 
         public var testDescription: String { fixture + (expectTeardown ? " (expect teardown)" : "") }
         public var description: String { testDescription }
 
-        /// The case of a clean twin: nothing at all.
-        public static func clean(_ fixture: String, expectTeardown: Bool) -> Case {
-            Case(fixture: fixture, expectTeardown: expectTeardown, findings: [], undecided: 0)
+        /// The case of a clean twin: nothing at all, with the options of
+        /// the case it is the twin of (`like`), if any.
+        public static func clean(_ fixture: String, expectTeardown: Bool, like buggy: Case? = nil) -> Case {
+            Case(fixture: fixture, expectTeardown: expectTeardown, findings: [], undecided: 0,
+                 rounds: buggy?.rounds, maxAlive: buggy?.maxAlive)
         }
     }
 
@@ -98,10 +113,10 @@ public struct ExpectedFindings: Decodable, Sendable {
     public func cases(writtenFor rule: Finding.Rule?) -> [Case] {
         let own = cases.filter { Self.rule(writtenFor: $0.fixture) == rule }
         var twins: [Case] = []
-        for fixture in own.map(\.fixture) where !twins.contains(where: { $0.fixture == fixture + Fixtures.cleanSuffix }) {
-            let twin = fixture + Fixtures.cleanSuffix
+        for buggy in own where !twins.contains(where: { $0.fixture == buggy.fixture + Fixtures.cleanSuffix }) {
+            let twin = buggy.fixture + Fixtures.cleanSuffix
             guard FileManager.default.fileExists(atPath: Fixtures.path(twin)) else { continue }
-            twins += [Case.clean(twin, expectTeardown: false), Case.clean(twin, expectTeardown: true)]
+            twins += [Case.clean(twin, expectTeardown: false, like: buggy), Case.clean(twin, expectTeardown: true, like: buggy)]
         }
         for fixture in cleanOnly where Self.rule(writtenFor: fixture) == rule {
             twins += [Case.clean(fixture, expectTeardown: false), Case.clean(fixture, expectTeardown: true)]

@@ -85,6 +85,8 @@ struct RoundSeries: Sendable {
     let name: String
     /// Samples taken (the rounds started so far).
     private(set) var rounds = 0
+    /// The sequence number of the last sample.
+    private var lastSeq: UInt64 = 0
     /// The trend of each population, by its index in ``PopulationCounts/populations``.
     private(set) var trends: [Trend] = []
 
@@ -96,6 +98,7 @@ struct RoundSeries: Sendable {
     mutating func sample(_ counts: PopulationCounts, seq: UInt64) {
         let round = rounds
         rounds += 1
+        defer { lastSeq = seq }
         for (index, population) in counts.populations.enumerated() {
             if index < trends.count {
                 trends[index].sample(population.live, round: round, seq: seq)
@@ -103,7 +106,7 @@ struct RoundSeries: Sendable {
                 trends.append(Trend(count: population.live, round: 0, seq: seq))
             } else {
                 // A population new since the last round had none then.
-                var trend = Trend(count: 0, round: round - 1, seq: seq)
+                var trend = Trend(count: 0, round: round - 1, seq: lastSeq)
                 trend.sample(population.live, round: round, seq: seq)
                 trends.append(trend)
             }

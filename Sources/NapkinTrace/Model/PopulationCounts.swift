@@ -74,6 +74,8 @@ public struct PopulationCounts: Sendable {
         public internal(set) var peakTime: UInt64 = 0
         /// How many were created (or started) in all.
         public internal(set) var created = 0
+        /// For routers: the type of the interactor the last one was made with.
+        public internal(set) var interactorType: String?
     }
 
     /// The most types followed (a hostile trace can name millions).
@@ -112,6 +114,7 @@ public struct PopulationCounts: Sendable {
                 added(Key(.interactor, type: interactorType), id: interactor, to: .nodes, event)
             }
             added(Key(.router, type: type), id: id, to: .nodes, event)
+            if interactor != 0, let slot = slots[Key(.router, type: type)] { populations[Int(slot)].interactorType = interactorType }
         case .interactorCreated(let id, let type):
             added(Key(.interactor, type: type), id: id, to: .nodes, event)
         case .taskStart(let task, _, let label):

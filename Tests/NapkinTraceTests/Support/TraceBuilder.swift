@@ -24,12 +24,13 @@ struct TraceBuilder {
         if recordsHookEnds { add(.hookEnd(interactor: id)) }
     }
 
-    /// Appends `kind`, at `time` if given (else `step` after the previous event).
+    /// Appends `kind`, at `time` if given (else `step` after the previous
+    /// event), made at `location` if given (`src`).
     @discardableResult
-    mutating func add(_ kind: TraceEvent.Kind, at time: UInt64? = nil) -> TraceEvent {
+    mutating func add(_ kind: TraceEvent.Kind, at time: UInt64? = nil, location: CodeLocation? = nil) -> TraceEvent {
         seq += 1
         self.time = time ?? (seq == 1 ? 0 : self.time + step)
-        let event = TraceEvent(seq: seq, time: self.time, kind: kind)
+        let event = TraceEvent(seq: seq, time: self.time, kind: kind, location: location)
         events.append(event)
         return event
     }

@@ -5,7 +5,7 @@
 /// them. Budgets name a population as ``PopulationCounts/Key`` describes it:
 /// a router or interactor type, or `Owner 'label'` for bound tasks.
 struct OverBudgetRule: FindingRule {
-    static let rule = Finding.Rule("over-budget", .error, title: "over budget", summary: "more instances of a type alive at once than its budget allows (--max-alive)", help: help)
+    static let rule = Finding.Rule("over-budget", .error, title: "over budget", summary: "more instances of a type alive at once than the budget set for it", help: help)
     static let watches: Set<TraceEvent.Name> = [.router, .interactor, .taskStart]
     /// Where the instances were created.
     static let codeFocus: [Finding.CodeReference.Role] = [.created]
