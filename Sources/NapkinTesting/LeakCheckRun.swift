@@ -82,7 +82,8 @@ struct LeakCheckRun: Sendable {
         let report: AnalysisReport
         do {
             report = try await wait.settle {
-                recorder.analyze(grace: check.grace, expectTeardown: check.expectTeardown, viewGrace: check.viewGrace)
+                recorder.analyze(grace: check.grace, expectTeardown: check.expectTeardown, viewGrace: check.viewGrace,
+                                 maxAlive: check.maxAlive)
             }
         } catch {
             recorder.finish()

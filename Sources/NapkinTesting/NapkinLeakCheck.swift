@@ -43,8 +43,12 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
     /// tree (`view-shown-after-detach`); the trait waits this long only
     /// while such a check is pending.
     public var viewGrace: Duration
+    /// The most instances of a type the test may have alive at once, by
+    /// type name (`["LoggedInRouter": 1]`; a bound task as `Owner 'label'`):
+    /// more is an `over-budget` finding (docs/findings.md).
+    public var maxAlive: [String: Int]
 
-    /// A leak check with these settings (`.napkinLeakCheck(grace:expectTeardown:viewGrace:)`
+    /// A leak check with these settings (`.napkinLeakCheck(grace:expectTeardown:viewGrace:maxAlive:)`
     /// reads better in `@Test(...)`).
     ///
     /// - Parameters:
@@ -54,10 +58,13 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
     ///     alive a grace period after it ends.
     ///   - viewGrace: how long a router's view may stay shown after the
     ///     router left the tree; 5 s by default.
-    public init(grace: Duration = .seconds(1), expectTeardown: Bool = false, viewGrace: Duration = .seconds(5)) {
+    ///   - maxAlive: budgets of live instances by type name; none by default.
+    public init(grace: Duration = .seconds(1), expectTeardown: Bool = false, viewGrace: Duration = .seconds(5),
+                maxAlive: [String: Int] = [:]) {
         self.grace = grace
         self.expectTeardown = expectTeardown
         self.viewGrace = viewGrace
+        self.maxAlive = maxAlive
     }
 
     /// Always `true`: on a suite, the check applies to every test in it and
@@ -140,8 +147,10 @@ extension Trait where Self == NapkinLeakCheck {
     ///     alive a grace period after it ends.
     ///   - viewGrace: how long a router's view may stay shown after the
     ///     router left the tree.
+    ///   - maxAlive: the most instances of a type the test may have alive
+    ///     at once (`["LoggedInRouter": 1]`): more is `over-budget`.
     public static func napkinLeakCheck(grace: Duration = .seconds(1), expectTeardown: Bool = false,
-                                       viewGrace: Duration = .seconds(5)) -> Self {
-        NapkinLeakCheck(grace: grace, expectTeardown: expectTeardown, viewGrace: viewGrace)
+                                       viewGrace: Duration = .seconds(5), maxAlive: [String: Int] = [:]) -> Self {
+        NapkinLeakCheck(grace: grace, expectTeardown: expectTeardown, viewGrace: viewGrace, maxAlive: maxAlive)
     }
 }

@@ -26,7 +26,7 @@ import XCTest
 /// }
 /// ```
 ///
-/// For one test of any `XCTestCase`, `XCTestCase.napkinLeakCheck(grace:expectTeardown:viewGrace:fileID:filePath:line:_:)`
+/// For one test of any `XCTestCase`, `XCTestCase.napkinLeakCheck(grace:expectTeardown:viewGrace:maxAlive:fileID:filePath:line:_:)`
 /// checks a block instead.
 ///
 /// **Why a base class.** Changing the superclass is the one line that
@@ -109,15 +109,18 @@ extension XCTestCase {
     ///     alive a grace period after it returns.
     ///   - viewGrace: how long a router's view may stay shown after the
     ///     router left the tree; 5 s by default.
+    ///   - maxAlive: the most instances of a type `body` may have alive at
+    ///     once (`["LoggedInRouter": 1]`): more is `over-budget`.
     ///   - fileID, filePath, line: the call's place (leave the defaults):
     ///     a finding that names no code is recorded there, and the app's
     ///     files are looked for from the test's file.
     ///   - body: the flow under test.
     nonisolated(nonsending)
     public func napkinLeakCheck(grace: Duration = .seconds(1), expectTeardown: Bool = false, viewGrace: Duration = .seconds(5),
+                                maxAlive: [String: Int] = [:],
                                 fileID: String = #fileID, filePath: String = #filePath, line: UInt = #line,
                                 _ body: () async throws -> Void) async rethrows {
-        let check = NapkinLeakCheck(grace: grace, expectTeardown: expectTeardown, viewGrace: viewGrace)
+        let check = NapkinLeakCheck(grace: grace, expectTeardown: expectTeardown, viewGrace: viewGrace, maxAlive: maxAlive)
         let names = XCTestNames(testCaseName: name)
         let run = LeakCheckRun(check, testName: names.traceName, recordingName: names.methodName)
         do {

@@ -61,6 +61,34 @@ struct NapkinLeakCheckTests {
         await leaked.get()?.interactor.release()
     }
 
+    @Test("a budget (maxAlive:): two instances at once under a budget of 1 is one over-budget issue; within the budget, none")
+    func budget() async throws {
+        for (budget, expected) in [(1, 1), (2, 0)] {
+            let check = NapkinLeakCheck(grace: Self.leakGrace, maxAlive: ["BudgetedRouter": budget])
+            let test = try #require(Test.current)
+            let issues = IssueLog()
+            let body = { @MainActor in
+                let first = BudgetedRouter(interactor: BudgetedInteractor())
+                let second = BudgetedRouter(interactor: BudgetedInteractor())
+                withExtendedLifetime((first, second)) {}
+            }
+            if expected == 0 {
+                try await check.provideScope(for: test, testCase: Test.Case.current, performing: body)
+            } else {
+                try await withKnownIssue {
+                    try await check.provideScope(for: test, testCase: Test.Case.current, performing: body)
+                } matching: { issues.add($0) }
+            }
+            let all = issues.all
+            #expect(all.count == expected, "\(all)")
+            if expected == 1 {
+                let text = all[0].comments.map(\.rawValue).joined(separator: "\n")
+                #expect(text.hasPrefix("napkin leak check: error[over-budget] BudgetedRouter#"), "\(text)")
+                #expect(text.contains("2 alive at once"), "\(text)")
+            }
+        }
+    }
+
     @Test("a test that throws: its error, and no leak verdict")
     func throwingTest() async throws {
         struct Failure: Error {}
@@ -156,11 +184,12 @@ struct LeakCheckScopeTests {
     @Test("the factories and the defaults: 1 s, no teardown expected, 5 s for views")
     func factories() {
         let defaults: NapkinLeakCheck = .napkinLeakCheck
-        #expect(defaults == NapkinLeakCheck(grace: .seconds(1), expectTeardown: false, viewGrace: .seconds(5)))
+        #expect(defaults == NapkinLeakCheck(grace: .seconds(1), expectTeardown: false, viewGrace: .seconds(5), maxAlive: [:]))
         let custom: NapkinLeakCheck = .napkinLeakCheck(grace: .milliseconds(500), expectTeardown: true, viewGrace: .seconds(2))
         #expect(custom.grace == .milliseconds(500))
         #expect(custom.expectTeardown)
         #expect(custom.viewGrace == .seconds(2))
+        #expect(NapkinLeakCheck.napkinLeakCheck(maxAlive: ["LoggedInRouter": 1]).maxAlive == ["LoggedInRouter": 1])
     }
 }
 
@@ -224,4 +253,11 @@ struct NoRecordingScopeTests {
     func outsideRecording() {
         #expect(TraceContext.recording == nil)
     }
+}
+
+/// A router a test budgets (`maxAlive:`).
+@MainActor final class BudgetedRouter: Router<BudgetedInteractor> {}
+
+final actor BudgetedInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
 }

@@ -88,6 +88,23 @@ struct DetectorInProcessTests {
         withExtendedLifetime(kept) {}
     }
 
+    @Test("a budget (bootstrap's maxAlive:): the moment a second instance is made under a budget of 1, one over-budget finding")
+    @MainActor
+    func budget() async throws {
+        let received = Received()
+        let settings = DetectorSettings(mode: .quiet, maxAlive: ["SentinelRouter": 1]) { received.add($0) }
+        let tracer = Tracer(sink: DiscardingSink(), app: "detector-tests", detector: Detector(settings: settings))
+        defer { tracer.shutdown(reason: "test") }
+        var kept: [SentinelRouter] = []
+        await Self.traced(tracer) {
+            for _ in 0..<3 { kept.append(SentinelRouter(interactor: TestInteractor("budgeted"))) }
+        }
+        #expect(await waitUntil { !received.all.isEmpty }, "the budget was not reported")
+        #expect(received.all.map { "\($0.rule) \($0.type)" } == ["over-budget SentinelRouter"], "\(received.all)")
+        #expect(received.all.first?.message.hasPrefix("2 alive at once") == true, "\(received.all)")
+        withExtendedLifetime(kept) {}
+    }
+
     @Test("a main actor blocked right after a detach, longer than the grace period, before the release: no finding",
           .disabled(if: runsUnderThreadSanitizer,
                     "a main thread spinning for seconds in the sanitizer's loaded test process starves the suites around it; its child-process twin, DetectLoadedMachineTests, runs under the sanitizer"))

@@ -62,14 +62,16 @@ extension TraceRecorder {
     ///   - expectTeardown: report everything still alive as a finding.
     ///   - viewGrace: how long a router's view may stay shown after the
     ///     router left the tree.
+    ///   - maxAlive: the most instances of a type alive at once, by type
+    ///     name (`over-budget`).
     public func analyze(grace: Duration = .seconds(1), expectTeardown: Bool = false,
-                        viewGrace: Duration = .seconds(5)) -> AnalysisReport {
+                        viewGrace: Duration = .seconds(5), maxAlive: [String: Int] = [:]) -> AnalysisReport {
         func nanoseconds(_ duration: Duration) -> UInt64 {
             let (seconds, attoseconds) = duration.components
             return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds) / 1_000_000_000)
         }
         var analyzer = TraceAnalyzer(options: .init(grace: nanoseconds(grace), expectTeardown: expectTeardown,
-                                                    viewGrace: nanoseconds(viewGrace)))
+                                                    viewGrace: nanoseconds(viewGrace), maxAlive: maxAlive))
         for event in events { analyzer.consume(event) }
         analyzer.advance(to: MonotonicClock.now() &- tracer.origin)
         analyzer.finish()

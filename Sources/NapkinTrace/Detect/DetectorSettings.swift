@@ -1,4 +1,4 @@
-/// How the in-app detector is set up: from ``NapkinDetector/bootstrap(_:grace:viewGrace:handler:)``
+/// How the in-app detector is set up: from ``NapkinDetector/bootstrap(_:grace:viewGrace:maxAlive:handler:)``
 /// or from the value of `NAPKIN_DETECT`.
 package struct DetectorSettings: Sendable {
     /// What a finding does.
@@ -11,10 +11,10 @@ package struct DetectorSettings: Sendable {
 
     /// Settings from the bootstrap's arguments.
     package init(mode: NapkinDetector.Mode, grace: Duration = .seconds(1), viewGrace: Duration = .seconds(5),
-                 handler: (@Sendable (Finding) throws -> Void)? = nil) {
+                 maxAlive: [String: Int] = [:], handler: (@Sendable (Finding) throws -> Void)? = nil) {
         self.mode = mode
         self.options = TraceAnalyzer.Options(grace: Self.nanoseconds(grace), expectTeardown: false,
-                                             viewGrace: Self.nanoseconds(viewGrace))
+                                             viewGrace: Self.nanoseconds(viewGrace), maxAlive: maxAlive)
         self.handler = handler
     }
 

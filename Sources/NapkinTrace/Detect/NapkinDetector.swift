@@ -65,12 +65,15 @@ public enum NapkinDetector {
     ///   - mode: what a finding does (``Mode/log`` by default).
     ///   - grace: how long something may take to go after it should (1 s).
     ///   - viewGrace: how long a view may stay after its router left (5 s).
+    ///   - maxAlive: the most instances of a type alive at once, by type
+    ///     name (`["LoggedInRouter": 1]`): more is an `over-budget` finding.
     ///   - handler: called with each new finding, off the main actor, on the
     ///     detector's reporting thread, one call at a time; at most once per
     ///     fingerprint per process.
     public static func bootstrap(_ mode: Mode = .log, grace: Duration = .seconds(1), viewGrace: Duration = .seconds(5),
-                                 handler: (@Sendable (Finding) throws -> Void)? = nil) {
-        TraceContext.bootstrapDetector(DetectorSettings(mode: mode, grace: grace, viewGrace: viewGrace, handler: handler))
+                                 maxAlive: [String: Int] = [:], handler: (@Sendable (Finding) throws -> Void)? = nil) {
+        TraceContext.bootstrapDetector(DetectorSettings(mode: mode, grace: grace, viewGrace: viewGrace, maxAlive: maxAlive,
+                                                        handler: handler))
     }
 
     /// Whether detection is on in this process.

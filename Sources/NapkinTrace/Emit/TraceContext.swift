@@ -29,7 +29,7 @@ package enum TraceContext {
     private struct SlowState {
         var activeRecordings = 0
         var bootstrapped = false
-        /// ``NapkinDetector/bootstrap(_:grace:viewGrace:handler:)`` was called.
+        /// ``NapkinDetector/bootstrap(_:grace:viewGrace:maxAlive:handler:)`` was called.
         var detectorBootstrapped = false
         /// What the bootstrap asked for, until a tracer is made.
         var detectorSettings: DetectorSettings?
@@ -109,7 +109,7 @@ package enum TraceContext {
         return slowState.detector
     }
 
-    /// Switches the in-app detector on. Called by ``NapkinDetector/bootstrap(_:grace:viewGrace:handler:)``.
+    /// Switches the in-app detector on. Called by ``NapkinDetector/bootstrap(_:grace:viewGrace:maxAlive:handler:)``.
     package static func bootstrapDetector(_ settings: DetectorSettings) {
         slow.withLock { slowState in
             precondition(!slowState.detectorBootstrapped, "NapkinDetector.bootstrap(_:) may be called only once per process")
