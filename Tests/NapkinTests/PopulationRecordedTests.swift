@@ -46,7 +46,7 @@ struct PopulationRecordedTests {
         }
     }
 
-    @Test("a service that keeps each interactor it is handed, after the router was dropped → growing-population interactor; a service that lets go: clean")
+    @Test("a service that keeps each interactor it is handed, its router dropped → growing-population interactor (and, once a grace period passed, not-deallocated for each); a service that lets go: clean")
     func serviceKeepsInteractors() async throws {
         for keeps in [true, false] {
             let service = InteractorService(keeps: keeps)
@@ -56,7 +56,10 @@ struct PopulationRecordedTests {
             }
             let report = recorder.analyze()
             if keeps {
-                #expect(report.ruleAndSubjectTypes == ["growing-population RecordedInteractor"], "\(report)")
+                // The population's growth is decided at the end; each interactor outliving its
+                // router is also not-deallocated once the grace period has passed (machine-dependent).
+                #expect(report.ruleAndSubjectTypes.filter { $0 != "not-deallocated RecordedInteractor" }
+                            == ["growing-population RecordedInteractor"], "\(report)")
             } else {
                 #expect(await waitUntil { recorder.analyze().isClean }, "\(recorder.analyze())")
             }

@@ -65,6 +65,16 @@ struct PopulationSurvey: Sendable {
             .map { Finding.CodeReference(role, $0) }
     }
 
+    /// The id a finding about the population names: its newest instance,
+    /// or for tasks the newest task's owner (a task finding names its owner).
+    func subjectID(_ kind: PopulationCounts.Key.Kind, in state: TraceState) -> NodeID {
+        guard let newest = ids.last else { return 0 }
+        switch kind {
+        case .router, .interactor: return newest
+        case .task: return state.task(newest)?.owner ?? 0
+        }
+    }
+
     /// `#3, #7 and 2 more`.
     var idsText: String {
         let listed = ids.map { "#\($0)" }.joined(separator: ", ")

@@ -22,7 +22,7 @@ struct GrowingPopulationRule: FindingRule {
     /// Rises a population needs to be growing.
     static let minimumRises = 3
     /// The most round series followed in one session (repeated tests: one per test).
-    static let maxSeries = 256
+    static let maxSeries = 64
     /// The most population samples taken in one session (rounds times
     /// populations): a hostile trace with endless round marks stops being sampled.
     static let maxSampleWork = 5_000_000
@@ -94,7 +94,8 @@ struct GrowingPopulationRule: FindingRule {
         case .task: "running tasks"
         }
         let survivors = survey.count == 0 ? "" : "; \(survey.count) made in those rounds are alive at the end\(survey.linesText(key.kind))"
-        context.report(Finding(rule: Self.rule, subject: subject, type: key.type, id: survey.ids.last ?? 0, label: key.label,
+        context.report(Finding(rule: Self.rule, subject: subject, type: key.type, id: survey.subjectID(key.kind, in: context.state),
+                               label: key.label,
                                seqs: [trend.startSeq, context.state.lastSeq], time: context.state.time,
                                message: "\(what) at the start of each round (\(series.name)), then at the end: \(trend.countsText): rose \(trend.rises) times and never went down\(survivors)",
                                locations: survey.references(key.kind)),

@@ -43,8 +43,8 @@ struct OverBudgetRule: FindingRule {
         case .interactor: .interactor
         case .task: .task
         }
-        let newest = survey.ids.last ?? 0
-        context.report(Finding(rule: Self.rule, subject: subject, type: key.type, id: newest, label: key.label,
+        context.report(Finding(rule: Self.rule, subject: subject, type: key.type, id: survey.subjectID(key.kind, in: context.state),
+                               label: key.label,
                                seqs: [event.seq], time: event.time,
                                message: "\(population.live) alive at once (\(survey.idsText)), over the budget of \(budget)\(survey.linesText(key.kind))",
                                locations: survey.references(key.kind)),

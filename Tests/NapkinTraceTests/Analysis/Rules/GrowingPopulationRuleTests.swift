@@ -119,7 +119,7 @@ struct GrowingPopulationRuleTests {
         }
         b.add(.sessionEnd(reason: "exit"))
         let findings = TraceAnalyzer.analyze(b.events, options: .init(rounds: .marks(prefix: "round"))).findings
-        #expect(findings.map(\.subjectName) == ["RootInteractor#1004 'poll'"], "\(findings)")
+        #expect(findings.map(\.subjectName) == ["RootInteractor#1 'poll'"], "a task finding names its owner: \(findings)")
         #expect(findings.first?.subject == .task)
     }
 
