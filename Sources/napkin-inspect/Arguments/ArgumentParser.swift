@@ -83,6 +83,7 @@ enum ArgumentParser {
             throw UsageError.notOneOf(choices, option: optionName, got: value)
         }
         parsed.texts[optionName] = value
+        if option.repeatable { parsed.repeatedTexts[optionName, default: []].append(value) }
     }
 
     /// Checks that `parsed` is a whole command line: not too many positionals,

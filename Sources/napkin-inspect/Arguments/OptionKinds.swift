@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// The kinds of values options take, each with its placeholder and conversion.
 extension ValueOption where Value == String {
     /// Text taken as given: a path, a name.
@@ -46,6 +48,25 @@ extension ValueOption where Value == Int {
         ValueOption(spec: OptionSpec(name: name, valueName: "N", help: help)) { text throws(UsageError) in
             try ValueParsing.count(text, option: name, range: range, noun: noun)
         }
+    }
+}
+
+extension ValueOption where Value == TraceAnalyzer.Rounds {
+    /// Where the rounds of a repeated flow start (`PREFIX`: the start of a mark's text, not empty).
+    static func rounds(_ name: String, help: String) -> ValueOption {
+        ValueOption(spec: OptionSpec(name: name, valueName: "PREFIX", help: help)) { text throws(UsageError) in
+            try ValueParsing.rounds(text, option: name)
+        }
+    }
+}
+
+extension ValueOption where Value == PopulationBudget {
+    /// A population's budget (`NAME=N`), given once per population.
+    static func budget(_ name: String, help: String) -> ValueOption {
+        ValueOption(spec: OptionSpec(name: name, valueName: "NAME=N", help: help)) { text throws(UsageError) in
+            try ValueParsing.budget(text, option: name)
+        }
+        .repeatable()
     }
 }
 

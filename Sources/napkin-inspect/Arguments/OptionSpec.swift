@@ -14,6 +14,9 @@ struct OptionSpec: Sendable {
     /// Whether the option only means something with `-- COMMAND` (`check --repeat`):
     /// given without one, it is a usage error.
     var needsCommand = false
+    /// Whether the option may be given more than once, each value kept
+    /// (`--max-alive`); for any other option the last one given wins.
+    var repeatable = false
 
     /// Whether the option takes no value.
     var isFlag: Bool { valueName == nil }
@@ -48,6 +51,13 @@ struct ValueOption<Value: Sendable>: DeclaredOption {
     func short(_ letter: Character) -> ValueOption {
         var spec = spec
         spec.short = letter
+        return ValueOption(spec: spec, convert: convert)
+    }
+
+    /// The same option, given as often as needed, every value kept (``OptionSpec/repeatable``).
+    func repeatable() -> ValueOption {
+        var spec = spec
+        spec.repeatable = true
         return ValueOption(spec: spec, convert: convert)
     }
 

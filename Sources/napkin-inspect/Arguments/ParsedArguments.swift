@@ -9,6 +9,8 @@ struct ParsedArguments: Sendable {
     var wantsHelp = false
     /// The text given for each option with a value (the last one given wins), by name.
     var texts: [String: String] = [:]
+    /// Every text given for each repeatable option, in order, by name.
+    var repeatedTexts: [String: [String]] = [:]
     /// The names of the flags given.
     var flags: Set<String> = []
 
@@ -16,6 +18,13 @@ struct ParsedArguments: Sendable {
     func value<Value>(_ option: ValueOption<Value>) throws(UsageError) -> Value? {
         guard let text = texts[option.spec.name] else { return nil }
         return try option.convert(text)
+    }
+
+    /// Every value given for a repeatable `option`, in order; empty when it was not given.
+    func values<Value>(_ option: ValueOption<Value>) throws(UsageError) -> [Value] {
+        var values: [Value] = []
+        for text in repeatedTexts[option.spec.name] ?? [] { values.append(try option.convert(text)) }
+        return values
     }
 
     /// The value of a choice, or its default when it was not given.

@@ -1,3 +1,5 @@
+import NapkinTrace
+
 /// Turns the text of option values into values: durations, moments, widths.
 /// Errors name the option and show values it takes.
 enum ValueParsing {
@@ -50,5 +52,30 @@ enum ValueParsing {
             throw UsageError("'--\(option)' needs a number of columns from 40 to 10000; got '\(text)'")
         }
         return value
+    }
+
+    /// Where a round starts: a mark whose text starts with `text` (not empty: every mark would start one).
+    static func rounds(_ text: String, option: String) throws(UsageError) -> TraceAnalyzer.Rounds {
+        guard !text.isEmpty else {
+            throw UsageError("'--\(option)' needs the start of the marks that begin each round, e.g. --\(option) 'round ' for marks 'round 1', 'round 2', ...; got ''")
+        }
+        return .marks(prefix: text)
+    }
+
+    /// `NAME=N`: a population's name (a type, or `Owner 'label'`: it may hold
+    /// spaces, quotes and `=`) and how many may be alive at once, split at the last `=`.
+    static func budget(_ text: String, option: String) throws(UsageError) -> PopulationBudget {
+        let example = "e.g. --\(option) LoggedInRouter=1"
+        guard let eq = text.lastIndex(of: "=") else {
+            throw UsageError("'--\(option)' needs NAME=N, a type and how many of it may be alive at once (\(example)); got '\(text)'")
+        }
+        let name = String(text[..<eq]), count = text[text.index(after: eq)...]
+        guard !name.isEmpty else {
+            throw UsageError("'--\(option)' needs a type name before '=' (\(example)); got '\(text)'")
+        }
+        guard count.allSatisfy(\.isASCII), count.first?.isNumber == true, let limit = Int(count) else {
+            throw UsageError("'--\(option)' needs a whole number from 0 after '=' (\(example)); got '\(text)'")
+        }
+        return PopulationBudget(name: name, limit: limit)
     }
 }

@@ -55,6 +55,8 @@ struct CheckCommand: Command {
         SIMCTL_CHILD_NAPKIN_TRACE carry the same directory to what xcodebuild test and simctl launch start.
         With --baseline FILE, findings recorded in FILE by --write-baseline are known: only new ones fail.
         With --repeat N, runs COMMAND N times and reports each finding once, with the runs that had it.
+        With --rounds PREFIX, a type with more instances alive after every round (a round starts at each mark
+        starting with PREFIX) is a finding; with --max-alive NAME=N, more than N of NAME alive at once is one.
         Exit status: 0 no findings, 1 findings, 2 usage error or unusable input;
         with COMMAND, a command that fails (in any run) passes its own exit status on.
         $ napkin-inspect check Examples/traces/bug-retain-cycle.ndjson
@@ -63,6 +65,7 @@ struct CheckCommand: Command {
         $ napkin-inspect check --write-baseline napkin-baseline.json -- swift test
         $ napkin-inspect check --baseline napkin-baseline.json -- swift test
         $ napkin-inspect check --repeat 10 -- swift test --filter CheckoutTests
+        $ napkin-inspect check run.ndjson --rounds 'round ' --max-alive LoggedInRouter=1
         $ napkin-inspect check --report napkin-report.html -- swift test
         """)
 
@@ -72,7 +75,7 @@ struct CheckCommand: Command {
     var paths: [String]
     /// `-- COMMAND`: the program to run and check.
     var command: [String]?
-    /// `--grace`, `--view-grace` and `--expect-teardown`, as the analysis takes them.
+    /// `--grace`, `--view-grace`, `--rounds`, `--max-alive` and `--expect-teardown`, as the analysis takes them.
     var analysis: TraceAnalyzer.Options
     /// `--allow`: the allow-list file.
     var allowPath: String?

@@ -51,7 +51,7 @@ struct DiffCommand: Command {
     var afterPath: String
     /// `--threshold`, `--threshold-time`, `--threshold-tasks`.
     var thresholds: ComparisonThresholds
-    /// `--grace`, `--view-grace`.
+    /// `--grace`, `--view-grace`, `--rounds`, `--max-alive`.
     var analysis: TraceAnalyzer.Options
     /// `--source-root`: where the code locations of findings are looked up.
     var sourceRoot: String

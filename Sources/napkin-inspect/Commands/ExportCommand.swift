@@ -41,7 +41,7 @@ struct ExportCommand: Command {
     var format: Format
     /// `-o`: the file to write, or nil for standard output (also `-o -`).
     var outputPath: String?
-    /// `--grace` and `--view-grace`, for the findings.
+    /// `--grace`, `--view-grace`, `--rounds` and `--max-alive`, for the findings.
     var analysis: TraceAnalyzer.Options
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {

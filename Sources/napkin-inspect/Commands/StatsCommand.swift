@@ -8,6 +8,8 @@ struct StatsCommand: Command {
     static let configuration = CommandConfiguration(options: Presentation<Format>.options, help: """
         stats FILE [options]
         Count a trace's events, nodes and tasks; tell if it is complete.
+        Lists the routers and interactors of each type and the bound tasks of each owner and label:
+        how many are alive at the end and the most at once (the 20 with the most; --format json: all).
         $ napkin-inspect stats Examples/traces/clean.ndjson
         """)
 
@@ -25,7 +27,7 @@ struct StatsCommand: Command {
         let stats = try TraceStats(reading: path)
         switch output.format {
         case .json: Output.write(JSONOutput.text(stats))
-        case .text: Output.write(StatsText.render(stats, style: output.style))
+        case .text: Output.write(StatsText.render(stats, style: output.style, populations: true))
         }
         return ExitStatus.success
     }

@@ -19,7 +19,7 @@ struct TreeCommand: Command {
         $ napkin-inspect tree run.ndjson --at 2.5s
         """)
 
-    /// The trace, `--at`, `--grace` and `--view-grace`.
+    /// The trace, `--at` and the analysis options (`--grace`, `--view-grace`, `--rounds`, `--max-alive`).
     var fold: TraceFold.Request
     /// `--format`, `--color`.
     var output: Presentation<Format>

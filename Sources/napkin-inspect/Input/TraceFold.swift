@@ -3,17 +3,17 @@ import NapkinTrace
 /// A trace analysed up to a moment (`--at SEQ|TIME`) or to its end: what
 /// `tree` and `mermaid --view tree` show.
 struct TraceFold {
-    /// What to fold: the file, the moment (`--at`), the grace periods
-    /// (`--grace`, `--view-grace`).
+    /// What to fold: the file, the moment (`--at`), the analysis settings
+    /// (`--grace`, `--view-grace`, `--rounds`, `--max-alive`).
     struct Request: Sendable {
         /// The trace file.
         var path: String
         /// The moment to stop at; the end when nil.
         var moment: Moment?
-        /// The analysis settings: the grace periods.
+        /// The analysis settings: the grace periods, the rounds, the budgets.
         var analysis: TraceAnalyzer.Options
 
-        /// The trace argument, `--at`, `--grace` and `--view-grace`.
+        /// The trace argument, `--at` and the analysis options (`--grace`, ...).
         init(_ arguments: ParsedArguments) throws(UsageError) {
             path = arguments.tracePath
             moment = try arguments.value(CommonOptions.at)

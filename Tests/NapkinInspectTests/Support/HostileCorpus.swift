@@ -34,6 +34,9 @@ enum HostileCorpus {
         Variant(name: "check-junit", arguments: ["check", "--format", "junit"]),
         Variant(name: "check-github", arguments: ["check", "--format", "github"]),
         Variant(name: "check-sarif", arguments: ["check", "--format", "sarif"]),
+        // The population rules on hostile type names: rounds at the corpus's `step` marks, budgets its
+        // routers exceed where `check` already finds something (the status is `check`'s).
+        Variant(name: "check-populations", arguments: ["check", "--rounds", "step", "--max-alive", "ItemRouter=1", "--max-alive", "ChildRouter=1"]),
         Variant(name: "live", arguments: ["live"]),
         Variant(name: "report", arguments: ["report", "-o", "-"]),
     ]

@@ -43,6 +43,74 @@ struct TraceStats: Encodable {
         var unknownFields: Int
         /// What is wrong with the trace itself (`kind: message`); empty for an intact trace.
         var traceProblems: [String] = []
+        /// Routers and interactors per type and bound tasks per owner type and
+        /// label: alive at the end and the most at once, most first (``Population/order``).
+        var populations: [Population] = []
+        /// Instances alive at the end of types beyond the first
+        /// ``NapkinTrace/PopulationCounts/maxPopulations`` (counted, not listed).
+        var untrackedLiveInstances = 0
+    }
+
+    /// One population in `stats`: the instances of one type (for tasks: one
+    /// owner type and label), alive at the end and the most at once.
+    struct Population: Encodable, Equatable {
+        /// `router`, `interactor` or `task`.
+        var kind: String
+        /// The population's name (`check --max-alive NAME=N`): the type, or `Owner 'label'` for tasks.
+        var name: String
+        /// The type (for tasks: the owner's).
+        var type: String
+        /// For tasks: the label, if the task has one.
+        var label: String?
+        /// How many are alive (tasks: running) at the end.
+        var live: Int
+        /// The most alive at once.
+        var peak: Int
+        /// The sequence number of the event that first reached the peak.
+        var peakSeq: UInt64
+        /// The trace time (ns) of that event.
+        var peakTimeNs: UInt64
+        /// How many were created (tasks: started) in all.
+        var created: Int
+        /// The key it was counted under, for sorting.
+        private let key: PopulationCounts.Key
+
+        /// The longest name, type or label written (a trace's lines may be a megabyte long).
+        static let maxText = 1_000
+
+        /// The row for `population`.
+        init(_ population: PopulationCounts.Population) {
+            key = population.key
+            kind = population.key.kind.rawValue
+            name = Self.bounded(population.key.description)
+            type = Self.bounded(population.key.type)
+            label = population.key.label.map(Self.bounded)
+            live = population.live
+            peak = population.peak
+            peakSeq = population.peakSeq
+            peakTimeNs = population.peakTime
+            created = population.created
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case kind, name, type, label, live, peak, peakSeq, peakTimeNs, created
+        }
+
+        /// `text`, cut to ``maxText`` characters (ending with `…` when cut).
+        private static func bounded(_ text: String) -> String {
+            guard text.utf8.count > maxText,
+                  let past = text.index(text.startIndex, offsetBy: maxText, limitedBy: text.endIndex), past < text.endIndex
+            else { return text }
+            return text.prefix(maxText - 1) + "\u{2026}"
+        }
+
+        /// The order `stats` lists populations in: the most at once first, then
+        /// the most alive at the end, then routers, interactors, tasks, each by name.
+        static func order(_ a: Population, _ b: Population) -> Bool {
+            if a.peak != b.peak { return a.peak > b.peak }
+            if a.live != b.live { return a.live > b.live }
+            return a.key < b.key
+        }
     }
 
     /// The overview's fields, then the counts, in one object.
@@ -75,6 +143,7 @@ extension TraceStats {
         private var cancelled = 0
         private var endReason: String?
         private var routersDeallocated = 0, interactorsDeallocated = 0
+        private var populations = PopulationCounts()
 
         /// Nothing counted yet.
         init() {}
@@ -95,6 +164,11 @@ extension TraceStats {
         /// Counts what `event` made; `state` is the model after it.
         mutating func counted(_ event: TraceEvent, after state: TraceState) {
             depths.apply(event, state)
+            // A new session starts a new model (its ids are new), and so new
+            // populations; a model that stopped (its work budget ran out) stops them too.
+            if case .sessionStart = event.kind { populations = PopulationCounts() }
+            guard state.stoppedAt == nil else { return }
+            populations.note(event, in: state)
         }
 
         /// The stats of the trace at `path`, once its reading is `summary` and the model `state`.
@@ -118,6 +192,8 @@ extension TraceStats {
             counts.maxDepth = depths.deepest
             counts.marks = state.eventCount(.mark)
             for name in TraceEvent.Name.allCases where state.eventCount(name) > 0 { counts.eventsByKind[name.rawValue] = state.eventCount(name) }
+            counts.populations = populations.populations.map(Population.init).sorted(by: Population.order)
+            counts.untrackedLiveInstances = populations.untrackedInstances
             return TraceStats(overview: TraceOverview(path: path, reading: summary, state: state), counts: counts)
         }
     }
