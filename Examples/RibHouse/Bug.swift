@@ -10,6 +10,7 @@ enum Bug: String, CaseIterable, Sendable {
     case ignoreCancel = "ignore-cancel"
     case earlyTask = "early-task"
     case serviceKeepsChild = "service-keeps-child"
+    case prefetchLeak = "prefetch-leak"
 
     /// The finding the trace analysis reports for a run with this bug.
     var finding: String {
@@ -20,6 +21,7 @@ enum Bug: String, CaseIterable, Sendable {
         case .ignoreCancel: "orphaned-task"
         case .earlyTask: "task-started-inactive"
         case .serviceKeepsChild: "undetached-child"
+        case .prefetchLeak: "growing-population"
         }
     }
 
@@ -38,6 +40,8 @@ enum Bug: String, CaseIterable, Sendable {
             "PitBoardBuilder starts the pit poller while building, before the interactor is attached and active"
         case .serviceKeepsChild:
             "the app-wide DeepLinkRegistry holds its handlers strongly, keeping every PitBoard router after logout"
+        case .prefetchLeak:
+            "the Order screen each menu visit builds for later goes to a static cache without a capacity, which keeps every one"
         }
     }
 

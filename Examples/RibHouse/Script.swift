@@ -27,6 +27,8 @@ struct Script {
     /// Plays one session: about 3.6 s at speed 1.
     func play(session: Int) async throws(ScriptError) {
         try checkInterruption()
+        // Where a round of `--loop` starts: `napkin-inspect check --rounds round`.
+        NapkinTrace.mark("round \(session)")
         NapkinTrace.mark("session \(session): begin")
         await pace.pause(.milliseconds(100))
 

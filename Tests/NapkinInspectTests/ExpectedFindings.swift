@@ -1,11 +1,13 @@
 import Foundation
+import Testing
 import TestSupport
 
 /// The findings each recorded trace must produce, as `check` reports them:
 /// the fixtures' from `Tests/Fixtures/traces/expected-findings.json` (read
 /// by ``ExpectedFindings/load()``, shared with the trace module's tests),
 /// the examples' from `Examples/RibHouse/README.md` (default options: grace
-/// 1 s, no expect-teardown).
+/// 1 s, no expect-teardown; an example's `checkArguments` add what its
+/// finding needs, e.g. `--rounds round`).
 extension ExpectedFindings {
     /// One expected finding, as `check --format json` reports it.
     struct Reported: Hashable, Sendable, CustomStringConvertible {
@@ -58,14 +60,38 @@ extension ExpectedFindings {
         return names.sorted()
     }
 
-    /// The example traces of rib-house: `clean` and one per `--bug`, with the rule each produces.
-    static let examples: [(name: String, rule: String?)] = [
-        ("clean", nil),
-        ("bug-forgotten-detach", "view-gone-still-attached"),
-        ("bug-swipe-back", "view-gone-still-attached"),
-        ("bug-retain-cycle", "not-deallocated"),
-        ("bug-ignore-cancel", "orphaned-task"),
-        ("bug-early-task", "task-started-inactive"),
-        ("bug-service-keeps-child", "undetached-child"),
+    /// One example trace of rib-house: a recorded run and the rule its
+    /// check finds.
+    struct Example: Sendable, CustomTestStringConvertible {
+        /// The file name, without `.ndjson`.
+        var name: String
+        /// The rule `check` reports (nil: the clean run, no finding).
+        var rule: String?
+        /// rib-house's arguments besides `--quiet` and `--bug`, as
+        /// `Examples/traces/record.sh` records the run.
+        var appArguments: [String] = []
+        /// `check`'s options the finding needs, the analysis options the
+        /// README names for the bug (none: the defaults).
+        var checkArguments: [String] = []
+
+        /// The `--bug` name (nil: the clean run).
+        var bug: String? { name.hasPrefix("bug-") ? String(name.dropFirst("bug-".count)) : nil }
+
+        var testDescription: String { name }
+    }
+
+    /// The example traces of rib-house: `clean` and one per `--bug`, in
+    /// `--list-bugs` order, with the rule each produces.
+    static let examples: [Example] = [
+        Example(name: "clean", rule: nil),
+        Example(name: "bug-forgotten-detach", rule: "view-gone-still-attached"),
+        Example(name: "bug-swipe-back", rule: "view-gone-still-attached"),
+        Example(name: "bug-retain-cycle", rule: "not-deallocated"),
+        Example(name: "bug-ignore-cancel", rule: "orphaned-task"),
+        Example(name: "bug-early-task", rule: "task-started-inactive"),
+        Example(name: "bug-service-keeps-child", rule: "undetached-child"),
+        // A growth shows over rounds: three rounds, each starting at a `round N` mark.
+        Example(name: "bug-prefetch-leak", rule: "growing-population",
+                appArguments: ["--loop", "3"], checkArguments: ["--rounds", "round"]),
     ]
 }

@@ -31,6 +31,11 @@ final class LaunchNapkinComponent: Component<any EmptyDependency>, @unchecked Se
     var deepLinks: DeepLinkRegistry {
         shared { DeepLinkRegistry(keepsHandlersAlive: bugs.isOn(.serviceKeepsChild)) }
     }
+
+    /// The Order screens built for later: the 2 newest.
+    var orderPrefetch: OrderPrefetchCache {
+        shared { OrderPrefetchCache(capacity: 2) }
+    }
 }
 
 extension LaunchNapkinComponent: LoggedOutDependency {}

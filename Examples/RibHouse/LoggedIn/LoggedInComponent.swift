@@ -7,6 +7,7 @@ protocol LoggedInDependency: Dependency {
     var pitService: PitService { get }
     var announcementService: AnnouncementService { get }
     var deepLinks: DeepLinkRegistry { get }
+    var orderPrefetch: OrderPrefetchCache { get }
     var console: Console { get }
     var pace: Pace { get }
     var bugs: BugSwitch { get }
@@ -26,6 +27,7 @@ final class LoggedInComponent: Component<any LoggedInDependency>, @unchecked Sen
     var pitService: PitService { dependency.pitService }
     var announcementService: AnnouncementService { dependency.announcementService }
     var deepLinks: DeepLinkRegistry { dependency.deepLinks }
+    var orderPrefetch: OrderPrefetchCache { dependency.orderPrefetch }
     var console: Console { dependency.console }
     var pace: Pace { dependency.pace }
     var bugs: BugSwitch { dependency.bugs }

@@ -7,6 +7,9 @@ import Napkin
 protocol LoggedInRouting: ViewableRouting, Sendable {
     func routeToOrder(_ item: MenuItem) async
     func routeBackFromOrder() async
+    /// Builds the Order screen of `item` for later and keeps it, detached,
+    /// in the app-wide ``OrderPrefetchCache``: no child of this napkin.
+    func prefetchOrder(_ item: MenuItem) async
 }
 
 /// What LoggedIn tells its parent.
@@ -65,6 +68,10 @@ final actor LoggedInInteractor: LoggedInInteractable, PresentableInteractable, L
 
     func menuDidSelect(_ item: MenuItem) async {
         await router?.routeToOrder(item)
+    }
+
+    func menuDidStartBrowsing(at item: MenuItem) async {
+        await router?.prefetchOrder(item)
     }
 
     // MARK: OrderListener

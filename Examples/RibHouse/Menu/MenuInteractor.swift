@@ -7,6 +7,8 @@ protocol MenuRouting: ViewableRouting, Sendable {}
 /// What Menu tells its parent.
 protocol MenuListener: AnyObject, Sendable {
     func menuDidSelect(_ item: MenuItem) async
+    /// The guest scrolled this menu for the first time, to `item`.
+    func menuDidStartBrowsing(at item: MenuItem) async
 }
 
 /// What the interactor shows on the menu.
@@ -23,6 +25,8 @@ final actor MenuInteractor: MenuInteractable, PresentableInteractable, MenuPrese
     weak var router: (any MenuRouting)?
     weak var listener: (any MenuListener)?
     private let items: [MenuItem]
+    /// Whether the guest has scrolled this menu yet.
+    private var browsing = false
 
     init(presenter: any MenuPresentable, listener: any MenuListener, items: [MenuItem]) {
         self.presenter = presenter
@@ -43,6 +47,9 @@ final actor MenuInteractor: MenuInteractable, PresentableInteractable, MenuPrese
     func didScroll(to position: Int) async {
         guard items.indices.contains(position) else { return }
         await presenter.highlight(items[position], position: position)
+        guard !browsing else { return }
+        browsing = true
+        await listener?.menuDidStartBrowsing(at: items[position])
     }
 
     func didSelect(_ name: String) async {

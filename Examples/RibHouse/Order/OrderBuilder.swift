@@ -5,16 +5,21 @@ protocol OrderDependency: Dependency {
     var tab: CustomerTab { get }
     var console: Console { get }
     var bugs: BugSwitch { get }
+    var orderPrefetch: OrderPrefetchCache { get }
 }
 
 final class OrderComponent: Component<any OrderDependency>, @unchecked Sendable {
     var tab: CustomerTab { dependency.tab }
     var console: Console { dependency.console }
     var bugs: BugSwitch { dependency.bugs }
+    var orderPrefetch: OrderPrefetchCache { dependency.orderPrefetch }
 }
 
 protocol OrderBuildable: Buildable {
     @MainActor func build(withListener listener: any OrderListener, item: MenuItem) async -> any OrderRouting
+    /// Builds Order for `item` ahead of time and keeps it in the app-wide
+    /// ``OrderPrefetchCache``, never attached.
+    @MainActor func prefetch(withListener listener: any OrderListener, item: MenuItem) async
 }
 
 final class OrderBuilder: Builder<any OrderDependency>, OrderBuildable, @unchecked Sendable {
@@ -27,5 +32,15 @@ final class OrderBuilder: Builder<any OrderDependency>, OrderBuildable, @uncheck
         let router = OrderRouter(interactor: interactor, viewController: view)
         await interactor.set(router: router)
         return router
+    }
+
+    @MainActor
+    func prefetch(withListener listener: any OrderListener, item: MenuItem) async {
+        let component = OrderComponent(dependency: dependency)
+        let router = await build(withListener: listener, item: item)
+        // --bug prefetch-leak: the screen goes to a static cache without a
+        // capacity, which keeps every one until the process exits.
+        let cache = component.bugs.isOn(.prefetchLeak) ? OrderPrefetchCache.everyPrefetch : component.orderPrefetch
+        cache.keep(router)
     }
 }
