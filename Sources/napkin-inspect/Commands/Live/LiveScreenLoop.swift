@@ -173,11 +173,20 @@ struct LiveScreenLoop {
                 }
                 loop.log?.update(s.history, to: paused == nil ? s.events : pausedIndex)
                 facts.log = loop.log
+                facts.population = Self.population(of: pin.id, shown: facts.analyzer, series: s.populations, live: s.analyzer)
             } else {
                 loop.log = nil
             }
             return view.frame(facts, inspector: &loop.inspector)
         }
+    }
+
+    /// The live count over time of the type of node `id` as `shown` (the
+    /// moment on screen) knows it, from the session's `series` (indexed as
+    /// `live`'s populations), up to the moment shown.
+    static func population(of id: NodeID, shown: TraceAnalyzer, series: PopulationSeries, live: TraceAnalyzer) -> PopulationSeries.Points? {
+        guard let key = NodeDetails.populationKey(of: id, in: shown.state), let index = live.populations.index(of: key) else { return nil }
+        return series.points(of: index, until: shown.state.time, last: shown.populations[key]?.live ?? 0)
     }
 
     /// What the session bar says about `session` (under its lock).

@@ -30,6 +30,10 @@ final class LiveSession: Sendable {
         var events = 0
         /// What the view keeps for travelling back in time.
         var history = LiveHistory()
+        /// Each population's live count over time, for the node details
+        /// (one count a second, at most ``LiveSession/populationSamples``
+        /// per population: older ones are merged two by two).
+        var populations = PopulationSeries(capacity: LiveSession.populationSamples, width: 1_000_000_000)
         /// The input ended (the connection closed, the file or pipe ended).
         var finished = false
         /// Why the input is not a trace, if it is not.
@@ -65,6 +69,8 @@ final class LiveSession: Sendable {
 
     /// Diagnostics printed per session, at most (off a terminal).
     static let maxDiagnostics = 10
+    /// The most counts kept per population for the node details' series.
+    static let populationSamples = 60
 
     /// The session's number, in order of arrival (1 for the first).
     let number: Int
@@ -135,6 +141,7 @@ final class LiveSession: Sendable {
                     named(info)
                     s.onSessionRecord = nil
                 }
+                if s.populations.isDue(at: event.time) { s.populations.advance(to: event.time, s.analyzer.populations) }
                 s.analyzer.consume(event)
                 if s.history.keep(event) { s.history.considerCheckpoint(s.analyzer) }
                 s.events += 1
@@ -209,6 +216,7 @@ final class LiveSession: Sendable {
             let (later, overflow) = s.lastEventTrace.addingReportingOverflow(now &- s.lastEventWall)
             let before = s.analyzer.findings.count
             s.analyzer.advance(to: overflow ? .max : later)
+            if s.populations.isDue(at: later), !overflow { s.populations.advance(to: later, s.analyzer.populations) }
             if s.analyzer.findings.count != before { s.changed = true }
         }
     }

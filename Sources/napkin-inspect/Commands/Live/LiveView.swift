@@ -64,7 +64,8 @@ struct LiveView {
         if inspector.showingHelp {
             lines += InspectorKeys.helpLines(style: style)
         } else if let pin = inspector.details {
-            let details = NodeDetails(style: style, width: columns).lines(pin, analyzer: facts.analyzer, log: facts.log)
+            let details = NodeDetails(style: style, width: columns).lines(pin, analyzer: facts.analyzer, log: facts.log,
+                                                                      population: facts.population)
             let top = min(inspector.detailsScroll, max(0, details.count - room))
             inspector.detailsScroll = top
             lines += details.dropFirst(top).prefix(room)

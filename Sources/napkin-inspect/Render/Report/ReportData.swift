@@ -3,7 +3,8 @@ import NapkinTrace
 /// The data of one trace as the report's script reads it: one JSON object
 /// whose fields ``ReportSchema`` names (and `docs/report.md`, "The embedded
 /// data", lists): the node lives as tables (``ReportNodeTables``), the
-/// findings, the stats, and every text known before the page opens written
+/// findings, the chart of live instances per type (``ReportPopulations``),
+/// the stats, and every text known before the page opens written
 /// ready to show (``ReportSummary``, the findings' times); the rules' help is
 /// the page's (``ReportHelp``), once per rule.
 ///
@@ -40,6 +41,7 @@ enum ReportData {
         out.openArray()
         for finding in findings { write(finding, sources: sources, into: &out) }
         out.closeArray()
+        trace.populations.write(into: &out)
         writeStats(trace.stats, into: &out)
         out.member(Field.setApart, trace.setApart)
         out.member(Field.notKept, trace.findingsNotKept + (trace.findings.count - findings.count))

@@ -25,7 +25,7 @@ extension ReportPage {
     }
 
     /// The start of the body: the header, the player, the tree, findings,
-    /// timeline and stats panels (empty: the script draws them).
+    /// timeline, live instances and stats panels (empty: the script draws them).
     static let panels = """
         <body>
         <header class="top">
@@ -68,6 +68,12 @@ extension ReportPage {
         </div>
         <div class="legend"><span style="--c: var(--life)">alive</span><span style="--c: var(--attached)">attached</span><span style="--c: var(--active)">interactor active</span><span style="--c: var(--shown)">view shown / removed</span><span style="--c: #69db7c">task completed</span><span style="--c: #adb5bd">task cancelled</span><span style="--c: var(--warning)">task still running</span><span style="--c: #343a40">deinit</span><span style="--c: #1c7ed6">mark</span><span style="--c: var(--error)">finding</span></div>
         <div id="timeline"><svg id="axis"></svg><div id="rows-scroll"><div id="rows-spacer"></div><svg id="rows"></svg></div></div>
+        </section>
+        <section class="panel" id="populations-panel" hidden>
+        <h2>Live instances</h2>
+        <p id="populations-text" class="caption"></p>
+        <svg id="populations-chart" viewBox="0 0 1000 200" preserveAspectRatio="none" role="img" aria-label="Live instances per type over time"></svg>
+        <div id="populations-legend" class="legend"></div>
         </section>
         <section class="panel" id="stats-panel">
         <h2>Stats</h2>

@@ -6,7 +6,7 @@
 ///
 /// Two shapes: an *object* (``Trace``, a finding, a location...) has one
 /// value per field; a *table* (``Node``, ``Attachment``, ``Span``,
-/// ``ShownSpan``, ``ViewRemoval``, ``Task``, ``Mark``) is an object with one
+/// ``ShownSpan``, ``ViewRemoval``, ``Task``, ``Mark``, ``Round``) is an object with one
 /// array per column, every column as long as the table has rows (a row is
 /// the values at one index). The rows of the tables that belong to a node
 /// have its row in ``Node`` in their `node` column, in node order. Numbers
@@ -99,6 +99,12 @@ enum ReportSchema {
         case marks
         /// The findings (``Finding``), at most ``ReportData/maxFindings``.
         case findings
+        /// The chart's populations (``Population``): flagged first, then those with the most alive at once.
+        case populations
+        /// The chart's caption, or empty when it has nothing to draw.
+        case populationText
+        /// The ``Round`` table: the rounds of the repeated flow.
+        case rounds
         /// The rows of `napkin-inspect stats` (``Stat``).
         case stats
         /// The events by kind (``Kind``).
@@ -249,6 +255,32 @@ enum ReportSchema {
         case role
         /// `File.swift:70`, or a path under `--source-root`.
         case place
+    }
+
+    /// One population of the chart of live instances (``ReportPopulations``).
+    enum Population: String, CaseIterable {
+        /// Its name: a type, or `Owner 'label'` for bound tasks.
+        case name
+        /// `router`, `interactor` or `task`.
+        case kind
+        /// The most alive at once.
+        case peak
+        /// What the legend says of it.
+        case label
+        /// What flags it: `growing`, `over 3`, `over budget`, or empty.
+        case flag
+        /// The times of its counts.
+        case times
+        /// How many were alive at each of those times.
+        case counts
+    }
+
+    /// The table of rounds (the chart's vertical lines).
+    enum Round: String, CaseIterable {
+        /// When the round started.
+        case time
+        /// The mark that started it.
+        case text
     }
 
     /// A row of `napkin-inspect stats`.

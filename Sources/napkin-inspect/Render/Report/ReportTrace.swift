@@ -23,6 +23,8 @@ struct ReportTrace {
     var stats: TraceStats?
     /// Why the trace cannot be trusted, one line each (empty for an intact trace).
     var problems: [String]
+    /// The chart of live instances per type.
+    var populations = ReportPopulations()
 
     /// Reads and analyses the trace at `path` with `options`, one report
     /// trace per session in it. `title` names it (default: the path). With
@@ -42,19 +44,39 @@ struct ReportTrace {
         // The stats share the analysis's model: one state, not two (a deep
         // chain's model is hundreds of megabytes).
         var tally = TraceStats.Tally()
+        // The live counts per type of the session being read; a session that ended keeps only its chart.
+        var fold = ReportPopulations.Fold(options)
+        var charts: [ReportPopulations] = []
+        func session(_ k: Int) -> [Finding] {
+            let all = analyzer.findings
+            return all[min(firstFinding[k], all.count)..<min(firstFinding.count > k + 1 ? firstFinding[k + 1] : all.count, all.count)]
+                .filter { !setApart.contains($0.fingerprint) }
+        }
         let summary = try TraceInput(path: path, quiet: quiet).read { event in
             let startsSession: Bool
             if case .sessionStart = event.kind { startsSession = true } else { startsSession = false }
+            var ended: PopulationCounts?
             if startsSession {
                 sessions += 1
                 if sessions > 1 {
                     histories.append(current)
                     current = TraceHistory()
+                    ended = analyzer.populations
                 }
+            } else {
+                fold.before(event.time, analyzer.populations)
             }
             tally.count(event, before: analyzer.state)
             analyzer.consume(event)
-            if startsSession && sessions > 1 { firstFinding.append(analyzer.findings.count) }
+            if startsSession && sessions > 1 {
+                // The session before is decided now: its findings flag its chart.
+                firstFinding.append(analyzer.findings.count)
+                if let ended, let last = histories.last {
+                    charts.append(fold.chart(ended, end: last.endTime, findings: session(firstFinding.count - 2)))
+                }
+                fold = ReportPopulations.Fold(options)
+            }
+            if case .mark(let text) = event.kind { fold.mark(text, at: event.time) }
             tally.counted(event, after: analyzer.state)
             current.apply(event)
             return true
@@ -62,6 +84,7 @@ struct ReportTrace {
         let stats = tally.stats(path: title ?? path, reading: summary, state: analyzer.state)
         analyzer.finish()
         histories.append(current)
+        charts.append(fold.chart(analyzer.populations, end: current.endTime, findings: session(firstFinding.count - 1)))
         let problems = summary.integrity.including(analyzer.state).problems.map { "\($0.kind.rawValue): \($0)" }
         let all = analyzer.findings
         firstFinding.append(all.count)
@@ -75,7 +98,8 @@ struct ReportTrace {
             }
             traces.append(ReportTrace(title: name, history: history, findings: shown, setApart: mine.count - shown.count,
                                       findingsNotKept: index == histories.count - 1 ? analyzer.findingsNotKept : 0,
-                                      stats: histories.count == 1 ? stats : nil, problems: problems))
+                                      stats: histories.count == 1 ? stats : nil, problems: problems,
+                                      populations: index < charts.count ? charts[index] : ReportPopulations()))
         }
         return traces
     }

@@ -45,6 +45,8 @@ struct LiveFrame {
     var matches: FilterMatches?
     /// The events about the node whose details are open.
     var log: NodeLog?
+    /// The live count over time of the open node's type, up to the moment shown.
+    var population: PopulationSeries.Points?
 
     /// A frame of `analyzer`, live, with nothing else known yet.
     init(analyzer: TraceAnalyzer) {

@@ -8,6 +8,11 @@ import NapkinTrace
 /// (from the oldest moment it can rebuild to the newest event), and the
 /// counts of that moment: `… app (pid 12)  paused at seq 1,100, t=3.9s
 /// [history: seq 3–1,234]  routers 5  tasks 1  no findings`.
+///
+/// After the findings, the populations flagged at that moment
+/// (``PopulationFlag``): over their budget or growing over rounds, at most
+/// two named: `⚠ OrderRouter ×7 growing, MenuRouter ×3 over 2 +1 more`;
+/// fewer named when the screen is too narrow (`⚠ 3 populations flagged`).
 extension LiveView {
     /// The header for `facts`, as `inspector` shows them.
     func header(_ facts: LiveFrame, inspector: InspectorState, columns: Int) -> String {
@@ -22,6 +27,7 @@ extension LiveView {
             header += "  t=" + TimeFormat.duration(state.time)
             header += "  \(NumberFormat.grouped(facts.events)) events (\(NumberFormat.grouped(facts.rate))/s)"
             header += counts
+            header = flagged(header, facts, columns: columns)
             let history = facts.reach.map { "history " + TimeFormat.duration($0.span) } ?? "no history"
             header += style.dim("  [\(facts.finished ? "ended" : "live"); \(history)]")
             return header
@@ -33,7 +39,16 @@ extension LiveView {
         let newest = "\(facts.newestSeq)"
         header += style.dim("  [" + (facts.reach.map { "history: seq \($0.seq)\u{2013}\(newest)" } ?? "no history; newest seq \(newest)") + "]")
         header += counts
-        return header
+        return flagged(header, facts, columns: columns)
+    }
+
+    /// `header`, then the populations flagged at the moment shown, named as
+    /// far as the rest of the line allows.
+    private func flagged(_ header: String, _ facts: LiveFrame, columns: Int) -> String {
+        let flags = PopulationFlag.flags(facts.analyzer)
+        guard !flags.isEmpty else { return header }
+        let room = columns - header.visibleCount - 2
+        return header + "  " + style.yellow(PopulationFlag.summary(flags, fitting: room))
     }
 
     /// A rule across the screen; with `label`, the label in it.
@@ -49,4 +64,20 @@ extension LiveView {
 private extension String {
     /// The string with its first letter in upper case (`Paused at…` stands out without colours).
     func uppercasedFirst() -> String { prefix(1).uppercased() + dropFirst() }
+
+    /// The characters a terminal shows (colour codes left out).
+    var visibleCount: Int {
+        var count = 0
+        var inEscape = false
+        for character in self {
+            if inEscape {
+                if character.isLetter { inEscape = false }
+            } else if character == "\u{1B}" {
+                inEscape = true
+            } else {
+                count += 1
+            }
+        }
+        return count
+    }
 }

@@ -5,10 +5,12 @@ import NapkinTrace
 /// trace says), its interactor and bound tasks, its view, the events about it
 /// that the history still keeps, and its findings, each with what the rule
 /// means and how to fix it (the text of docs/findings.md, as `check --format
-/// sarif` gives it).
+/// sarif` gives it). Its population: how many of its type are alive, the
+/// most at once, its budget, and the count over time as a sparkline.
 ///
 /// Its cost follows the node: its fields, its tasks, at most
-/// ``NodeLog/maxEntries`` events and the findings about it.
+/// ``NodeLog/maxEntries`` events, at most ``LiveSession/populationSamples``
+/// counts and the findings about it.
 struct NodeDetails {
     /// Colours, or none.
     let style: Style
@@ -20,8 +22,9 @@ struct NodeDetails {
 
     // MARK: - The panel
 
-    /// The panel's lines for `pin` in `analyzer`'s state, with the events of `log`.
-    func lines(_ pin: InspectorState.Pin, analyzer: TraceAnalyzer, log: NodeLog?) -> [String] {
+    /// The panel's lines for `pin` in `analyzer`'s state, with the events of
+    /// `log` and the live count of its type over time, `population`.
+    func lines(_ pin: InspectorState.Pin, analyzer: TraceAnalyzer, log: NodeLog?, population: PopulationSeries.Points? = nil) -> [String] {
         let state = analyzer.state
         var lines: [String] = []
         guard let node = state[pin.id] else {
@@ -74,6 +77,7 @@ struct NodeDetails {
             lines.append(field("hook", running.hook.rawValue + " running since " + moment(running.since.seq, running.since.time)))
         }
         lines += tasks(interactor ?? (node.kind == .interactor ? node : nil), state: state, log: log)
+        lines += self.population(of: node, analyzer: analyzer, series: population)
         lines += history(log, state: state)
         lines += findings(about: [node.id] + (interactorID.map { [$0] } ?? []), analyzer)
         return lines
@@ -128,6 +132,46 @@ struct NodeDetails {
             }
         }
         return lines.isEmpty ? [] : [style.bold("Bound tasks")] + lines
+    }
+
+    /// The population of `id`'s type in `state` (routers or interactors of its type).
+    static func populationKey(of id: NodeID, in state: TraceState) -> PopulationCounts.Key? {
+        guard let node = state[id] else { return nil }
+        return switch node.kind {
+        case .router: PopulationCounts.Key(.router, type: node.type)
+        case .interactor: PopulationCounts.Key(.interactor, type: node.type)
+        }
+    }
+
+    /// How many of the node's type are alive, the most at once, its budget
+    /// and flags, and the count over time (`series`, up to the moment shown).
+    private func population(of node: TraceNode, analyzer: TraceAnalyzer, series: PopulationSeries.Points?) -> [String] {
+        guard let key = Self.populationKey(of: node.id, in: analyzer.state), let population = analyzer.populations[key] else { return [] }
+        let noun = node.kind == .router ? "routers" : "interactors"
+        var lines = [style.bold("Population") + style.dim(" (\(noun) of type \(printable(node.type)) alive at once)")]
+        lines.append(field("alive", "\(NumberFormat.grouped(population.live)) now, the most \(NumberFormat.grouped(population.peak)) at "
+                           + moment(population.peakSeq, population.peakTime) + ", \(NumberFormat.grouped(population.created)) created"))
+        let flag = PopulationFlag.flags(analyzer).first { $0.key == key }
+        if let budget = analyzer.options.maxAlive[key.description] {
+            lines.append(field("budget", "\(NumberFormat.grouped(budget))" + (population.live > budget || flag?.overBudget == true ? ", " + style.red("over") : "")))
+        }
+        if flag?.growing == true { lines.append(field("trend", style.red("growing") + " over the rounds (growing-population, below)")) }
+        if let series, series.counts.count > 1 {
+            let room = max(8, width - 40)
+            let counts = series.counts.suffix(room)
+            lines.append(field("per " + TimeFormat.duration(series.width), Self.sparkline(counts) + "  "
+                               + style.dim((counts.count > 8 ? "\u{2026} " : "") + counts.suffix(8).map { NumberFormat.grouped($0) }.joined(separator: " "))))
+        }
+        return lines
+    }
+
+    /// `▁▂▄█`: one bar per count, the highest the most.
+    static func sparkline(_ counts: some Collection<Int>) -> String {
+        let bars = Array("\u{2581}\u{2582}\u{2583}\u{2584}\u{2585}\u{2586}\u{2587}\u{2588}")
+        let most = counts.max() ?? 0
+        return String(counts.map { count in
+            most <= 0 ? bars[0] : bars[min(bars.count - 1, max(0, count) * (bars.count - 1) / most)]
+        })
     }
 
     /// The events about the node that the history keeps, oldest first.

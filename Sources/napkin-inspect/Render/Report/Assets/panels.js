@@ -1,6 +1,7 @@
 // The report's script, the panels that do not move with the slider: the
 // header, the findings (with their rule's help, cloned from the page's
-// templates) and the stats, all from ready texts of the trace's data.
+// templates), the chart of live instances per type (only its cursor moves)
+// and the stats, all from ready texts of the trace's data.
 //
 // The report's script is these files, joined in this order inside one
 // function (ReportAssets.scriptParts; the page adds the "use strict" and the
@@ -87,4 +88,43 @@
     for (const row of d.kinds) {
       const tr = el("tr"); tr.appendChild(el("td", null, row.kind)); tr.appendChild(el("td", "num", row.count)); kinds.appendChild(tr);
     }
+  }
+
+  // ---------- live instances per type ----------
+  // One line per charted population (at most 8, each at most 500 points),
+  // the rounds as vertical lines, and a cursor at the slider's moment. The
+  // chart is 1000 x 200 units stretched to the panel; its lines keep their width.
+  const POPULATION_COLOURS = ["#1c7ed6", "#e8590c", "#2f9e44", "#9c36b5", "#e03131", "#0c8599", "#f08c00", "#495057"];
+  function renderPopulations() {
+    const d = T.data, chart = $("populations-chart"), legend = $("populations-legend");
+    chart.textContent = ""; legend.textContent = "";
+    $("populations-panel").hidden = d.populations.length === 0;
+    $("populations-text").textContent = d.populationText;
+    if (!d.populations.length) return;
+    const most = Math.max(1, ...d.populations.map((p) => p.peak));
+    const x = (t) => (t / T.end * 1000).toFixed(2), y = (n) => (196 - n / most * 188).toFixed(2);
+    for (let k = 0; k < d.rounds.time.length; k++) {
+      const line = svg("line", { class: "round", x1: x(d.rounds.time[k]), x2: x(d.rounds.time[k]), y1: 0, y2: 200 });
+      line.appendChild(svg("title", {})).textContent = d.rounds.text[k];
+      chart.appendChild(line);
+    }
+    d.populations.forEach((p, i) => {
+      const colour = POPULATION_COLOURS[i % POPULATION_COLOURS.length];
+      const points = [];
+      for (let k = 0; k < p.times.length; k++) points.push(x(p.times[k]) + "," + y(p.counts[k]));
+      const line = svg("polyline", { class: "population" + (p.flag ? " flagged" : ""), points: points.join(" "), stroke: colour });
+      line.dataset.population = p.name;
+      line.appendChild(svg("title", {})).textContent = p.label;
+      chart.appendChild(line);
+      const item = el("span", p.flag ? "flagged" : null, p.label);
+      item.style.setProperty("--c", colour);
+      legend.appendChild(item);
+    });
+    chart.appendChild(svg("line", { id: "populations-cursor", class: "cursor", x1: 0, x2: 0, y1: 0, y2: 200 }));
+  }
+  function movePopulationCursor() {
+    const cursor = $("populations-cursor");
+    if (!cursor) return;
+    cursor.setAttribute("x1", (cur / T.end * 1000).toFixed(2));
+    cursor.setAttribute("x2", (cur / T.end * 1000).toFixed(2));
   }

@@ -44,6 +44,7 @@
     buildRows();
     renderHeader();
     renderFindings();
+    renderPopulations();
     renderStats();
     setTime(T.end, false);
   }
@@ -56,6 +57,7 @@
     renderTree();
     drawTimeline();
     markFindings();
+    movePopulationCursor();
   }
   function changeIndex(t) { // last change at or before t
     const c = T.changes; let lo = 0, hi = c.length - 1;
