@@ -27,7 +27,6 @@ struct CheckCommandTests {
     }
 
     @Test("every example trace whose finding needs options (--rounds round): exit status and exactly its bug's rule",
-          .disabled("needs --rounds: merged from the CLI branch"),
           arguments: ExpectedFindings.examples.filter { !$0.checkArguments.isEmpty })
     func exampleTraceWithOptions(_ example: ExpectedFindings.Example) async throws {
         try await Self.checkExample(example)

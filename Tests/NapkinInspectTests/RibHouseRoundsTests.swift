@@ -44,15 +44,15 @@ struct RibHouseRoundsTests {
         return result.events
     }
 
-    /// `--bug prefetch-leak`'s findings with ``options``: one per population
-    /// that grows, the Order router and its interactor (each a population of
-    /// its own), both created at OrderBuilder's line; nothing without rounds.
+    /// `--bug prefetch-leak`'s findings with ``options``: one, about the
+    /// Order routers (their interactors grow with them: the same cause, not
+    /// reported apart), created at OrderBuilder's line; nothing without rounds.
     static func expectPrefetchLeak(_ events: [TraceEvent], rounds: Int) throws {
         #expect(TraceAnalyzer.analyze(events).isClean, "no other rule sees the leak: \(TraceAnalyzer.analyze(events))")
         let report = TraceAnalyzer.analyze(events, options: options)
         let found = report.findings
-        #expect(found.map(\.rule) == [.growingPopulation, .growingPopulation], "\(report)")
-        #expect(Set(found.map { "\($0.subject) \($0.type)" }) == ["router OrderRouter", "interactor OrderInteractor"], "\(report)")
+        #expect(found.map(\.rule) == [.growingPopulation], "\(report)")
+        #expect(found.map { "\($0.subject) \($0.type)" } == ["router OrderRouter"], "\(report)")
         let counts = (0...rounds).map(String.init).joined(separator: ", ")
         let line = try orderCreationLine()
         for finding in found {
@@ -67,7 +67,7 @@ struct RibHouseRoundsTests {
 
     // MARK: - In-process
 
-    @Test("--loop 3 --bug prefetch-leak: growing-population for OrderRouter and OrderInteractor, counts 0, 1, 2, 3, created at OrderBuilder's line; nothing else, and nothing without rounds")
+    @Test("--loop 3 --bug prefetch-leak: growing-population for OrderRouter (its interactors not apart), counts 0, 1, 2, 3, created at OrderBuilder's line; nothing else, and nothing without rounds")
     func prefetchLeak() async throws {
         let events = try await Self.record(["--loop", "3", "--bug", "prefetch-leak"])
         #expect(events.filter { if case .mark(let text) = $0.kind { text.hasPrefix("round ") } else { false } }.count == 3)
@@ -98,8 +98,7 @@ struct RibHouseRoundsTests {
 
     // MARK: - check (needs --rounds and --max-alive)
 
-    @Test("check --rounds round on a --loop 3 --bug prefetch-leak run: exit 1, one growing-population line for OrderRouter at OrderBuilder's line, one for OrderInteractor",
-          .disabled("needs --rounds: merged from the CLI branch"))
+    @Test("check --rounds round on a --loop 3 --bug prefetch-leak run: exit 1, one growing-population line for OrderRouter at OrderBuilder's line")
     func checkPrefetchLeak() async throws {
         let scratch = try ScratchDirectory("rib-house-rounds")
         defer { scratch.remove() }
@@ -116,15 +115,13 @@ struct RibHouseRoundsTests {
         #expect(result.status == 1, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let found = CheckCommandTests.findingLines(result.stdout)
-        #expect(found.map(\.rule) == ["growing-population", "growing-population"], "\(result)")
+        #expect(found.map(\.rule) == ["growing-population"], "\(result)")
         #expect(found.contains { $0.line.hasPrefix("  error[growing-population] OrderRouter#") }, "\(result)")
-        #expect(found.contains { $0.line.hasPrefix("  error[growing-population] OrderInteractor#") }, "\(result)")
         #expect(found.allSatisfy { $0.line.contains("0, 1, 2, 3: rose 3 times and never went down") }, "\(result)")
         #expect(result.stdout.contains("Examples/RibHouse/Order/OrderBuilder.swift:\(line.line) (created)"), "\(result)")
     }
 
-    @Test("check --rounds round --max-alive LoggedInRouter=1 on the clean app in rounds: exit 0, no findings",
-          .disabled("needs --rounds: merged from the CLI branch"), arguments: [3, 5])
+    @Test("check --rounds round --max-alive LoggedInRouter=1 on the clean app in rounds: exit 0, no findings", arguments: [3, 5])
     func checkClean(loops: Int) async throws {
         let scratch = try ScratchDirectory("rib-house-rounds")
         defer { scratch.remove() }
