@@ -28,7 +28,8 @@ enum RibHouseApp {
         let component = LaunchNapkinComponent(
             console: Console(quiet: options.quiet, traceSetting: traceSetting),
             pace: Pace(speed: options.speed),
-            bugs: BugSwitch(injected: options.bug)
+            bugs: BugSwitch(injected: options.bug),
+            playsRounds: options.loops != 1
         )
         NapkinTrace.mark(options.bug.map { "launch with --bug \($0.rawValue)" } ?? "launch")
         let router = await LaunchNapkinBuilder(dependency: component).build()

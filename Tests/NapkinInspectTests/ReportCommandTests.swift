@@ -152,11 +152,11 @@ struct ReportCommandTests {
         let out = dir + "/check.html"
         let result = try await CLIHarness.inspect(["check", "Examples/traces", "--report", out])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("wrote the report \(out) (7 traces)"))
+        #expect(result.stderr.contains("wrote the report \(out) (8 traces)"))
         let html = try String(contentsOfFile: out, encoding: .utf8)
         let meta = try Self.embedded("report-meta", in: html)
         let traces = try #require(meta["traces"] as? [[String: Any]])
-        #expect(traces.count == 7)
+        #expect(traces.count == 8)
         #expect(traces.contains { ($0["title"] as? String)?.hasSuffix("clean.ndjson") == true && $0["findings"] as? Int == 0 })
         #expect(traces.filter { ($0["findings"] as? Int ?? 0) > 0 }.count == 6)
 

@@ -8,11 +8,15 @@ final class LaunchNapkinComponent: Component<any EmptyDependency>, @unchecked Se
     let console: Console
     let pace: Pace
     let bugs: BugSwitch
+    /// Whether the session is played in rounds (`--loop N`, N other than 1):
+    /// the app then prefetches Order screens for the repeat visits.
+    let playsRounds: Bool
 
-    init(console: Console, pace: Pace, bugs: BugSwitch) {
+    init(console: Console, pace: Pace, bugs: BugSwitch, playsRounds: Bool = false) {
         self.console = console
         self.pace = pace
         self.bugs = bugs
+        self.playsRounds = playsRounds
         super.init(dependency: EmptyComponent())
     }
 
@@ -32,9 +36,9 @@ final class LaunchNapkinComponent: Component<any EmptyDependency>, @unchecked Se
         shared { DeepLinkRegistry(keepsHandlersAlive: bugs.isOn(.serviceKeepsChild)) }
     }
 
-    /// The Order screens built for later: the 2 newest.
+    /// The Order screens built for later: the 2 newest (in rounds only).
     var orderPrefetch: OrderPrefetchCache {
-        shared { OrderPrefetchCache(capacity: 2) }
+        shared { OrderPrefetchCache(capacity: 2, isEnabled: playsRounds) }
     }
 }
 

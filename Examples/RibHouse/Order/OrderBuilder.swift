@@ -37,6 +37,7 @@ final class OrderBuilder: Builder<any OrderDependency>, OrderBuildable, @uncheck
     @MainActor
     func prefetch(withListener listener: any OrderListener, item: MenuItem) async {
         let component = OrderComponent(dependency: dependency)
+        guard component.bugs.isOn(.prefetchLeak) || component.orderPrefetch.isEnabled else { return }
         let router = await build(withListener: listener, item: item)
         // --bug prefetch-leak: the screen goes to a static cache without a
         // capacity, which keeps every one until the process exits.

@@ -4,6 +4,11 @@
 /// view) and keeps it here, never attached, so that a later tap on that dish
 /// could show it at once (the script never makes that tap).
 ///
+/// The app prefetches for repeat visits, so only when the session is played
+/// in rounds (`--loop N`, N other than 1): the single default run builds no
+/// screen ahead, and is the run `Examples/traces/clean.ndjson` recorded
+/// (``isEnabled``). `--bug prefetch-leak` prefetches in every run.
+///
 /// App-wide: one instance, held by the LaunchNapkin's component, so it
 /// outlives the login sessions that fill it and goes when the app closes. It
 /// keeps the ``capacity`` newest screens and drops the older ones, which are
@@ -21,12 +26,16 @@ final class OrderPrefetchCache {
 
     /// The most screens kept (nil: no limit).
     let capacity: Int?
+    /// Whether the app prefetches into this cache at all (the session is played in rounds).
+    let isEnabled: Bool
     /// The screens kept, the newest last.
     private(set) var screens: [any OrderRouting] = []
 
-    /// A cache that keeps at most `capacity` screens (nil: every one).
-    nonisolated init(capacity: Int?) {
+    /// A cache that keeps at most `capacity` screens (nil: every one);
+    /// `isEnabled` false: the app prefetches nothing into it.
+    nonisolated init(capacity: Int?, isEnabled: Bool = true) {
         self.capacity = capacity
+        self.isEnabled = isEnabled
     }
 
     /// Keeps `screen`; beyond the capacity, drops the oldest.

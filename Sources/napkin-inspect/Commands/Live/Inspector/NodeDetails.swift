@@ -77,9 +77,10 @@ struct NodeDetails {
             lines.append(field("hook", running.hook.rawValue + " running since " + moment(running.since.seq, running.since.time)))
         }
         lines += tasks(interactor ?? (node.kind == .interactor ? node : nil), state: state, log: log)
-        lines += self.population(of: node, analyzer: analyzer, series: population)
         lines += history(log, state: state)
         lines += findings(about: [node.id] + (interactorID.map { [$0] } ?? []), analyzer)
+        // Last: the node's own state, its history and findings come first on a short screen.
+        lines += self.population(of: node, analyzer: analyzer, series: population)
         return lines
     }
 
