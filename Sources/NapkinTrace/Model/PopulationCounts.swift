@@ -74,7 +74,7 @@ public struct PopulationCounts: Sendable {
         public internal(set) var peakTime: UInt64 = 0
         /// How many were created (or started) in all.
         public internal(set) var created = 0
-        /// For routers: the type of the interactor the last one was made with.
+        /// For routers: the type of the interactor the first one was made with.
         public internal(set) var interactorType: String?
     }
 
@@ -87,6 +87,7 @@ public struct PopulationCounts: Sendable {
     public private(set) var untrackedInstances = 0
     /// The population each key is counted in.
     private var slots: [Key: Int32] = [:]
+
     /// The population of each live router or interactor (-1: untracked).
     private var nodeSlots = NodeTable<Int32>()
     /// The population of each running task (-1: untracked).
@@ -110,15 +111,17 @@ public struct PopulationCounts: Sendable {
         switch event.kind {
         case .routerCreated(let id, let type, let interactor, let interactorType):
             // A router record creates its interactor too when none was recorded.
-            if interactor != 0 && !nodeSlots.contains(interactor) && state[interactor] != nil {
+            if interactor != 0 && !nodeSlots.contains(interactor) && state.table.contains(interactor) {
                 added(Key(.interactor, type: interactorType), id: interactor, to: .nodes, event)
             }
-            added(Key(.router, type: type), id: id, to: .nodes, event)
-            if interactor != 0, let slot = slots[Key(.router, type: type)] { populations[Int(slot)].interactorType = interactorType }
+            let slot = added(Key(.router, type: type), id: id, to: .nodes, event)
+            if interactor != 0 && slot >= 0 && populations[Int(slot)].interactorType == nil {
+                populations[Int(slot)].interactorType = interactorType
+            }
         case .interactorCreated(let id, let type):
             added(Key(.interactor, type: type), id: id, to: .nodes, event)
         case .taskStart(let task, _, let label):
-            guard let ownerType = state.task(task)?.ownerType else { return }
+            guard let ownerType = state.taskTable.with(task, { $0.pointee.ownerType }) else { return }
             added(Key(.task, type: ownerType, label: label), id: task, to: .tasks, event)
         case .deallocated(let id):
             removed(id, from: .nodes)
@@ -154,8 +157,10 @@ public struct PopulationCounts: Sendable {
         case nodes, tasks
     }
 
-    private mutating func added(_ key: Key, id: NodeID, to table: Table, _ event: TraceEvent) {
-        guard id != 0 else { return }
+    /// Counts instance `id` of `key`; returns its population's index (-1: untracked).
+    @discardableResult
+    private mutating func added(_ key: Key, id: NodeID, to table: Table, _ event: TraceEvent) -> Int32 {
+        guard id != 0 else { return -1 }
         let slot: Int32
         if let known = slots[key] {
             slot = known
@@ -167,14 +172,20 @@ public struct PopulationCounts: Sendable {
             slot = -1
         }
         // A creation naming an id still alive (a corrupt trace) replaces it.
-        removed(id, from: table)
-        switch table {
+        let inserted = switch table {
         case .nodes: nodeSlots.insertIfAbsent(id, slot)
         case .tasks: taskSlots.insertIfAbsent(id, slot)
         }
+        if !inserted {
+            removed(id, from: table)
+            switch table {
+            case .nodes: nodeSlots.insertIfAbsent(id, slot)
+            case .tasks: taskSlots.insertIfAbsent(id, slot)
+            }
+        }
         guard slot >= 0 else {
             untrackedInstances += 1
-            return
+            return slot
         }
         let index = Int(slot)
         populations[index].live += 1
@@ -184,6 +195,7 @@ public struct PopulationCounts: Sendable {
             populations[index].peakSeq = event.seq
             populations[index].peakTime = event.time
         }
+        return slot
     }
 
     private mutating func removed(_ id: NodeID, from table: Table) {
