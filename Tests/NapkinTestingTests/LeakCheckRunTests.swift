@@ -17,12 +17,7 @@ struct LeakCheckRunTests {
         #expect(run.records)
         let leaked = Locked<ClingingRouter?>(nil)
         await run.record {
-            var root: RootRouter? = RootRouter()
-            await root!.launch()
-            let child = await ClingingRouter.make()
-            leaked.set(child)
-            await root!.attachChild(child)
-            root = nil
+            leaked.set(await playLeakingFlow())
         }
         let verdict = try #require(try await run.verdict())
         #expect(verdict.findings.map(\.rule) == [.undetachedChild], "\(verdict.findings)")

@@ -20,12 +20,7 @@ struct NapkinLeakCheckTests {
 
     @Test("used as a trait on a clean flow: passes", .napkinLeakCheck(grace: cleanGrace, expectTeardown: true))
     func cleanFlowAsTrait() async {
-        var root: RootRouter? = RootRouter()
-        await root!.launch()
-        let child = PlainRouter()
-        await root!.attachChild(child)
-        await root!.detachChild(child)
-        root = nil
+        await playCleanFlow()
     }
 
     @Test("a leak: one issue, on the line of the attach, with the rule, the subject and the locations")
@@ -98,12 +93,7 @@ struct NapkinLeakCheckTests {
         // A leak issue here would fail this test.
         await #expect(throws: Failure.self) {
             try await check.provideScope(for: test, testCase: Test.Case.current) { @MainActor in
-                var root: RootRouter? = RootRouter()
-                await root!.launch()
-                let child = await ClingingRouter.make()
-                leaked.set(child)
-                await root!.attachChild(child)
-                root = nil
+                leaked.set(await playLeakingFlow())
                 throw Failure()
             }
         }

@@ -43,12 +43,7 @@ final class LeakCheckedTestCaseTests: NapkinLeakCheckedTestCase {
     func testCleanFlowIsRecordedAndPasses() async throws {
         let recorder = try XCTUnwrap(TraceContext.recording)
         let before = recorder.snapshot().count
-        var root: RootRouter? = RootRouter()
-        await root!.launch()
-        let child = PlainRouter()
-        await root!.attachChild(child)
-        await root!.detachChild(child)
-        root = nil
+        await playCleanFlow()
         XCTAssertGreaterThan(recorder.snapshot().count, before, "the flow's events are in the test's recording")
     }
 
@@ -78,12 +73,7 @@ final class NapkinLeakCheckFunctionTests: XCTestCase {
     @MainActor
     func testCleanBlockPasses() async {
         await napkinLeakCheck(grace: .seconds(30), expectTeardown: true) {
-            var root: RootRouter? = RootRouter()
-            await root!.launch()
-            let child = PlainRouter()
-            await root!.attachChild(child)
-            await root!.detachChild(child)
-            root = nil
+            await playCleanFlow()
         }
     }
 

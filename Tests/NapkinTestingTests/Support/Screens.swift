@@ -43,3 +43,30 @@ final class RootView: HeadlessViewControllable {}
 final class RootRouter: LaunchRouter<PlainInteractor, RootView> {
     init() { super.init(interactor: PlainInteractor(), viewController: RootView()) }
 }
+
+// MARK: - Flows the tests play
+
+/// A root launched, a child attached and detached, the root released: a flow
+/// that leaves nothing behind.
+@MainActor
+func playCleanFlow() async {
+    var root: RootRouter? = RootRouter()
+    await root!.launch()
+    let child = PlainRouter()
+    await root!.attachChild(child)
+    await root!.detachChild(child)
+    root = nil
+}
+
+/// A root launched with a ``ClingingRouter`` attached, then released with
+/// the child still attached: an `undetached-child` leak. Returns the child,
+/// whose interactor's ``ClingingInteractor/release()`` ends the leak.
+@MainActor
+func playLeakingFlow() async -> ClingingRouter {
+    var root: RootRouter? = RootRouter()
+    await root!.launch()
+    let child = await ClingingRouter.make()
+    await root!.attachChild(child)
+    root = nil
+    return child
+}
