@@ -38,6 +38,31 @@ struct TraceDestinationTests {
         #expect(String(decoding: buffer.prefix(max(n, 0)), as: UTF8.self) == sampleText)
     }
 
+    @Test("a sink that owns its descriptor closes it once: a second close() or a write leaves the file that took the number alone")
+    func closesOnce() throws {
+        // The number a closed descriptor had goes to the next file opened; in
+        // this shared process another test may take it first, so try again
+        // until /dev/null gets it.
+        var checked = false
+        for _ in 0..<100 where !checked {
+            var fds: [Int32] = [-1, -1]
+            try #require(pipe(&fds) == 0)
+            defer { close(fds[0]) }
+            let sink = NDJSONTraceSink(fileDescriptor: fds[1], closeWhenDone: true)
+            sink.close()
+            let other = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            try #require(other >= 0)
+            defer { close(other) }
+            guard other == fds[1] else { continue }
+            sink.close()
+            #expect(fcntl(other, F_GETFD) != -1, "the second close() closed the file that took number \(other)")
+            #expect(throws: TraceSinkError.self) { try sink.write(sample) }
+            #expect(fcntl(other, F_GETFD) != -1)
+            checked = true
+        }
+        #expect(checked, "no file took the closed descriptor's number in 100 tries")
+    }
+
     @Test("a malformed fd:N is refused with the fix in the message",
           arguments: ["fd:", "fd:x", "fd:3x", "fd:-1", "fd: 3", "fd:99999999999"])
     func badFileDescriptor(value: String) {

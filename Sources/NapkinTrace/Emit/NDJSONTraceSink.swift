@@ -52,6 +52,9 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
         var bytes: [UInt8] = []
         /// The offset just past each line's newline, in order (the last is `bytes.count`).
         var lineEnds: [Int] = []
+        /// Whether ``close()`` ran: the descriptor's number may belong to
+        /// another file by now, so it is neither written nor closed again.
+        var closed = false
     }
 
     // MARK: - Making one
@@ -151,6 +154,7 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
     /// Encodes and writes `events`; throws if the descriptor rejects the write.
     public func write(_ events: [TraceEvent]) throws {
         try batch.withLock { batch in
+            guard !batch.closed else { throw TraceSinkError("cannot write the trace to \(label): the sink was closed") }
             batch.bytes.removeAll(keepingCapacity: true)
             batch.lineEnds.removeAll(keepingCapacity: true)
             // Through a buffer pointer: an unoptimised (debug) build's array
@@ -172,9 +176,13 @@ public final class NDJSONTraceSink: TraceSink, TracerAwareSink {
         }
     }
 
-    /// Closes the descriptor if the sink owns it.
+    /// Closes the descriptor if the sink owns it. Later calls do nothing, and
+    /// a later ``write(_:)`` throws: once closed, the number may be another
+    /// file's (a second `close(2)` would close that file under its owner).
     public func close() {
-        batch.withLock { _ in
+        batch.withLock { batch in
+            guard !batch.closed else { return }
+            batch.closed = true
             if closeWhenDone { Platform.closeDescriptor(fd) }
         }
     }

@@ -13,7 +13,10 @@ struct ChildProcessTests {
         // Open in the test process, inheritable, at a number above the child's three.
         let leaked = fcntl(pipe.write, F_DUPFD, 50)
         try #require(leaked >= 50)
-        defer { close(leaked) }
+        // Closed once: a second close(2) would close whatever file of another
+        // test took the number meanwhile (the suite shares one process).
+        var leakedOpen = true
+        defer { if leakedOpen { close(leaked) } }
         let scratch = try ScratchDirectory("child-process")
         defer { scratch.remove() }
         let reading = readToEnd(pipe.read)
@@ -23,6 +26,7 @@ struct ChildProcessTests {
         close(pipe.write)
         let status = try await child.wait(until: .now + hangBound)
         close(leaked)
+        leakedOpen = false
         #expect(status == ChildProcess.Status(waitStatus: 0), "\(String(describing: status))")
         #expect(String(decoding: await reading.value, as: UTF8.self) == "one\n", "only what the child wrote to its 1")
         let stderr = try String(contentsOfFile: scratch.file("err"), encoding: .utf8)
