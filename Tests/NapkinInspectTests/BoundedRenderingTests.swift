@@ -18,7 +18,7 @@ struct BoundedRenderingTests {
         return f
     }
 
-    @Test("a deep chain: levels beyond 24 folded into one mark, rows capped, every row short", .dedicatedThread)
+    @Test("a deep chain: levels beyond 24 folded into one mark, rows capped, every row short", .dedicatedThread, .singleThreaded)
     func deepChain() {
         let state = Self.fixture(3_000, chain: true).state
         let rows = TreeRenderer(style: .plain).rows(state).map(\.text)
@@ -33,7 +33,7 @@ struct BoundedRenderingTests {
         #expect(deepest.contains("\u{2026} 973 levels \u{2026} " + String(repeating: "   ", count: 19) + "\u{2514}\u{2500} NodeRouter#"), "\(deepest)")
     }
 
-    @Test("a wide parent: rows capped, the rest counted", .dedicatedThread)
+    @Test("a wide parent: rows capped, the rest counted", .dedicatedThread, .singleThreaded)
     func wideParent() {
         let state = Self.fixture(5_000, chain: false).state
         let rows = TreeRenderer(style: .plain).rows(state, limit: 50, hint: "enlarge").map(\.text)
@@ -43,7 +43,7 @@ struct BoundedRenderingTests {
         #expect(rows.last == "\u{2026} 4,953 more routers not shown; enlarge")
     }
 
-    @Test("a live frame is exactly the screen, whatever the tree", .dedicatedThread, arguments: [(24, 80), (5, 20), (50, 200)])
+    @Test("a live frame is exactly the screen, whatever the tree", .dedicatedThread, .singleThreaded, arguments: [(24, 80), (5, 20), (50, 200)])
     func liveFrame(_ rows: Int, _ columns: Int) {
         var analyzer = TraceAnalyzer()
         for event in Self.fixture(2_000, chain: true).events { analyzer.consume(event) }
@@ -55,7 +55,7 @@ struct BoundedRenderingTests {
         #expect(!frame.joined().contains("\u{1B}[2J"), "the source name is printable")
     }
 
-    @Test("a view shown and removed 10,000 times: one lane in the timeline, a capped Gantt section", .dedicatedThread)
+    @Test("a view shown and removed 10,000 times: one lane in the timeline, a capped Gantt section", .dedicatedThread, .singleThreaded)
     func manyViewChanges() throws {
         var f = RenderFixture(app: "views")
         f.launch(2, "RootRouter", at: 0)

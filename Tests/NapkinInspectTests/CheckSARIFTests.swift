@@ -25,14 +25,14 @@ struct CheckSARIFTests {
         }
     }
 
-    @Test("every example bug: one result per finding, at the file and line --format text prints, the other lines related", .dedicatedThread,
+    @Test("every example bug: one result per finding, at the file and line --format text prints, the other lines related", .dedicatedThread, .singleThreaded,
           arguments: ExpectedFindings.examples.filter { $0.rule != nil && $0.checkArguments.isEmpty })
     func examples(_ example: ExpectedFindings.Example) async throws {
         try await Self.checkExample(example)
     }
 
     @Test("every example bug whose finding needs options (--rounds round): one result per finding, at the file and line --format text prints",
-          .dedicatedThread,
+          .dedicatedThread, .singleThreaded,
           arguments: ExpectedFindings.examples.filter { $0.rule != nil && !$0.checkArguments.isEmpty })
     func examplesWithOptions(_ example: ExpectedFindings.Example) async throws {
         try await Self.checkExample(example)

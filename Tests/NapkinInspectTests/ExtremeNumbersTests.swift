@@ -58,7 +58,7 @@ struct ExtremeNumbersTests {
         #expect(TimeFormat.point(Self.max) == "18446744073.710s")
     }
 
-    @Test("stats depth is counted per attach, whatever the depth", .dedicatedThread)
+    @Test("stats depth is counted per attach, whatever the depth", .dedicatedThread, .singleThreaded)
     func attachDepths() {
         var state = TraceState()
         var depths = AttachDepths()

@@ -189,7 +189,7 @@ struct InspectorStateTests {
         #expect(inspector.moment == .live)
     }
 
-    @Test("back never moves forward: from a moment the history dropped while paused, ← and [ stay", .dedicatedThread)
+    @Test("back never moves forward: from a moment the history dropped while paused, ← and [ stay", .dedicatedThread, .singleThreaded)
     func droppedMoment() {
         let events = LiveHistoryTests.trace(cycles: 3_000)
         var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), maxEvents: 8_192, spacing: 0)

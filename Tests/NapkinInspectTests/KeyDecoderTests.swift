@@ -92,7 +92,7 @@ struct KeyDecoderTests {
         #expect(Self.decode(cut, Self.bytes("~k")) == [.character("~"), .character("k")], "too long to keep across reads")
     }
 
-    @Test("any bytes at all: never a crash, and at most one key per byte", .dedicatedThread)
+    @Test("any bytes at all: never a crash, and at most one key per byte", .dedicatedThread, .singleThreaded)
     func anyBytes() {
         var generator = SystemRandomNumberGenerator()
         var decoder = KeyDecoder()

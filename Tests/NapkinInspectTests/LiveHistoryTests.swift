@@ -59,7 +59,7 @@ struct LiveHistoryTests {
         return analyzer
     }
 
-    @Test("a moment rebuilt anywhere in reach is the prefix folded from scratch", .dedicatedThread)
+    @Test("a moment rebuilt anywhere in reach is the prefix folded from scratch", .dedicatedThread, .singleThreaded)
     func rebuildEqualsPrefix() throws {
         let events = Self.trace(cycles: 3_000)
         let budget = HistoryBudget(total: 1_000_000)
@@ -85,7 +85,7 @@ struct LiveHistoryTests {
         #expect(history.checkpointCount <= 8_192 / 819 + 1)
     }
 
-    @Test("before the ring wraps, every moment from the first event back is in reach; from a rebuilt moment, only the events after it are replayed", .dedicatedThread)
+    @Test("before the ring wraps, every moment from the first event back is in reach; from a rebuilt moment, only the events after it are replayed", .dedicatedThread, .singleThreaded)
     func shortSession() throws {
         let events = Self.trace(cycles: 100)
         var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), maxEvents: 100_000, spacing: 0)
@@ -102,7 +102,7 @@ struct LiveHistoryTests {
         #expect(backward.events.count < 400, "a moment in hand after the target is not a start")
     }
 
-    @Test("checkpoints are rare: one per max(capacity / 10, 8 x live nodes) events, at most one per spacing of wall time", .dedicatedThread)
+    @Test("checkpoints are rare: one per max(capacity / 10, 8 x live nodes) events, at most one per spacing of wall time", .dedicatedThread, .singleThreaded)
     func checkpointSpacing() {
         let events = Self.trace(cycles: 3_000)
         var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), maxEvents: 100_000, spacing: 0)
@@ -114,7 +114,7 @@ struct LiveHistoryTests {
         #expect(slow.checkpointCount == 1, "a minute between checkpoints: only the first")
     }
 
-    @Test("the budget bounds all histories together, and comes back when a history is freed", .dedicatedThread)
+    @Test("the budget bounds all histories together, and comes back when a history is freed", .dedicatedThread, .singleThreaded)
     func budget() throws {
         let events = Self.trace(cycles: 300)
         let budget = HistoryBudget(total: 3 * EventRing.chunkSize)
@@ -135,7 +135,7 @@ struct LiveHistoryTests {
         #expect(budget.free == 2 * EventRing.chunkSize, "freed with its session")
     }
 
-    @Test("jumping by trace time: forward to the first moment at least that late, back to the last at most that early, within reach", .dedicatedThread)
+    @Test("jumping by trace time: forward to the first moment at least that late, back to the last at most that early, within reach", .dedicatedThread, .singleThreaded)
     func jumps() throws {
         let events = Self.trace(cycles: 300)  // a cycle every 10 ms
         var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), maxEvents: 100_000, spacing: 0)

@@ -8,7 +8,7 @@ import TestSupport
 /// Renders every kind of diagram with the real mermaid.js (headless Chromium)
 /// through `mermaid-check`: the three views of every fixture trace and of every
 /// case of the hostile corpus (made in process, as the commands make them: no
-/// process per diagram, so it stays quick under ThreadSanitizer), of capped
+/// process per diagram), of capped
 /// chains and wide parents, of hand-made hostile traces, and the three views as
 /// the built binary prints them with --markdown. (HostileCorpusTests checks the
 /// diagrams of the 100,000-router traces stay under mermaid's limit.) Enabled whenever
@@ -86,7 +86,7 @@ struct MermaidRenderCheckTests {
     }
 
     @Test("every diagram kind of every fixture and hostile trace parses and renders with mermaid.js 11",
-          .enabled(if: toolExists, "needs ../shared/tools/mermaid-check next to the repository"), .timeLimit(.minutes(20)))
+          .enabled(if: toolExists, "needs ../shared/tools/mermaid-check next to the repository"), .singleThreaded, .timeLimit(.minutes(20)))
     func rendersInMermaid() async throws {
         let scratch = try ScratchDirectory("mermaid-render")
         var diagrams = Self.inMemoryDiagrams() + Self.bigDiagrams(5_000)

@@ -41,7 +41,7 @@ struct MermaidStatementTests {
         try readAll(path: PackagePaths.url(HostileCorpus.directory).appendingPathComponent(file).path).0.events
     }
 
-    @Test("every line of every diagram of every usable hostile case starts with a statement of the renderer", .dedicatedThread,
+    @Test("every line of every diagram of every usable hostile case starts with a statement of the renderer", .dedicatedThread, .singleThreaded,
           arguments: HostileCorpus.cases.filter { $0.status["*"] != 2 })
     func statements(_ item: HostileCorpus.Case) throws {
         let events = try Self.events(item.file)

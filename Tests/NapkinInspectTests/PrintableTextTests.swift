@@ -39,7 +39,7 @@ struct PrintableTextTests {
         }
     }
 
-    @Test("a limit cuts the printable text with an ellipsis, at a cost that follows the limit", .dedicatedThread)
+    @Test("a limit cuts the printable text with an ellipsis, at a cost that follows the limit", .dedicatedThread, .singleThreaded)
     func limit() {
         #expect(PrintableText.printable("short", limit: 10) == "short")
         #expect(PrintableText.printable(String(repeating: "a", count: 100), limit: 10) == "aaaaaaaaa\u{2026}")

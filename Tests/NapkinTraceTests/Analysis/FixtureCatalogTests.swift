@@ -63,7 +63,7 @@ struct FixtureCatalogTests {
         #expect(readme.contains("expected-findings.json"))
     }
 
-    @Test("fixtures are well formed: session first, end last, seqs increasing, time monotonic", .dedicatedThread)
+    @Test("fixtures are well formed: session first, end last, seqs increasing, time monotonic", .dedicatedThread, .singleThreaded)
     func wellFormed() throws {
         for name in try Fixtures.allNames() {
             let (result, reader) = try readAll(path: Fixtures.path(name))

@@ -118,7 +118,7 @@ struct TraceAnalyzerTests {
         #expect(TraceAnalyzer.analyze(b.events, options: .init(expectTeardown: true)).isClean)
     }
 
-    @Test("re-encoding a fixture's events as NDJSON gives the same events and findings", .dedicatedThread,
+    @Test("re-encoding a fixture's events as NDJSON gives the same events and findings", .dedicatedThread, .singleThreaded,
           arguments: try ExpectedFindings.load().allCasesWithTwins())
     func encodeRoundTrip(_ c: ExpectedFindings.Case) throws {
         let events = try Fixtures.events(c.fixture)
@@ -130,7 +130,7 @@ struct TraceAnalyzerTests {
                 == TraceAnalyzer.analyze(events, options: c.options).findings)
     }
 
-    @Test("the analysis is the same when fed event by event with the live clock advancing in between", .dedicatedThread,
+    @Test("the analysis is the same when fed event by event with the live clock advancing in between", .dedicatedThread, .singleThreaded,
           arguments: try ExpectedFindings.load().allCasesWithTwins())
     func incremental(_ c: ExpectedFindings.Case) throws {
         let events = try Fixtures.events(c.fixture)

@@ -73,7 +73,7 @@ struct LiveTreeRecordsTests {
         }
     }
 
-    @Test("a small app, step by step: the replay always rebuilds its tree", .dedicatedThread)
+    @Test("a small app, step by step: the replay always rebuilds its tree", .dedicatedThread, .singleThreaded)
     func smallApp() throws {
         var b = TraceBuilder.homeProfileTree()
         b.add(.taskStart(task: 7, owner: 3, label: "announcements"))
@@ -92,7 +92,7 @@ struct LiveTreeRecordsTests {
         try Self.expectReplayRebuilds(b.events)
     }
 
-    @Test("a running task keeps what its start needs: its owner's activation, and the owner itself once gone", .dedicatedThread)
+    @Test("a running task keeps what its start needs: its owner's activation, and the owner itself once gone", .dedicatedThread, .singleThreaded)
     func tasksAcrossActivations() throws {
         var b = TraceBuilder.homeTree()
         b.add(.taskStart(task: 5, owner: 3, label: "first"))       // under the first activation
@@ -118,7 +118,7 @@ struct LiveTreeRecordsTests {
         #expect(!replay.contains { if case .routerCreated(4, _, _, _) = $0.kind { true } else { false } })
     }
 
-    @Test("a router deallocated with its view shown is kept until its view goes", .dedicatedThread)
+    @Test("a router deallocated with its view shown is kept until its view goes", .dedicatedThread, .singleThreaded)
     func viewOutlivesRouter() throws {
         var b = TraceBuilder.homeProfileTree()
         b.add(.view(router: 6, appearance: .shown))
@@ -142,7 +142,7 @@ struct LiveTreeRecordsTests {
         #expect(marks == [NapkinTrace.testStartedPrefix + "b"])
     }
 
-    @Test("random apps, step by step: the replay always rebuilds the tree, as a clean trace", .dedicatedThread, arguments: 1...12)
+    @Test("random apps, step by step: the replay always rebuilds the tree, as a clean trace", .dedicatedThread, .singleThreaded, arguments: 1...12)
     func randomApps(seed: UInt64) throws {
         var app = RandomApp(seed: seed)
         let events = app.run(steps: 250)
@@ -150,7 +150,7 @@ struct LiveTreeRecordsTests {
         try Self.expectReplayRebuilds(events, every: 25)
     }
 
-    @Test("random apps that record hook ends: the replay rebuilds which hooks still run, and finds no stuck hook the trace did not", .dedicatedThread,
+    @Test("random apps that record hook ends: the replay rebuilds which hooks still run, and finds no stuck hook the trace did not", .dedicatedThread, .singleThreaded,
           arguments: 1...12)
     func randomAppsWithHookEnds(seed: UInt64) throws {
         var app = RandomApp(seed: seed, revision: TraceFormat.revision)
@@ -159,7 +159,7 @@ struct LiveTreeRecordsTests {
         try Self.expectReplayRebuilds(events, every: 25)
     }
 
-    @Test("hook ends: the end of a returned hook is replayed with its start, a running hook's start alone", .dedicatedThread)
+    @Test("hook ends: the end of a returned hook is replayed with its start, a running hook's start alone", .dedicatedThread, .singleThreaded)
     func hookEnds() throws {
         var b = TraceBuilder.homeProfileTree(revision: 1)          // every hook so far returned
         let task = b.add(.taskStart(task: 7, owner: 5, label: "watch"))
@@ -179,7 +179,7 @@ struct LiveTreeRecordsTests {
         #expect(state[3]?.runningHook?.hook == .didBecomeActive && state[1]?.runningHook == nil)
     }
 
-    @Test("memory follows the live nodes, not the length of the trace", .dedicatedThread)
+    @Test("memory follows the live nodes, not the length of the trace", .dedicatedThread, .singleThreaded)
     func boundedMemory() {
         var records = LiveTreeRecords()
         var b = TraceBuilder.homeTree()

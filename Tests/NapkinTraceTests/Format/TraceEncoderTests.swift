@@ -101,7 +101,7 @@ struct TraceEncoderTests {
         }
     }
 
-    @Test("a line far larger than the stack buffer (a megabyte of control characters, each six bytes escaped) is whole", .dedicatedThread)
+    @Test("a line far larger than the stack buffer (a megabyte of control characters, each six bytes escaped) is whole", .dedicatedThread, .singleThreaded)
     func hugeLine() throws {
         let text = String(repeating: "\u{1}\"x", count: 350_000)
         var bytes: [UInt8] = []

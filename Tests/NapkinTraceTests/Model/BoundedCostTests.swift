@@ -23,7 +23,7 @@ struct BoundedCostTests {
         }
     }
 
-    @Test("a huge subtree moved again and again by single events: the analysis stops and the integrity says so", .dedicatedThread)
+    @Test("a huge subtree moved again and again by single events: the analysis stops and the integrity says so", .dedicatedThread, .singleThreaded)
     func hugeSubtreeMoves() {
         var e = Events()
         e.router(2)
@@ -54,7 +54,7 @@ struct BoundedCostTests {
         #expect(!integrity.isUsable)
     }
 
-    @Test("the same moves written as the framework writes them (each move (de)activates every interactor) are followed to the end", .dedicatedThread)
+    @Test("the same moves written as the framework writes them (each move (de)activates every interactor) are followed to the end", .dedicatedThread, .singleThreaded)
     func movesPaidForByEvents() {
         var e = Events()
         e.router(2)
@@ -79,7 +79,7 @@ struct BoundedCostTests {
         #expect(TraceIntegrity().including(state).isUsable)
     }
 
-    @Test("100,000 children of one parent attached and detached: constant time each, every count right", .dedicatedThread)
+    @Test("100,000 children of one parent attached and detached: constant time each, every count right", .dedicatedThread, .singleThreaded)
     func hundredThousandSiblings() {
         var e = Events()
         e.router(2)

@@ -11,7 +11,7 @@ struct RobustnessTests {
     /// The fuzzer's regression inputs, `Tests/Fixtures/fuzz/*.ndjson`.
     static let fuzzDirectory = "Tests/Fixtures/fuzz"
 
-    @Test("a tree 50,000 routers deep folds, walks and analyses without recursion", .dedicatedThread)
+    @Test("a tree 50,000 routers deep folds, walks and analyses without recursion", .dedicatedThread, .singleThreaded)
     func veryDeepTree() {
         let depth = 50_000
         var analyzer = TraceAnalyzer()

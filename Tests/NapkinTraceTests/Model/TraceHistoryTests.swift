@@ -166,7 +166,7 @@ struct TraceHistoryTests {
         #expect(h.marks.first?.seq == 2)
     }
 
-    @Test("every fixture folds into a history whose spans are well formed", .dedicatedThread)
+    @Test("every fixture folds into a history whose spans are well formed", .dedicatedThread, .singleThreaded)
     func fixturesAreWellFormed() throws {
         for name in try Fixtures.allNames() {
             let (result, _) = try readAll(path: Fixtures.path(name))

@@ -376,7 +376,7 @@ struct TraceStateTests {
         #expect(state.eventCount(.mark) == 0)
     }
 
-    @Test("memory follows the live nodes: 20,000 create/attach/task/detach/deinit cycles leave a small state", .dedicatedThread)
+    @Test("memory follows the live nodes: 20,000 create/attach/task/detach/deinit cycles leave a small state", .dedicatedThread, .singleThreaded)
     func memoryIsBounded() {
         var state = TraceState()
         var seq: UInt64 = 0

@@ -86,7 +86,7 @@ struct FastPathAgreementTests {
         return lines
     }
 
-    @Test("every line of every trace in the repository, and encoder lines with numbers of every length", .dedicatedThread)
+    @Test("every line of every trace in the repository, and encoder lines with numbers of every length", .dedicatedThread, .singleThreaded)
     func repository() throws {
         var parser = TraceLineParser()
         var taken = 0
@@ -95,7 +95,7 @@ struct FastPathAgreementTests {
         #expect(taken > lines.count / 2, "the fast path takes most lines (\(taken) of \(lines.count))")
     }
 
-    @Test("lines mutated byte by byte: replaced, deleted, inserted, cut", .dedicatedThread)
+    @Test("lines mutated byte by byte: replaced, deleted, inserted, cut", .dedicatedThread, .singleThreaded)
     func mutations() throws {
         let interesting: [UInt8] = Array("\"\\,:}{0 9a-.e".utf8) + [0x00, 0x0D, 0x1F, 0x7F, 0xC3, 0xFF]
         let encoded = Self.encoderLines()

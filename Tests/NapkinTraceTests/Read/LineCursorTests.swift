@@ -77,7 +77,7 @@ struct LineCursorTests {
         }
     }
 
-    @Test("numbers of 0 to 25 digits, followed by anything, read exactly or refused", .dedicatedThread)
+    @Test("numbers of 0 to 25 digits, followed by anything, read exactly or refused", .dedicatedThread, .singleThreaded)
     func numbers() {
         var random = SplitMix(seed: 7)
         let ends: [[UInt8]] = [[], Array(",".utf8), Array("}".utf8), Array(".5,".utf8), Array("e3}".utf8), Array("-1".utf8), [0xC3, 0xA9]]

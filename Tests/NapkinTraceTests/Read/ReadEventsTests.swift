@@ -52,7 +52,7 @@ struct ReadEventsTests {
         return files
     }
 
-    @Test("every trace file of the repository, whole, and with small buffers", .dedicatedThread)
+    @Test("every trace file of the repository, whole, and with small buffers", .dedicatedThread, .singleThreaded)
     func repository() throws {
         var small = TraceReader.Options(maxLineLength: 64)
         small.readChunk = 4096
@@ -65,7 +65,7 @@ struct ReadEventsTests {
         }
     }
 
-    @Test("cut at every line, and with a line damaged in the middle", .dedicatedThread)
+    @Test("cut at every line, and with a line damaged in the middle", .dedicatedThread, .singleThreaded)
     func cutAndDamaged() throws {
         let bytes = Array(try Data(contentsOf: PackagePaths.url("Examples/traces/clean.ndjson")))
         let ends = bytes.indices.filter { bytes[$0] == 10 }
@@ -78,7 +78,7 @@ struct ReadEventsTests {
         try Self.expectSame(damaged, "damaged")
     }
 
-    @Test("a long generated trace, read in small chunks, with CRLF endings, and with lines at the length limit", .dedicatedThread)
+    @Test("a long generated trace, read in small chunks, with CRLF endings, and with lines at the length limit", .dedicatedThread, .singleThreaded)
     func generated() throws {
         var bytes: [UInt8] = []
         var seq: UInt64 = 1
@@ -101,7 +101,7 @@ struct ReadEventsTests {
         }
     }
 
-    @Test("stopped part way: the events so far, then next() goes on from there", .dedicatedThread)
+    @Test("stopped part way: the events so far, then next() goes on from there", .dedicatedThread, .singleThreaded)
     func stopped() throws {
         let bytes = Array(try Data(contentsOf: PackagePaths.url("Examples/traces/clean.ndjson")))
         let (all, _) = try readAll(bytes: bytes)

@@ -382,7 +382,7 @@ struct TraceLineParserTests {
         expectInvalid(#"{"seq":"x","ev":"load"}"#, "\"seq\"", "integer")
     }
 
-    @Test("the parser never crashes on random and mutated input", .dedicatedThread)
+    @Test("the parser never crashes on random and mutated input", .dedicatedThread, .singleThreaded)
     func fuzz() {
         var rng = SplitMix(seed: 0x5EED)
         var parser = TraceLineParser()

@@ -145,7 +145,7 @@ struct TraceReaderTests {
 
     // MARK: - Truncation
 
-    @Test("truncation at every byte offset: complete lines are kept, at most a warning about the cut line", .dedicatedThread, arguments: [
+    @Test("truncation at every byte offset: complete lines are kept, at most a warning about the cut line", .dedicatedThread, .singleThreaded, arguments: [
         "orphaned-task", "duplicate-child",
     ])
     func truncationAtEveryOffset(_ name: String) throws {
@@ -198,7 +198,7 @@ struct TraceReaderTests {
         if result.events.count > 2, case .mark(let text) = result.events[2].kind { #expect(text.contains("\u{FFFD}")) }
     }
 
-    @Test("random bytes: the reader never crashes and never invents events", .dedicatedThread)
+    @Test("random bytes: the reader never crashes and never invents events", .dedicatedThread, .singleThreaded)
     func randomBytes() throws {
         var rng = SplitMix(seed: 42)
         let scratch = try ScratchDirectory("random")
@@ -276,7 +276,7 @@ struct TraceReaderTests {
         #expect(result.events.isEmpty)
     }
 
-    @Test("sequence gaps not accounted for by a dropped record, seqs going back, time going back or jumping: damage", .dedicatedThread)
+    @Test("sequence gaps not accounted for by a dropped record, seqs going back, time going back or jumping: damage", .dedicatedThread, .singleThreaded)
     func sequenceAndTime() throws {
         func problems(_ lines: [String]) throws -> [TraceIntegrity.Problem.Kind] {
             let (_, reader) = try readAll(text: lines.joined(separator: "\n") + "\n")
@@ -337,7 +337,7 @@ struct TraceReaderTests {
 
     // MARK: - Enormous lines
 
-    @Test("a line longer than maxLineLength is skipped with an error; the following events are kept", .dedicatedThread,
+    @Test("a line longer than maxLineLength is skipped with an error; the following events are kept", .dedicatedThread, .singleThreaded,
           arguments: [100, 5_000, 300_000, 1_000_000])
     func enormousLine(_ length: Int) throws {
         let text = String(repeating: "x", count: length)
@@ -357,7 +357,7 @@ struct TraceReaderTests {
         #expect(reader.lineCount == 6)
     }
 
-    @Test("an enormous line with the default limit, and one at the very end without a newline", .dedicatedThread)
+    @Test("an enormous line with the default limit, and one at the very end without a newline", .dedicatedThread, .singleThreaded)
     func enormousLineDefaultLimit() throws {
         let huge = String(repeating: "a", count: 3 << 20)
         let lines = [Self.session, huge] + Self.marks(3...4) + [huge]

@@ -129,7 +129,7 @@ struct TracePathsTests {
         #expect(names == ["outside:ARouter", "outside:ARouter/BRouter"] || names == ["outside:BRouter", "outside:BRouter/ARouter"])
     }
 
-    @Test("a deep chain costs its length, not its square", .dedicatedThread)
+    @Test("a deep chain costs its length, not its square", .dedicatedThread, .singleThreaded)
     func deepChain() throws {
         var history = TraceHistory()
         for event in TraceBuilder.chain(depth: 20_000) { history.apply(event) }

@@ -123,7 +123,7 @@ struct GrowingPopulationRuleTests {
         #expect(findings.first?.subject == .task)
     }
 
-    @Test("bounded: endless round marks and a thousand types stay within the sampling budget", .dedicatedThread)
+    @Test("bounded: endless round marks and a thousand types stay within the sampling budget", .dedicatedThread, .singleThreaded)
     func bounded() {
         var b = TraceBuilder()
         b.root(2)

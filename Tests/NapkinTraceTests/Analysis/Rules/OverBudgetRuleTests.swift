@@ -56,7 +56,7 @@ struct OverBudgetRuleTests {
         #expect(tasks.findings.map(\.subjectName) == ["RootInteractor#1 'poll'"], "a task finding names its owner: \(tasks)")
     }
 
-    @Test("a hundred thousand instances over a budget of 1: one finding, its ids listed up to ten", .dedicatedThread)
+    @Test("a hundred thousand instances over a budget of 1: one finding, its ids listed up to ten", .dedicatedThread, .singleThreaded)
     func many() throws {
         var b = TraceBuilder()
         b.root(2)

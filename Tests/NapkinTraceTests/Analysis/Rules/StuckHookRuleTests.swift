@@ -91,7 +91,7 @@ struct StuckHookRuleTests {
         #expect(TraceAnalyzer.analyze(b.events).isClean)
     }
 
-    @Test("a trace written before hook_end existed (no rev): no stuck-hook, however long a hook seems to run", .dedicatedThread)
+    @Test("a trace written before hook_end existed (no rev): no stuck-hook, however long a hook seems to run", .dedicatedThread, .singleThreaded)
     func oldTracesAreNotChecked() throws {
         let (old, _) = activation(returnsAfter: nil, revision: 0)
         let report = TraceAnalyzer.analyze(old.events)

@@ -198,7 +198,7 @@ struct ViewGoneStillAttachedRuleTests {
         #expect(TraceAnalyzer.analyze(b.events).isClean)
     }
 
-    @Test("a view removed and shown again thousands of times: the checks waiting stay bounded", .dedicatedThread)
+    @Test("a view removed and shown again thousands of times: the checks waiting stay bounded", .dedicatedThread, .singleThreaded)
     func boundedChecks() {
         var b = homeShown()
         b.step = 10_000
