@@ -100,6 +100,12 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// finding's first event happened, when the trace marks its tests
     /// (``NapkinTrace/testStarted(_:)``); empty otherwise.
     public var tests: [String] = []
+    /// What holds the object, for a finding about a router or interactor
+    /// still alive past its grace period, when a retainer search ran in the
+    /// process where it lived (the in-app detector, the test check,
+    /// ``TraceRecorder``) or the trace carries one (a `retained` record);
+    /// nil otherwise. See ``Retainers``.
+    public var retainers: Retainers?
 
     /// A line of the app's code and what happened there.
     public struct CodeReference: Sendable, Hashable, CustomStringConvertible {
