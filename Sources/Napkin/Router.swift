@@ -108,6 +108,9 @@ open class Router<InteractorType>: Routing {
         interactable.lifecycle.enterTrace(tracer, ownerType: interactorType) { interactorID in
             traceID = tracer.nextID()
             tracer.emit(.routerCreated(id: traceID, type: routerName, interactor: interactorID, interactorType: interactorName), at: location)
+            // For the retainer search (weakly; nothing kept unless a search can run).
+            tracer.liveObjects.register(self, id: traceID, type: routerName, kind: .router)
+            if interactorID != 0 { tracer.liveObjects.register(interactable, id: interactorID, type: interactorName, kind: .interactor) }
         }
         didEnterTrace(tracer)
     }

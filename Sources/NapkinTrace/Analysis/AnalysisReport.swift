@@ -78,3 +78,32 @@ extension TraceRecorder {
         return analyzer.report
     }
 }
+
+// MARK: - Who retains it
+
+extension TraceRecorder {
+    /// `report` with what holds each object its findings are about: for a
+    /// finding about a router or interactor still alive (`not-deallocated`,
+    /// `undetached-child`, `active-after-detach`, `alive-at-end`, the
+    /// survivors of `growing-population` and `over-budget`), the paths of
+    /// strong references that keep it, in ``Finding/retainers``. Each result
+    /// is also written into the recording (a `retained` record), so its
+    /// ``ndjson`` carries it to `napkin-inspect`.
+    ///
+    /// ```swift
+    /// let report = await recorder.findRetainers(in: recorder.analyze(grace: .milliseconds(200)))
+    /// for finding in report.findings { print(finding.retainers?.paths ?? []) }
+    /// ```
+    ///
+    /// The search reads objects on the main actor and actors isolated to
+    /// themselves, so it waits for them; it runs at most 20 searches of at
+    /// most 2 s each (`docs/testing.md`, "Who retains it").
+    public func findRetainers(in report: AnalysisReport) async -> AnalysisReport {
+        guard report.findings.contains(where: RetainerSearch.asks) else { return report }
+        var analyzer = TraceAnalyzer()
+        for event in events { analyzer.consume(event) }
+        var explained = report
+        explained.findings = await RetainerSearch.explain(report.findings, state: analyzer.state, tracer: tracer)
+        return explained
+    }
+}

@@ -18,6 +18,8 @@ package final class Detector: Sendable {
     private let delivery: FindingDelivery
     private let probe = AppProgressProbe()
     private let state: Locked<State>
+    /// Whether findings about objects still alive search what holds them.
+    package let searchesRetainers: Bool
 
     private struct State {
         var analyzer: TraceAnalyzer
@@ -67,6 +69,13 @@ package final class Detector: Sendable {
     package init(settings: DetectorSettings) {
         self.delivery = FindingDelivery(settings: settings)
         self.state = Locked(State(analyzer: TraceAnalyzer(options: settings.options)))
+        self.searchesRetainers = settings.retainers
+    }
+
+    /// Feeds on `tracer` from now on: its retainer searches look in its
+    /// live objects and are recorded in its trace.
+    package func bind(to tracer: Tracer) {
+        delivery.bind(to: tracer)
     }
 
     /// What was found and reported so far.
@@ -77,11 +86,12 @@ package final class Detector: Sendable {
     /// Folds a batch (oldest first; events already seen are skipped), then
     /// lets the app's time decide what it can. `now` is trace time.
     package func consume(_ events: [TraceEvent], now: UInt64) {
-        let found = state.withLock { s -> [Finding] in
-            var found: [Finding] = []
+        let searches = searchesRetainers
+        let found = state.withLock { s -> [FindingDelivery.Item] in
+            var found: [FindingDelivery.Item] = []
             for event in events {
                 if case .sessionStart = event.kind {
-                    found += s.finishSession()
+                    found += s.finishSession().map { FindingDelivery.Item(finding: $0) }
                     s.lastSeq = 0
                 } else if event.seq <= s.lastSeq {
                     continue
@@ -90,7 +100,14 @@ package final class Detector: Sendable {
                 s.analyzer.consume(event)
             }
             s.step(now: now, probe: probe)
-            return found + s.analyzer.takeFindings()
+            // What holds an object is searched on the reporting thread, with
+            // the trace's state as it is when the finding is established.
+            for finding in s.analyzer.takeFindings() {
+                let context = searches && RetainerSearch.asks(finding)
+                    ? RetainerSearch.Context(state: s.analyzer.state, target: finding.id) : nil
+                found.append(FindingDelivery.Item(finding: finding, search: context))
+            }
+            return found
         }
         delivery.report(found)
     }
@@ -105,7 +122,7 @@ package final class Detector: Sendable {
     /// `timeoutMS` for the reports to go out.
     package func sessionEnded(timeoutMS: Int) {
         let found = state.withLock { $0.finishSession() }
-        delivery.report(found)
+        delivery.report(found.map { FindingDelivery.Item(finding: $0) })
         delivery.drain(timeoutMS: timeoutMS)
     }
 }

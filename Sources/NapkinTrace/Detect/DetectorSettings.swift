@@ -1,4 +1,4 @@
-/// How the in-app detector is set up: from ``NapkinDetector/bootstrap(_:grace:viewGrace:maxAlive:handler:)``
+/// How the in-app detector is set up: from ``NapkinDetector/bootstrap(_:grace:viewGrace:maxAlive:retainers:handler:)``
 /// or from the value of `NAPKIN_DETECT`.
 package struct DetectorSettings: Sendable {
     /// What a finding does.
@@ -8,26 +8,35 @@ package struct DetectorSettings: Sendable {
     package var options: TraceAnalyzer.Options
     /// The app's own handler.
     package var handler: (@Sendable (Finding) throws -> Void)?
+    /// Whether a finding about an object still alive runs a retainer search
+    /// (on unless `retainers: false` or `NAPKIN_RETAINERS=off`).
+    package var retainers: Bool
 
     /// Settings from the bootstrap's arguments.
     package init(mode: NapkinDetector.Mode, grace: Duration = .seconds(1), viewGrace: Duration = .seconds(5),
-                 maxAlive: [String: Int] = [:], handler: (@Sendable (Finding) throws -> Void)? = nil) {
+                 maxAlive: [String: Int] = [:], retainers: Bool = true, handler: (@Sendable (Finding) throws -> Void)? = nil) {
         self.mode = mode
+        self.retainers = retainers
         self.options = TraceAnalyzer.Options(grace: Self.nanoseconds(grace), expectTeardown: false,
                                              viewGrace: Self.nanoseconds(viewGrace), maxAlive: maxAlive)
         self.handler = handler
     }
 
-    /// The settings `NAPKIN_DETECT=value` asks for: `log`, `assert`, or
-    /// `off` (and empty) for none. Anything else throws a ``TraceSinkError``
-    /// naming the values (the caller writes it on standard error, and
-    /// detection stays off).
-    package static func fromEnvironment(_ value: String) throws -> DetectorSettings? {
+    /// The settings `NAPKIN_DETECT=value` asks for: `log`, `assert`,
+    /// `quiet` (findings only searched for retainers and recorded in the
+    /// trace: what `napkin-inspect check -- CMD` and `live -- CMD` give the
+    /// command), or `off` (and empty) for none; `retainers` is
+    /// `NAPKIN_RETAINERS`'s value (`off` switches the search off). Anything
+    /// else throws a ``TraceSinkError`` naming the values (the caller writes
+    /// it on standard error, and detection stays off).
+    package static func fromEnvironment(_ value: String, retainers: String? = nil) throws -> DetectorSettings? {
+        let search = retainers != "off"
         switch value {
         case "", "off": return nil
-        case "log": return DetectorSettings(mode: .log)
-        case "assert": return DetectorSettings(mode: .assert)
-        default: throw TraceSinkError("'\(value)' is not a detection mode; use log, assert or off")
+        case "log": return DetectorSettings(mode: .log, retainers: search)
+        case "assert": return DetectorSettings(mode: .assert, retainers: search)
+        case "quiet": return DetectorSettings(mode: .quiet, retainers: search)
+        default: throw TraceSinkError("'\(value)' is not a detection mode; use log, assert, quiet or off")
         }
     }
 

@@ -18,9 +18,17 @@ package final class FindingDelivery: Sendable {
     private let settings: DetectorSettings
     private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
+    /// The tracer whose objects a search looks at (weak: the tracer owns the detector).
+    private let tracer = Locked<WeakReference?>(nil)
+
+    /// A finding to report, and the context of its retainer search, if one runs.
+    package struct Item: Sendable {
+        var finding: Finding
+        var search: RetainerSearch.Context? = nil
+    }
 
     private struct State {
-        var queue: [Finding] = []
+        var queue: [Item] = []
         var fingerprints: Set<String> = []
         var statistics = NapkinDetector.Statistics()
         var tokens = FindingDelivery.burst
@@ -48,18 +56,24 @@ package final class FindingDelivery: Sendable {
         thread.start()
     }
 
+    /// Searches in `tracer`'s live objects and records there from now on.
+    package func bind(to tracer: Tracer) {
+        self.tracer.withLock { $0 = WeakReference(tracer) }
+    }
+
     /// What was reported and counted so far.
     package var statistics: NapkinDetector.Statistics {
         state.withLock { $0.statistics }
     }
 
     /// Queues `findings` (new fingerprints only); never waits.
-    package func report(_ findings: [Finding]) {
+    package func report(_ findings: [Item]) {
         guard !findings.isEmpty else { return }
         let queued = state.withLock { s -> Bool in
             s.refill()
             var queued = false
-            for finding in findings {
+            for item in findings {
+                let finding = item.finding
                 s.statistics.findings += 1
                 let fingerprint = finding.fingerprint
                 if s.fingerprints.contains(fingerprint) {
@@ -69,7 +83,7 @@ package final class FindingDelivery: Sendable {
                 } else {
                     s.fingerprints.insert(fingerprint)
                     s.tokens -= 1
-                    s.queue.append(finding)
+                    s.queue.append(item)
                     queued = true
                 }
             }
@@ -98,8 +112,8 @@ package final class FindingDelivery: Sendable {
     private func run() {
         while true {
             wake.wait()
-            while let finding = next() {
-                deliver(finding)
+            while let item = next() {
+                deliver(explained(item))
                 state.withLock { s in
                     s.busy = false
                     s.statistics.reported += 1
@@ -108,7 +122,22 @@ package final class FindingDelivery: Sendable {
         }
     }
 
-    private func next() -> Finding? {
+    /// The finding with what holds its object, when a search was asked
+    /// for and the tracer still keeps its objects; the result goes into the
+    /// trace too.
+    private func explained(_ item: Item) -> Finding {
+        var finding = item.finding
+        guard let context = item.search,
+              let tracer = tracer.withLock({ $0?.load() }) as? Tracer,
+              tracer.liveObjects.isEnabled else { return finding }
+        if let found = RetainerSearch.runWaiting(target: finding.id, in: tracer.liveObjects, context: context) {
+            finding.retainers = found
+            RetainerRecording.record(found, for: finding.id, in: tracer)
+        }
+        return finding
+    }
+
+    private func next() -> Item? {
         state.withLock { s in
             guard !s.queue.isEmpty else { return nil }
             s.busy = true
@@ -147,6 +176,12 @@ package final class FindingDelivery: Sendable {
         var text = "napkin detect: \(finding.severity.rawValue)[\(finding.rule.rawValue)] \(finding.subjectName): \(finding.message)"
         if !finding.locations.isEmpty {
             text += " at " + finding.locations.map(\.description).joined(separator: ", ")
+        }
+        if let retainers = finding.retainers {
+            if !retainers.paths.isEmpty {
+                text += "; retained by " + retainers.paths.joined(separator: "; and by ") + " (\(retainers.tally))"
+            }
+            if let note = retainers.note { text += "; " + note.prefix(1).lowercased() + note.dropFirst().dropLast(note.hasSuffix(".") ? 1 : 0) }
         }
         return text + " [fingerprint \(finding.fingerprint)]"
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Runs the finding rules inside the app, on its own lifecycle events, while
 /// it runs: RIBs' `LeakDetector`, with every rule of `napkin-inspect check`.
 ///
@@ -67,13 +69,20 @@ public enum NapkinDetector {
     ///   - viewGrace: how long a view may stay after its router left (5 s).
     ///   - maxAlive: the most instances of a type alive at once, by type
     ///     name (`["LoggedInRouter": 1]`): more is an `over-budget` finding.
+    ///   - retainers: whether a finding about a router or interactor still
+    ///     alive searches what holds it (``Finding/retainers``; on by
+    ///     default, in debug and release builds: it costs nothing until such
+    ///     a finding; `NAPKIN_RETAINERS=off` in the environment also
+    ///     switches it off).
     ///   - handler: called with each new finding, off the main actor, on the
     ///     detector's reporting thread, one call at a time; at most once per
     ///     fingerprint per process.
     public static func bootstrap(_ mode: Mode = .log, grace: Duration = .seconds(1), viewGrace: Duration = .seconds(5),
-                                 maxAlive: [String: Int] = [:], handler: (@Sendable (Finding) throws -> Void)? = nil) {
+                                 maxAlive: [String: Int] = [:], retainers: Bool = true,
+                                 handler: (@Sendable (Finding) throws -> Void)? = nil) {
+        let search = retainers && ProcessInfo.processInfo.environment["NAPKIN_RETAINERS"] != "off"
         TraceContext.bootstrapDetector(DetectorSettings(mode: mode, grace: grace, viewGrace: viewGrace, maxAlive: maxAlive,
-                                                        handler: handler))
+                                                        retainers: search, handler: handler))
     }
 
     /// Whether detection is on in this process.

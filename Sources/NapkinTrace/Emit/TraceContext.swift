@@ -29,7 +29,7 @@ package enum TraceContext {
     private struct SlowState {
         var activeRecordings = 0
         var bootstrapped = false
-        /// ``NapkinDetector/bootstrap(_:grace:viewGrace:maxAlive:handler:)`` was called.
+        /// ``NapkinDetector/bootstrap(_:grace:viewGrace:maxAlive:retainers:handler:)`` was called.
         var detectorBootstrapped = false
         /// What the bootstrap asked for, until a tracer is made.
         var detectorSettings: DetectorSettings?
@@ -99,7 +99,8 @@ package enum TraceContext {
             slowState.readDetectEnvironment = true
             if let value = ProcessInfo.processInfo.environment["NAPKIN_DETECT"] {
                 do {
-                    slowState.detectorSettings = try DetectorSettings.fromEnvironment(value)
+                    slowState.detectorSettings = try DetectorSettings.fromEnvironment(
+                        value, retainers: ProcessInfo.processInfo.environment["NAPKIN_RETAINERS"])
                 } catch {
                     DeveloperNotice.report("napkin: NAPKIN_DETECT=\(value): \(error); detection is off")
                 }
@@ -109,7 +110,7 @@ package enum TraceContext {
         return slowState.detector
     }
 
-    /// Switches the in-app detector on. Called by ``NapkinDetector/bootstrap(_:grace:viewGrace:maxAlive:handler:)``.
+    /// Switches the in-app detector on. Called by ``NapkinDetector/bootstrap(_:grace:viewGrace:maxAlive:retainers:handler:)``.
     package static func bootstrapDetector(_ settings: DetectorSettings) {
         slow.withLock { slowState in
             precondition(!slowState.detectorBootstrapped, "NapkinDetector.bootstrap(_:) may be called only once per process")

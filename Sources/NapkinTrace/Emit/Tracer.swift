@@ -28,6 +28,9 @@ package final class Tracer: Sendable {
     let wake = DispatchSemaphore(value: 0)
     /// The in-app detector the writer feeds, if detection is on.
     private let detectorSlot = Locked<Detector?>(nil)
+    /// The traced routers and interactors alive, for the retainer search:
+    /// kept for a recording (no sink) and for a detector that searches.
+    package let liveObjects: LiveObjects
     /// The sink threw while a detector was attached: the trace stopped,
     /// detection goes on.
     private let sinkFailed = Atomic<Bool>(false)
@@ -66,7 +69,11 @@ package final class Tracer: Sendable {
         q.seq = 1
         q.events.append(TraceEvent(seq: 1, time: 0, kind: .sessionStart(info)))
         self.queue = Locked(q)
-        if sink != nil, let detector { detectorSlot.withLock { $0 = detector } }
+        self.liveObjects = LiveObjects(enabled: sink == nil || (detector?.searchesRetainers ?? false))
+        if sink != nil, let detector {
+            detectorSlot.withLock { $0 = detector }
+            detector.bind(to: self)
+        }
         if sink != nil && startWriter {
             let thread = Thread { [self] in self.writerLoop() }
             thread.name = "napkin-trace-writer"
@@ -124,6 +131,8 @@ package final class Tracer: Sendable {
             let (seq, drained) = queue.withLock { ($0.seq, $0.events.isEmpty) }
             guard seq == 1 else { return false }
             detectorSlot.withLock { $0 = detector }
+            detector.bind(to: self)
+            liveObjects.setEnabled(detector.searchesRetainers)
             if drained { detector.consume([TraceEvent(seq: 1, time: 0, kind: .sessionStart(info))], now: 0) }
             return true
         }

@@ -1,0 +1,161 @@
+/// The strong references a retainer search explored, as a graph of names
+/// (no object in it), and the paths it explains a leak by: every reference
+/// into the leaked object, each reached by the shortest chain from an object
+/// expected alive, else as a cycle from the object itself, else from
+/// another object still alive; the suspect reference marked.
+///
+/// Pure: the search builds it where the objects live and hands it here, so
+/// the choice of paths, their order and their marks are tested on graphs
+/// made by hand (`ReferenceGraphTests`).
+struct ReferenceGraph {
+    /// An object the search reached.
+    struct Node {
+        /// How a path names it: `LoggedInRouter#6`, `ScreenStore`, or a root's name.
+        var name: String
+        /// An attached router, an active interactor or a named root: an
+        /// object that is meant to be alive now.
+        var expectedAlive = false
+        /// A traced router: its `interactor`, `interactable` and `children`
+        /// are napkin's own references, never the suspect one.
+        var isRouter = false
+        /// A named root: its name is the whole hop (`ServiceLocator.shared`).
+        var isNamedRoot = false
+        /// Its strong references, in the order the walk found them.
+        var edges: [Edge] = []
+    }
+
+    /// A strong reference from one node to another.
+    struct Edge: Equatable {
+        /// How it is held (`store`, `screens[0]`).
+        var label: String
+        /// The node held.
+        var to: Int
+        /// The closure context that holds it, for a captured value (its
+        /// address): references through one context count once.
+        var holder: UInt? = nil
+    }
+
+    var nodes: [Node] = []
+    /// The leaked object's node.
+    var target: Int
+    /// The nodes the walk started from (traced objects still alive, named roots).
+    var roots: [Int] = []
+
+    /// The most paths a result lists.
+    static let maxPaths = 5
+
+    // MARK: - Paths
+
+    /// The strong references into the target (one per holding field or
+    /// element; one per closure context, however many stored closures
+    /// share it), and the paths that explain them (one per holding
+    /// place), at most ``maxPaths``, shortest first.
+    func paths() -> (found: Int, paths: [String]) {
+        var incoming: [(source: Int, label: String)] = []
+        var contexts: Set<UInt> = []
+        var references = 0
+        for (index, node) in nodes.enumerated() {
+            for edge in node.edges where edge.to == target {
+                incoming.append((index, edge.label))
+                if let holder = edge.holder {
+                    if contexts.insert(holder).inserted { references += 1 }
+                } else {
+                    references += 1
+                }
+            }
+        }
+        guard !incoming.isEmpty else { return (0, []) }
+        let expected = roots.filter { nodes[$0].expectedAlive }
+        let fromExpected = breadthFirst(from: expected)
+        let fromTarget = breadthFirst(from: [target], passingTarget: true)
+        let fromAny = breadthFirst(from: roots)
+        var explained: [(hops: [(node: Int, label: String)], cycle: Bool)] = []
+        for (source, label) in incoming {
+            let tail = (node: source, label: label)
+            if let chain = chain(to: source, in: fromExpected) {
+                explained.append((chain + [tail], false))
+            } else if let chain = chain(to: source, in: fromTarget) {
+                explained.append((chain + [tail], true))
+            } else if let chain = chain(to: source, in: fromAny) {
+                explained.append((chain + [tail], false))
+            } else {
+                explained.append(([tail], source == target))
+            }
+        }
+        let ordered = explained.enumerated().sorted { a, b in
+            a.element.hops.count != b.element.hops.count ? a.element.hops.count < b.element.hops.count : a.offset < b.offset
+        }
+        let paths = ordered.prefix(Self.maxPaths).map { render($0.element.hops, cycle: $0.element.cycle) }
+        return (references, paths)
+    }
+
+    /// `A#1.store (suspect) → ScreenStore.screens[0] → Target#2`.
+    private func render(_ hops: [(node: Int, label: String)], cycle: Bool) -> String {
+        let suspect = suspectIndex(hops)
+        var parts: [String] = []
+        for (index, hop) in hops.enumerated() {
+            let node = nodes[hop.node]
+            var text = node.isNamedRoot && hop.label.isEmpty ? node.name : node.name + "." + hop.label
+            if index == suspect { text += Retainers.suspectMarker }
+            parts.append(text)
+        }
+        parts.append(nodes[target].name + (cycle ? Retainers.cycleMarker : ""))
+        return parts.joined(separator: Retainers.separator)
+    }
+
+    /// The first reference that should not be there: the one leaving the
+    /// last object on the path expected alive (the first hop when none is),
+    /// napkin's own references skipped; the last hop when all are napkin's.
+    func suspectIndex(_ hops: [(node: Int, label: String)]) -> Int {
+        var start = 0
+        for (index, hop) in hops.enumerated() where nodes[hop.node].expectedAlive { start = index }
+        var index = start
+        while index < hops.count - 1 && isNapkinOwnership(hops[index]) { index += 1 }
+        return index
+    }
+
+    /// A router's hold on its interactor and its attached children.
+    private func isNapkinOwnership(_ hop: (node: Int, label: String)) -> Bool {
+        guard nodes[hop.node].isRouter else { return false }
+        return hop.label == "interactor" || hop.label == "interactable" || hop.label.hasPrefix("children[")
+    }
+
+    // MARK: - Breadth-first search
+
+    /// For each node reached from `sources`, the edge it was first reached
+    /// by (`parent`, `label`); never through the target unless
+    /// `passingTarget` (a cycle starts at it).
+    private func breadthFirst(from sources: [Int], passingTarget: Bool = false) -> [Int: (parent: Int, label: String)?] {
+        var reached: [Int: (parent: Int, label: String)?] = [:]
+        var queue: [Int] = []
+        for source in sources where reached[source] == nil {
+            reached[source] = .some(nil)
+            queue.append(source)
+        }
+        var head = 0
+        while head < queue.count {
+            let node = queue[head]
+            head += 1
+            if node == target && !(passingTarget && head == 1) { continue }
+            for edge in nodes[node].edges where reached[edge.to] == nil {
+                reached[edge.to] = .some((node, edge.label))
+                queue.append(edge.to)
+            }
+        }
+        return reached
+    }
+
+    /// The hops from a source of `tree` to `node` (empty when `node` is a
+    /// source), or nil when `tree` does not reach it.
+    private func chain(to node: Int, in tree: [Int: (parent: Int, label: String)?]) -> [(node: Int, label: String)]? {
+        guard let entry = tree[node] else { return nil }
+        var hops: [(node: Int, label: String)] = []
+        var step = entry
+        while let (parent, label) = step {
+            hops.append((parent, label))
+            guard let next = tree[parent] else { break }
+            step = next
+        }
+        return hops.reversed()
+    }
+}

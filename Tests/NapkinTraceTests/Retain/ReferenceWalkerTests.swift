@@ -1,0 +1,155 @@
+@testable import NapkinTrace
+import Testing
+
+/// Every kind of reference the walk names, and every kind it must not
+/// report: one object holding the target in one way per test, the labels
+/// it gives, and nothing for `weak`, `unowned` and `unowned(unsafe)`.
+@Suite("Retainers: the references one object holds")
+struct ReferenceWalkerTests {
+    final class Target: Sendable {}
+    protocol Service: AnyObject {}
+    final class ServiceImpl: Service {}
+    struct Item { var name = "a"; var target: Target }
+    struct WeakItem { weak var target: Target?; var count = 1 }
+    enum State { case idle, showing(Target), pair(Int, Target) }
+    class Base { var inherited: Target?; init(_ t: Target?) { inherited = t } }
+    final class Derived: Base { var own = 0 }
+
+    /// The labels of the references `object` holds to `target`.
+    func labels(_ object: AnyObject, to target: AnyObject) -> [String] {
+        ReferenceWalker.references(of: object).references.filter { $0.object === target }.map(\.label)
+    }
+
+    @Test("a stored property, an optional, an existential and a superclass's field", .singleThreaded)
+    func storedProperties() {
+        final class Holder {
+            let strong: Target; var optional: Target?; var any: AnyObject?; var service: (any Service)?
+            init(_ t: Target, _ s: ServiceImpl) { strong = t; optional = t; any = t; service = s }
+        }
+        let target = Target(), service = ServiceImpl()
+        let holder = Holder(target, service)
+        #expect(labels(holder, to: target) == ["strong", "optional", "any"])
+        #expect(labels(holder, to: service) == ["service"])
+        #expect(labels(Derived(target), to: target) == ["inherited"])
+    }
+
+    @Test("weak, unowned and unowned(unsafe) references are not retainers", .singleThreaded)
+    func weakIsNotARetainer() {
+        final class Holder {
+            weak var weakRef: Target?; unowned var unownedRef: Target; unowned(unsafe) var unsafeRef: Target
+            var item: WeakItem
+            init(_ t: Target) { weakRef = t; unownedRef = t; unsafeRef = t; item = WeakItem(target: t) }
+        }
+        let target = Target()
+        let holder = Holder(target)
+        #expect(labels(holder, to: target).isEmpty)
+        #expect(ReferenceWalker.references(of: holder).references.isEmpty)
+    }
+
+    @Test("elements of arrays, dictionaries and sets, struct fields, enum payloads and tuples", .singleThreaded)
+    func containers() {
+        final class Holder {
+            var screens: [Target?] = []; var byName: [String: Target] = [:]; var set: Set<ObjectIdentifier> = []
+            var items: [Item] = []; var state = State.idle; var pairState = State.idle; var tuple: (Int, Target)?
+            var nested: [[Target]] = []
+        }
+        let target = Target()
+        let holder = Holder()
+        holder.screens = [nil, target]
+        holder.byName = ["pit": target]
+        holder.items = [Item(target: target)]
+        holder.state = .showing(target)
+        holder.pairState = .pair(1, target)
+        holder.tuple = (3, target)
+        holder.nested = [[], [target]]
+        #expect(labels(holder, to: target) == ["screens[1]", "byName[\"pit\"]", "items[0].target", "state.showing",
+                                               "pairState.pair.1", "tuple.1", "nested[1][0]"])
+    }
+
+    @Test("a stored closure that captured the object, named by its property", .singleThreaded)
+    func closures() {
+        final class Holder {
+            var onTap: () -> Void = {}
+            var weakTap: () -> Void = {}
+            var unownedTap: () -> Void = {}
+            var method: () -> Void = {}
+            var several: (Int) -> Int = { $0 }
+            var optional: (() -> Void)?
+        }
+        final class Methods { let target: Target; init(_ t: Target) { target = t }; func run() {} }
+        let target = Target()
+        let holder = Holder()
+        holder.onTap = { _ = target }
+        holder.weakTap = { [weak target] in _ = target }
+        holder.unownedTap = { [unowned target] in _ = target }
+        let methods = Methods(target)
+        holder.method = methods.run
+        let text = "x"
+        holder.several = { [text] in $0 + text.count + (target === target ? 1 : 0) }
+        holder.optional = { _ = target }
+        #expect(labels(holder, to: target) == ["onTap{closure}", "several{closure}", "optional{closure}"])
+        #expect(labels(holder, to: methods) == ["method{closure}"])
+    }
+
+    @Test("a captured var kept in a box is not read, and the walk says so; the closure's other captures are", .singleThreaded)
+    func boxedCapture() {
+        final class Holder { var counter: () -> Void = {} }
+        func makeCounter(_ target: Target, other: Target, into holder: Holder) {
+            var held: Target? = target
+            holder.counter = { held = held ?? other }
+        }
+        let target = Target(), other = Target()
+        let holder = Holder()
+        makeCounter(target, other: other, into: holder)
+        let (references, unsearched) = ReferenceWalker.references(of: holder)
+        #expect(!references.contains { $0.object === target })
+        #expect(labels(holder, to: other) == ["counter{closure}"])
+        #expect(unsearched == ["a captured var (kept in a box)"])
+    }
+
+    @Test("two closures sharing one context that holds the object: two paths, one reference", .singleThreaded)
+    func sharedContext() {
+        final class Holder { var counter: () -> Void = {}; var reset: () -> Void = {} }
+        func install(_ target: Target, into holder: Holder) {
+            var held: Target? = target
+            holder.counter = { held = held ?? Target() }
+            holder.reset = { held = nil }
+        }
+        let target = Target()
+        let holder = Holder()
+        install(target, into: holder)
+        let references = ReferenceWalker.references(of: holder).references.filter { $0.object === target }
+        #expect(references.map(\.label) == ["counter{closure}", "reset{closure}"])
+        #expect(references[0].holder != nil && references[0].holder == references[1].holder)
+    }
+
+    @Test("a var only one closure captured is kept in its context, and found", .singleThreaded)
+    func promotedCapture() {
+        final class Holder { var counter: () -> Void = {} }
+        func makeCounter(_ target: Target) -> () -> Void {
+            var held: Target? = target
+            return { held = held ?? Target() }
+        }
+        let target = Target()
+        let holder = Holder()
+        holder.counter = makeCounter(target)
+        #expect(labels(holder, to: target) == ["counter{closure}"])
+    }
+
+    @Test("an actor's state", .singleThreaded)
+    func actorState() async {
+        actor Keeper { var kept: Target?; func keep(_ t: Target) { kept = t } }
+        let target = Target()
+        let keeper = Keeper()
+        await keeper.keep(target)
+        let labels = await keeper.labels(to: target)
+        #expect(labels == ["kept"])
+    }
+}
+
+extension Actor {
+    /// The walk of this actor's state, isolated to it.
+    func labels(to target: AnyObject) -> [String] {
+        ReferenceWalker.references(of: self).references.filter { $0.object === target }.map(\.label)
+    }
+}
