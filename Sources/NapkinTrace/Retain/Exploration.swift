@@ -86,6 +86,7 @@ final class Exploration: @unchecked Sendable {
             var node = ReferenceGraph.Node(name: entry.name)
             node.expectedAlive = context.expectedAlive.contains(entry.id)
             node.isRouter = entry.kind == .router
+            node.isInteractor = entry.kind == .interactor
             let index = add(object, node: node, queued: true)
             state.withLock { $0.roots.append(index) }
         }

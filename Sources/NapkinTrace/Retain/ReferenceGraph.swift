@@ -15,9 +15,14 @@ struct ReferenceGraph {
         /// An attached router, an active interactor or a named root: an
         /// object that is meant to be alive now.
         var expectedAlive = false
-        /// A traced router: its `interactor`, `interactable` and `children`
-        /// are napkin's own references, never the suspect one.
+        /// A traced router: its `interactor`, `interactable`,
+        /// `viewController`, `viewControllable` and `children` are napkin's
+        /// own references, never the suspect one.
         var isRouter = false
+        /// A traced interactor: its `presenter` is napkin's own reference
+        /// (an interactor owns its presenter; the presenter's listener is
+        /// the one that must be weak).
+        var isInteractor = false
         /// A named root: its name is the whole hop (`ServiceLocator.shared`).
         var isNamedRoot = false
         /// Its strong references, in the order the walk found them.
@@ -114,10 +119,14 @@ struct ReferenceGraph {
         return index
     }
 
-    /// A router's hold on its interactor and its attached children.
+    /// A router's hold on its interactor, its view and its attached
+    /// children; an interactor's on its presenter.
     private func isNapkinOwnership(_ hop: (node: Int, label: String)) -> Bool {
-        guard nodes[hop.node].isRouter else { return false }
-        return hop.label == "interactor" || hop.label == "interactable" || hop.label.hasPrefix("children[")
+        let node = nodes[hop.node]
+        if node.isInteractor { return hop.label == "presenter" }
+        guard node.isRouter else { return false }
+        return ["interactor", "interactable", "viewController", "viewControllable"].contains(hop.label)
+            || hop.label.hasPrefix("children[")
     }
 
     // MARK: - Breadth-first search

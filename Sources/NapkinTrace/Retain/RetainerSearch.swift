@@ -79,6 +79,12 @@ package enum RetainerSearch {
     /// nil when it is not kept there or went during the search.
     package static func run(target: NodeID, in objects: LiveObjects, context: Context,
                             limits: Limits = Limits()) async -> Retainers? {
+        await SearchTurns.shared.run { await search(target: target, in: objects, context: context, limits: limits) }
+    }
+
+    /// One search, in its turn.
+    private static func search(target: NodeID, in objects: LiveObjects, context: Context,
+                               limits: Limits) async -> Retainers? {
         guard let targetEntry = objects.entry(target), targetEntry.reference.isAlive else { return nil }
         let exploration = Exploration(limits: limits)
         let entries = objects.aliveEntries()

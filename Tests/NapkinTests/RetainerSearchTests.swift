@@ -1,0 +1,239 @@
+import Napkin
+@testable import NapkinTrace
+import Testing
+import TestSupport
+
+/// Who retains a leaked router, found in the process where it lives
+/// (``TraceRecorder/findRetainers(in:)``): one leak per kind of holding
+/// reference, written as apps write them, each explained by its path; weak
+/// references are never retainers; a reference the walk cannot reach says
+/// what was searched.
+///
+/// Each test records a launched root with a host interactor, attaches a
+/// child, lets the bug hold it, detaches and drops it, waits for the
+/// `not-deallocated` finding, runs the search, and breaks the bug so that
+/// nothing outlives the test.
+@Suite("Retainers: who holds a leaked router")
+@MainActor
+struct RetainerSearchTests {
+    static let grace: Duration = .milliseconds(300)
+
+    @Test("a retain cycle: the interactor keeps its router")
+    func cycle() async throws {
+        let (finding, ids) = try await leak { child, _ in await child.interactor.hold(child) } release: { child, _ in
+            await child.interactor.release()
+        }
+        let retainers = try #require(finding.retainers)
+        #expect(retainers.paths == ["LeakyRouter#\(ids.child).interactor → LeakyInteractor#\(ids.childInteractor).router (suspect) → LeakyRouter#\(ids.child) (cycle)"])
+        #expect(retainers.tally == "1 of 1 strong reference found")
+        #expect(retainers.note == nil)
+        #expect(retainers.key == "LeakyInteractor.router")
+    }
+
+    @Test("a store an attached interactor keeps: the element of its array")
+    func store() async throws {
+        let (finding, ids) = try await leak { child, host in await host.interactor.keep(child) } release: { _, host in
+            await host.interactor.clearStore()
+        }
+        let retainers = try #require(finding.retainers)
+        #expect(retainers.paths == ["HoldingInteractor#\(ids.hostInteractor).store (suspect) → ScreenShelf.screens[0] → LeakyRouter#\(ids.child)"])
+        #expect(retainers.tally == "1 of 1 strong reference found")
+        #expect(retainers.key == "HoldingInteractor.store")
+    }
+
+    @Test("a stored closure that captured the router, named by its property")
+    func closure() async throws {
+        let (finding, ids) = try await leak { child, host in await host.interactor.onEvent { _ = child } } release: { _, host in
+            await host.interactor.onEvent(nil)
+        }
+        let retainers = try #require(finding.retainers)
+        #expect(retainers.paths == ["HoldingInteractor#\(ids.hostInteractor).onEvent{closure} (suspect) → LeakyRouter#\(ids.child)"])
+        #expect(retainers.tally == "1 of 1 strong reference found")
+    }
+
+    @Test("held by two references: two paths")
+    func twoPaths() async throws {
+        let (finding, ids) = try await leak { child, host in
+            await host.interactor.keep(child)
+            await host.interactor.onEvent { _ = child }
+        } release: { _, host in
+            await host.interactor.clearStore()
+            await host.interactor.onEvent(nil)
+        }
+        let retainers = try #require(finding.retainers)
+        #expect(retainers.paths == ["HoldingInteractor#\(ids.hostInteractor).onEvent{closure} (suspect) → LeakyRouter#\(ids.child)",
+                                    "HoldingInteractor#\(ids.hostInteractor).store (suspect) → ScreenShelf.screens[0] → LeakyRouter#\(ids.child)"])
+        #expect(retainers.tally == "2 of 2 strong references found")
+    }
+
+    @Test("a singleton the app names as a root")
+    func namedRoot() async throws {
+        NapkinTrace.retainerRoot(HandlerRegistry.shared, named: "HandlerRegistry.shared")
+        defer { NapkinTrace.removeRetainerRoot(named: "HandlerRegistry.shared") }
+        let (finding, ids) = try await leak { child, _ in HandlerRegistry.shared.handlers.append(child) } release: { child, _ in
+            HandlerRegistry.shared.handlers.removeAll { $0 === child }
+        }
+        let retainers = try #require(finding.retainers)
+        #expect(retainers.paths == ["HandlerRegistry.shared.handlers[0] (suspect) → LeakyRouter#\(ids.child)"])
+        #expect(retainers.note == nil)
+    }
+
+    @Test("held only by a global nobody named: not found, and the note says what was searched and what could hold it")
+    func globalOnly() async throws {
+        let (finding, _) = try await leak { child, _ in GlobalHold.router = child } release: { _, _ in GlobalHold.router = nil }
+        let retainers = try #require(finding.retainers)
+        #expect(retainers.paths.isEmpty)
+        #expect(retainers.tally == "0 of 1 strong reference found")
+        let note = try #require(retainers.note)
+        #expect(note.hasPrefix("Searched "))
+        #expect(note.contains("no strong reference to it found; it can still be held by a global or static variable"))
+    }
+
+    @Test("a view that keeps its interactor as a strong listener while the interactor keeps it as presenter")
+    func strongListener() async throws {
+        let recorder = TraceRecorder(app: "listener")
+        weak var weakInteractor: ListeningInteractor?
+        let ids: (router: NodeID, interactor: NodeID) = recorder.record {
+            let view = ListeningView()
+            let interactor = ListeningInteractor(presenter: view)
+            view.listener = interactor // the bug: `var listener`, not `weak var`
+            weakInteractor = interactor
+            let router = ListeningRouter(interactor: interactor)
+            return (router.traceID, router.interactable.lifecycle.traceID)
+        }
+        try #require(await waitUntil { !recorder.analyze(grace: Self.grace).findings(.notDeallocated).isEmpty })
+        let report = await recorder.findRetainers(in: recorder.analyze(grace: Self.grace))
+        let finding = try #require(report.findings.first { $0.rule == .notDeallocated && $0.id == ids.interactor })
+        let retainers = try #require(finding.retainers)
+        #expect(retainers.paths == ["ListeningInteractor#\(ids.interactor).presenter → ListeningView.listener (suspect) → ListeningInteractor#\(ids.interactor) (cycle)"])
+        weakInteractor?.presenter.listener = nil
+        #expect(await waitUntil { weakInteractor == nil })
+    }
+
+    @Test("only weak references: no finding, no path")
+    func weakOnly() async throws {
+        let recorder = TraceRecorder(app: "weak")
+        var root: HoldingRootRouter?
+        weak var weakChild: LeakyRouter?
+        await recorder.record {
+            root = HoldingRootRouter()
+            await root!.launch()
+            let child = LeakyRouter()
+            weakChild = child
+            await child.interactor.holdWeakly(child)
+            await root!.attachChild(child)
+            await root!.detachChild(child)
+        }
+        #expect(await waitUntil { weakChild == nil })
+        try await Task.sleep(for: Self.grace * 2)
+        let report = await recorder.findRetainers(in: recorder.analyze(grace: Self.grace))
+        #expect(report.findings.isEmpty, "\(report)")
+        #expect(!recorder.ndjson.contains("\"retained\""))
+        root = nil
+    }
+
+    @Test("an object gone before the search: nothing to explain")
+    func goneBeforeTheSearch() async {
+        let objects = LiveObjects(enabled: true)
+        do {
+            let object = LeakyInteractor()
+            objects.register(object, id: 7, type: "LeakyInteractor", kind: .interactor)
+        }
+        #expect(await RetainerSearch.run(target: 7, in: objects, context: .init()) == nil)
+    }
+
+    // MARK: - The flow
+
+    struct IDs { var child: NodeID; var childInteractor: NodeID; var hostInteractor: NodeID }
+
+    /// Records a launched host with a child that `hold` keeps after it is
+    /// detached and dropped; returns the child's `not-deallocated` finding,
+    /// explained, then runs `release` and waits until the child is gone.
+    private func leak(hold: @MainActor (LeakyRouter, HoldingRootRouter) async -> Void,
+                      release: @MainActor (LeakyRouter, HoldingRootRouter) async -> Void,
+                      sourceLocation: SourceLocation = #_sourceLocation) async throws -> (Finding, IDs) {
+        let recorder = TraceRecorder(app: "retainers")
+        var host: HoldingRootRouter?
+        weak var weakChild: LeakyRouter?
+        let ids: IDs = await recorder.record {
+            host = HoldingRootRouter()
+            await host!.launch()
+            let child = LeakyRouter()
+            weakChild = child
+            await host!.attachChild(child)
+            await hold(child, host!)
+            await host!.detachChild(child)
+            return IDs(child: child.traceID, childInteractor: child.interactable.lifecycle.traceID,
+                       hostInteractor: host!.interactable.lifecycle.traceID)
+        }
+        try #require(await waitUntil { !recorder.analyze(grace: Self.grace).findings(.notDeallocated).isEmpty },
+                     sourceLocation: sourceLocation)
+        let report = await recorder.findRetainers(in: recorder.analyze(grace: Self.grace))
+        let finding = try #require(report.findings.first { $0.rule == .notDeallocated && $0.id == ids.child },
+                                   "\(report)", sourceLocation: sourceLocation)
+        if let child = weakChild { await release(child, host!) }
+        #expect(await waitUntil { weakChild == nil }, "the test's leak was not undone", sourceLocation: sourceLocation)
+        host = nil
+        return (finding, ids)
+    }
+}
+
+// MARK: - Fixtures
+
+final actor LeakyInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+    private var router: LeakyRouter?
+    private weak var weakRouter: LeakyRouter?
+    func hold(_ router: LeakyRouter) { self.router = router }
+    func holdWeakly(_ router: LeakyRouter) { weakRouter = router }
+    func release() { router = nil }
+}
+
+@MainActor final class LeakyRouter: Router<LeakyInteractor> {
+    convenience init() { self.init(interactor: LeakyInteractor()) }
+}
+
+/// What a screen store an interactor owns keeps.
+final class ScreenShelf {
+    private var screens: [AnyObject] = []
+    func keep(_ screen: AnyObject) { screens.append(screen) }
+    func clear() { screens.removeAll() }
+}
+
+final actor HoldingInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+    private let store = ScreenShelf()
+    func keep(_ screen: LeakyRouter) { store.keep(screen) }
+    func clearStore() { store.clear() }
+    private var onEvent: (@Sendable () -> Void)?
+    func onEvent(_ handler: (@Sendable () -> Void)?) { onEvent = handler }
+}
+
+@MainActor final class HoldingView: HeadlessViewControllable {}
+
+@MainActor final class HoldingRootRouter: LaunchRouter<HoldingInteractor, HoldingView> {
+    convenience init() { self.init(interactor: HoldingInteractor(), viewController: HoldingView()) }
+}
+
+/// An app-wide registry, reachable from no router: named as a root.
+@MainActor final class HandlerRegistry {
+    static let shared = HandlerRegistry()
+    var handlers: [AnyObject] = []
+}
+
+/// A global nobody named.
+@MainActor enum GlobalHold {
+    static var router: LeakyRouter?
+}
+
+@MainActor final class ListeningView {
+    var listener: ListeningInteractor?
+}
+
+final actor ListeningInteractor: Interactable {
+    nonisolated let lifecycle = InteractorLifecycle()
+    nonisolated let presenter: ListeningView
+    init(presenter: ListeningView) { self.presenter = presenter }
+}
+
+@MainActor final class ListeningRouter: Router<ListeningInteractor> {}
