@@ -42,10 +42,17 @@ enum ClosureCaptures {
     /// method reference, whose context is the object itself): two closures
     /// may share one context, which holds each capture once.
     static func captures(of function: Any) -> (context: UnsafeRawPointer?, captures: [Capture]) {
-        func context<T>(_ value: T) -> UnsafeRawPointer? {
-            withUnsafeBytes(of: value) { $0.load(fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer?.self) }
+        // Through the dynamic type (a function type of two words, which the
+        // caller checked), never the value's static one: a closure stored in
+        // a field of type `Any` is boxed as `Any`, whose bytes are not a
+        // function's.
+        let type: Any.Type = Swift.type(of: function)
+        guard RuntimeFields.isThickSwiftFunction(type) else { return (nil, []) }
+        func context<T>(_: T.Type) -> UnsafeRawPointer? {
+            guard let value = function as? T else { return nil }
+            return withUnsafeBytes(of: value) { $0.load(fromByteOffset: MemoryLayout<Int>.size, as: UnsafeRawPointer?.self) }
         }
-        guard let context = context(function) else { return (nil, []) }
+        guard let context = context(type) else { return (nil, []) }
         // `function` holds the context for as long as this runs.
         return withExtendedLifetime(function) {
             let found = captures(inContext: context)
@@ -89,7 +96,7 @@ enum ClosureCaptures {
                     found.append(.unsearched("a captured var (kept in a box)"))
                     continue
                 }
-                found.append(.unsearched("a closure capture of a type the runtime cannot name"))
+                found.append(.unsearched(unnamedCapture))
                 return found
             }
             offset = align(offset, RuntimeFields.alignment(of: captureType))
@@ -100,6 +107,9 @@ enum ClosureCaptures {
         }
         return found
     }
+
+    /// What a capture the runtime cannot name is reported as.
+    static let unnamedCapture = "a closure capture the runtime cannot name (a closure stored as Any or as a generic value)"
 
     // MARK: - Mangled names
 

@@ -138,15 +138,19 @@ struct ReferenceWalker {
         case .none:
             break
         }
-        func fields<T>(of value: T) {
-            withUnsafePointer(to: value) { pointer in
+        // Opened through the dynamic type, not the value: a value loaded
+        // from a field of existential type is boxed as that existential,
+        // and opening it would give the existential, not the struct.
+        func fields<T>(_: T.Type) {
+            guard let concrete = value as? T else { return }
+            withUnsafePointer(to: concrete) { pointer in
                 let base = UnsafeRawPointer(pointer)
                 for field in RuntimeFields.fields(of: T.self) where field.isStrong && Self.mayHoldReferences(field.type) {
                     walk(RuntimeFields.load(field.type, from: base + field.offset), label: label + "." + field.name, depth: depth + 1)
                 }
             }
         }
-        fields(of: value)
+        fields(type)
     }
 
     // MARK: - What needs no reading
