@@ -79,7 +79,7 @@ struct LeakCheckRun: Sendable {
             try await wait.quiet { NapkinTrace.processSequenceNumber }
             return nil
         }
-        let report: AnalysisReport
+        var report: AnalysisReport
         do {
             report = try await wait.settle {
                 recorder.analyze(grace: check.grace, expectTeardown: check.expectTeardown, viewGrace: check.viewGrace,
@@ -89,6 +89,9 @@ struct LeakCheckRun: Sendable {
             recorder.finish()
             throw error
         }
+        // What holds each object still alive, found while the test's objects
+        // live, and recorded into the trace attached to the failure.
+        if check.retainers { report = await recorder.findRetainers(in: report) }
         // The recording is complete: its end record lets `napkin-inspect` decide what the check decided.
         recorder.finish()
         guard !report.isClean else { return nil }

@@ -47,8 +47,14 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
     /// type name (`["LoggedInRouter": 1]`; a bound task as `Owner 'label'`):
     /// more is an `over-budget` finding (docs/findings.md).
     public var maxAlive: [String: Int]
+    /// Whether a finding about an object still alive searches what holds
+    /// it, while the test's objects live (``Finding/retainers``: the issue
+    /// says `retained by …`); on by default. It costs nothing for a clean
+    /// test, and at most 2 s per leaked object otherwise (docs/testing.md,
+    /// "Who retains it").
+    public var retainers: Bool
 
-    /// A leak check with these settings (`.napkinLeakCheck(grace:expectTeardown:viewGrace:maxAlive:)`
+    /// A leak check with these settings (`.napkinLeakCheck(grace:expectTeardown:viewGrace:maxAlive:retainers:)`
     /// reads better in `@Test(...)`).
     ///
     /// - Parameters:
@@ -59,9 +65,11 @@ public struct NapkinLeakCheck: TestTrait, SuiteTrait, TestScoping, Hashable {
     ///   - viewGrace: how long a router's view may stay shown after the
     ///     router left the tree; 5 s by default.
     ///   - maxAlive: budgets of live instances by type name; none by default.
+    ///   - retainers: search what holds a leaked object; on by default.
     public init(grace: Duration = .seconds(1), expectTeardown: Bool = false, viewGrace: Duration = .seconds(5),
-                maxAlive: [String: Int] = [:]) {
+                maxAlive: [String: Int] = [:], retainers: Bool = true) {
         self.grace = grace
+        self.retainers = retainers
         self.expectTeardown = expectTeardown
         self.viewGrace = viewGrace
         self.maxAlive = maxAlive
@@ -149,8 +157,11 @@ extension Trait where Self == NapkinLeakCheck {
     ///     router left the tree.
     ///   - maxAlive: the most instances of a type the test may have alive
     ///     at once (`["LoggedInRouter": 1]`): more is `over-budget`.
+    ///   - retainers: search what holds a leaked object (on by default).
     public static func napkinLeakCheck(grace: Duration = .seconds(1), expectTeardown: Bool = false,
-                                       viewGrace: Duration = .seconds(5), maxAlive: [String: Int] = [:]) -> Self {
-        NapkinLeakCheck(grace: grace, expectTeardown: expectTeardown, viewGrace: viewGrace, maxAlive: maxAlive)
+                                       viewGrace: Duration = .seconds(5), maxAlive: [String: Int] = [:],
+                                       retainers: Bool = true) -> Self {
+        NapkinLeakCheck(grace: grace, expectTeardown: expectTeardown, viewGrace: viewGrace, maxAlive: maxAlive,
+                        retainers: retainers)
     }
 }
