@@ -11,6 +11,8 @@ enum Bug: String, CaseIterable, Sendable {
     case earlyTask = "early-task"
     case serviceKeepsChild = "service-keeps-child"
     case prefetchLeak = "prefetch-leak"
+    case closureKeepsOrder = "closure-keeps-order"
+    case tabKeepsOrder = "tab-keeps-order"
 
     /// The finding the trace analysis reports for a run with this bug.
     var finding: String {
@@ -22,6 +24,8 @@ enum Bug: String, CaseIterable, Sendable {
         case .earlyTask: "task-started-inactive"
         case .serviceKeepsChild: "undetached-child"
         case .prefetchLeak: "growing-population"
+        case .closureKeepsOrder: "not-deallocated"
+        case .tabKeepsOrder: "not-deallocated"
         }
     }
 
@@ -42,6 +46,10 @@ enum Bug: String, CaseIterable, Sendable {
             "the app-wide DeepLinkRegistry holds its handlers strongly, keeping every PitBoard router after logout"
         case .prefetchLeak:
             "the Order screen each menu visit builds for later goes to a static cache without a capacity, which keeps every one"
+        case .closureKeepsOrder:
+            "LoggedInView's pull-to-refresh handler, set when Order is pushed, captures the Order router; the view keeps it after Order is popped"
+        case .tabKeepsOrder:
+            "the guest's CustomerTab remembers the Order screen each dish was added from (to reopen it), keeping the router after Order closed"
         }
     }
 

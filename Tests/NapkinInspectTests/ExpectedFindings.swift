@@ -93,5 +93,7 @@ extension ExpectedFindings {
         // A growth shows over rounds: three rounds, each starting at a `round N` mark.
         Example(name: "bug-prefetch-leak", rule: "growing-population",
                 appArguments: ["--loop", "3"], checkArguments: ["--rounds", "round"]),
+        Example(name: "bug-closure-keeps-order", rule: "not-deallocated"),
+        Example(name: "bug-tab-keeps-order", rule: "not-deallocated"),
     ]
 }

@@ -3,6 +3,14 @@
 /// away with the session.
 actor CustomerTab {
     private var lines: [(item: MenuItem, quantity: Int)] = []
+    /// With `--bug tab-keeps-order`: the Order screen each line was added
+    /// from, to reopen it from the tab; strong, and never cleared.
+    private var origins: [any OrderRouting] = []
+
+    /// Remembers the screen `item` was ordered from (the bug).
+    func remember(_ screen: any OrderRouting) {
+        origins.append(screen)
+    }
 
     func add(_ item: MenuItem, quantity: Int) {
         if let index = lines.firstIndex(where: { $0.item == item }) {

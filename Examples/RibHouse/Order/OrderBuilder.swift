@@ -27,7 +27,7 @@ final class OrderBuilder: Builder<any OrderDependency>, OrderBuildable, @uncheck
     func build(withListener listener: any OrderListener, item: MenuItem) async -> any OrderRouting {
         let component = OrderComponent(dependency: dependency)
         let view = OrderView(console: component.console, reportsPops: !component.bugs.isOn(.swipeBack))
-        let interactor = OrderInteractor(presenter: view, listener: listener, item: item, tab: component.tab)
+        let interactor = OrderInteractor(presenter: view, listener: listener, item: item, tab: component.tab, bugs: component.bugs)
         view.listener = interactor
         let router = OrderRouter(interactor: interactor, viewController: view)
         await interactor.set(router: router)

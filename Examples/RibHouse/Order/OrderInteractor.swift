@@ -28,12 +28,14 @@ final actor OrderInteractor: OrderInteractable, PresentableInteractable, OrderPr
     private let item: MenuItem
     private let tab: CustomerTab
     private var quantity = 1
+    private let bugs: BugSwitch
 
-    init(presenter: any OrderPresentable, listener: any OrderListener, item: MenuItem, tab: CustomerTab) {
+    init(presenter: any OrderPresentable, listener: any OrderListener, item: MenuItem, tab: CustomerTab, bugs: BugSwitch) {
         self.presenter = presenter
         self.listener = listener
         self.item = item
         self.tab = tab
+        self.bugs = bugs
     }
 
     func set(router: any OrderRouting) {
@@ -53,6 +55,8 @@ final actor OrderInteractor: OrderInteractable, PresentableInteractable, OrderPr
 
     func didTapAddToTab() async {
         await tab.add(item, quantity: quantity)
+        // --bug tab-keeps-order: the tab remembers this screen, strongly.
+        if bugs.isOn(.tabKeepsOrder), let router { await tab.remember(router) }
         await presenter.showAdded(item, quantity: quantity, tab: await tab.summary)
     }
 
