@@ -110,13 +110,13 @@ struct ReferenceGraph {
 
     /// The first reference that should not be there: the one leaving the
     /// last object on the path expected alive (the first hop when none is),
-    /// napkin's own references skipped; the last hop when all are napkin's.
-    func suspectIndex(_ hops: [(node: Int, label: String)]) -> Int {
+    /// napkin's own references skipped; nil when only napkin's own are left
+    /// (a router holding its interactor: what holds the router is the
+    /// question, and the router's own finding answers it).
+    func suspectIndex(_ hops: [(node: Int, label: String)]) -> Int? {
         var start = 0
         for (index, hop) in hops.enumerated() where nodes[hop.node].expectedAlive { start = index }
-        var index = start
-        while index < hops.count - 1 && isNapkinOwnership(hops[index]) { index += 1 }
-        return index
+        return hops.indices.dropFirst(start).first { !isNapkinOwnership(hops[$0]) }
     }
 
     /// A router's hold on its interactor, its view and its attached
