@@ -38,7 +38,8 @@ enum RetainerText {
         pathLines(retainers, style: style) + [style.dim(tally(retainers))]
     }
 
-    /// Everything on one line, for a one-line message (a GitHub annotation):
+    /// Everything on one line, for a one-line message (a GitHub annotation,
+    /// a SARIF result):
     /// `retained by: PATH; retained by: PATH (1 of 2 strong references found)`.
     static func oneLine(_ retainers: Retainers) -> String {
         let paths = pathLines(retainers)

@@ -87,7 +87,7 @@ struct SARIFResults {
         return SARIF.Result(
             ruleId: finding.rule.rawValue, ruleIndex: SARIFRules.index(of: finding.rule), level: finding.severity.rawValue,
             message: SARIF.Message(text: "\(FindingLine.subject(finding)): \(FindingLine.message(finding))"
-                + (finding.retainers.map { "\n" + RetainerText.lines($0).joined(separator: "\n") } ?? "")),
+                + (finding.retainers.map { "; " + RetainerText.oneLine($0) } ?? "")),
             locations: [primaryLocation(finding)],
             relatedLocations: related.isEmpty ? nil : related,
             partialFingerprints: fingerprints(finding),
