@@ -113,12 +113,23 @@ public enum TraceEncoder {
                     out.byte(UInt8(ascii: "\\"))
                     out.byte(UInt8(ascii: "n"))
                 }
-                var copy = path
+                // A line break within a path (a dictionary key) would split
+                // it in two: written as the two characters `\n` instead.
+                var copy = path.utf8.contains(10) ? Self.withoutLineBreaks(path) : path
                 copy.withUTF8 { out.escaped($0) }
             }
             out.byte(UInt8(ascii: "\""))
         }
         if let note = retainers.note { field(.reason, note, &out) }
+    }
+
+    /// `path` with each line feed replaced by a backslash and an `n`.
+    private static func withoutLineBreaks(_ path: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in path.unicodeScalars {
+            if scalar == "\n" { scalars.append(contentsOf: ["\\", "n"] as [Unicode.Scalar]) } else { scalars.append(scalar) }
+        }
+        return String(scalars)
     }
 
     /// `,"src":"Module/File.swift:42"`.

@@ -42,6 +42,9 @@ struct TraceEncoderTests {
             // Two paths, one per line; the runtime's count unknown.
             (.retained(id: 6, retainers: Retainers(paths: ["A#2.s (suspect) → B#6", "C.h[\"k\"] → B#6"], found: 2, total: nil, note: nil)),
              #"{"seq":7,"t":99,"ev":"retained","id":6,"found":2,"text":"A#2.s (suspect) → B#6\nC.h[\"k\"] → B#6"}"#),
+            // A line break within a path stays in it, as the two characters `\n`.
+            (.retained(id: 6, retainers: Retainers(paths: ["A.h[\"x\ny\"] → B#6"], found: 1, total: nil, note: nil)),
+             #"{"seq":7,"t":99,"ev":"retained","id":6,"found":1,"text":"A.h[\"x\\ny\"] → B#6"}"#),
             // Nothing found: no text, the note says why.
             (.retained(id: 6, retainers: Retainers(paths: [], found: 0, total: 1, note: "searched 3 objects")),
              #"{"seq":7,"t":99,"ev":"retained","id":6,"found":0,"refs":1,"reason":"searched 3 objects"}"#),
