@@ -15,7 +15,8 @@
 /// The latest search about each live node is the model's
 /// (``TraceState/retainers(of:)``, forgotten at the node's `deinit`: no
 /// later finding can be about a deallocated node); this keeps the findings
-/// taken out that may still gain one, bounded like the findings kept.
+/// taken out that may still gain one, until their node's `deinit`, and the
+/// updates not taken yet, each bounded like the findings kept.
 struct RetainerSearches: Sendable {
     /// Findings taken out (``TraceAnalyzer/takeFindings()``) without a
     /// search, by node: they gain one if it comes.
@@ -31,6 +32,19 @@ struct RetainerSearches: Sendable {
         waitingCount -= taken.count
         for k in taken.indices { taken[k].retainers = retainers }
         updates += taken
+        // Nobody takes them: the oldest go, so memory stays bounded.
+        if updates.count > TraceAnalyzer.maxKeptFindings { updates.removeFirst(updates.count - TraceAnalyzer.maxKeptFindings) }
+    }
+
+    /// Whether findings taken out wait for a search (a check before
+    /// ``forget(_:)``, which a `deinit` would otherwise pay for).
+    var hasWaiting: Bool { waitingCount > 0 }
+
+    /// Forgets the findings about `id` that wait for a search: it was
+    /// deallocated, so no search about it will come.
+    mutating func forget(_ id: NodeID) {
+        guard let gone = waiting.removeValue(forKey: id) else { return }
+        waitingCount -= gone.count
     }
 
     /// Forgets the findings waiting (a new session: its ids are new).

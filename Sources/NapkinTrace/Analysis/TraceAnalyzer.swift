@@ -144,6 +144,7 @@ public struct TraceAnalyzer: Sendable {
             if case .mark(let text) = event.kind { context.testSpans.note(mark: text, at: event.seq) }
         case .router, .interactor, .taskStart, .deallocated, .taskEnd:
             context.populations.note(event, in: context.state)
+            if name == .deallocated, context.retainerSearches.hasWaiting { context.retainerSearches.forget(event.kind.deallocatedID) }
         case .retained:
             if case .retained(let id, let retainers) = event.kind { context.noteRetainers(retainers, about: id) }
         case .session, .launch, .attach, .activate, .hookEnd, .load, .view, .detach, .deactivate,

@@ -88,6 +88,16 @@ struct RetainedFindingsTests {
         #expect(updates.first?.retainers == Self.cycle)
         #expect(updates.first?.fingerprint == taken.first { $0.id == 4 }?.fingerprint)
         #expect(analyzer.takeRetainerUpdates().isEmpty)
+        // A finding taken out waits for a search only while its node lives.
+        var gone = Self.leakedHome()
+        var second = TraceAnalyzer()
+        for event in gone.events { second.consume(event) }
+        second.advance(to: gone.time + 2 * UInt64.second)
+        #expect(!second.takeFindings().isEmpty)
+        gone.add(.deallocated(id: 4), at: gone.time + 3 * UInt64.second)
+        gone.add(.retained(id: 4, retainers: Self.cycle))
+        for event in gone.events.suffix(2) { second.consume(event) }
+        #expect(second.takeRetainerUpdates().isEmpty)
     }
 
     @Test("active-after-detach and undetached-child: the interactor's and the router's own records")
