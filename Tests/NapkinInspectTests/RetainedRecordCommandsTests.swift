@@ -159,4 +159,20 @@ struct RetainedRecordCommandsTests {
         ])
         #expect(result.stdout.contains("f.retainers"), "the page's script shows them")
     }
+
+    @Test("baselines and allow-lists match the same findings with and without retained records")
+    func baselineAndAllowListUnchanged() async throws {
+        let scratch = try ScratchDirectory("retained-baseline")
+        let without = try Self.withoutRecords()
+        defer { try? FileManager.default.removeItem(atPath: without) }
+        let baseline = scratch.file("baseline.json")
+        let written = try await CLIHarness.inspect(["check", "--write-baseline", baseline, without])
+        #expect(written.status == 0, "\(written)")
+        let known = try await CLIHarness.inspect(["check", "--baseline", baseline, Self.trace])
+        #expect(known.status == 0, "a baseline written before the searches knows every finding: \(known)")
+        #expect(known.stdout.contains("3 known from the baseline"), "\(known.stdout)")
+        let allow = try scratch.write("allow", "not-deallocated LoggedInRouter\nnot-deallocated ShopRouter\nnot-deallocated CartRouter\n")
+        let allowed = try await CLIHarness.inspect(["check", "--allow", allow, Self.trace])
+        #expect(allowed.status == 0, "\(allowed)")
+    }
 }
