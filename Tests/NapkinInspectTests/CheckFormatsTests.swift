@@ -18,7 +18,7 @@ struct CheckFormatsTests {
     }
 
     static let findingKeys: Set<String> = ["rule", "severity", "subject", "type", "id", "label", "seqs", "time_ns", "message", "fingerprint",
-                                           "locations", "tests", "runs", "of", "count", "first_run"]
+                                           "locations", "tests", "retainers", "runs", "of", "count", "first_run"]
     static let traceKeys: Set<String> = ["path", "app", "pid", "events", "ended_cleanly", "dropped_events", "undecided",
                                          "duration_ns", "findings", "allowed", "known", "findings_not_kept", "trace_problems"]
 
@@ -41,6 +41,11 @@ struct CheckFormatsTests {
         #expect(!message.isEmpty && !message.contains("\n"))
         let fingerprint = try #require(finding["fingerprint"] as? String)
         #expect(fingerprint.count == 16 && fingerprint.allSatisfy { $0.isHexDigit && !$0.isUppercase }, "\(fingerprint)")
+        if let retainers = finding["retainers"] {
+            let object = try #require(retainers as? [String: Any], "retainers is an object")
+            #expect(Set(object.keys).isSubset(of: ["paths", "found", "total", "note", "key"]), "undocumented keys: \(object.keys)")
+            #expect(object["paths"] is [String] && object["found"] is Int, "\(object)")
+        }
         return ExpectedFindings.Reported(rule: rule, subject: subject, type: type, id: id, label: label, seqs: seqs)
     }
 

@@ -335,6 +335,29 @@ struct InspectorStateTests {
         #expect(clean.contains("interactor's hook returned"), "\(clean)")
     }
 
+    @Test("the details of a leaked router a retainer search explained: its paths under Retained by, under its finding, and the record in its history")
+    func detailsOfARetainedRouter() throws {
+        let events = try Fixtures.events("not-deallocated-retained")
+        var history = LiveHistory(budget: HistoryBudget(total: 1_000_000), spacing: 0)
+        var analyzer = TraceAnalyzer()
+        for event in events {
+            analyzer.consume(event)
+            history.record(event, analyzer: analyzer)
+        }
+        analyzer.finish()
+        var log = NodeLog(node: 6, interactor: 5, session: ObjectIdentifier(LiveSessionList.self))
+        log.update(history, to: events.count)
+        let pin = InspectorState.Pin(id: 6, name: "ShopRouter#6")
+        let lines = NodeDetails(style: .plain, width: 200).lines(pin, analyzer: analyzer, log: log)
+        let store = "retained by: RootInteractor#1.store (suspect) → ScreenStore.screens[0] → ShopRouter#6"
+        let closure = "retained by: RootInteractor#1.onTap{closure} (suspect) → ShopRouter#6"
+        let held = try #require(lines.firstIndex { $0.hasPrefix("Retained by") }, "\(lines)")
+        #expect(Array(lines[(held + 1)...].prefix(3)) == ["  " + store, "  " + closure, "  2 of 2 strong references found"])
+        let finding = try #require(lines.firstIndex { $0.hasPrefix("  error[not-deallocated] ShopRouter#6") }, "\(lines)")
+        #expect(Array(lines[(finding + 1)...].prefix(3)) == ["    " + store, "    " + closure, "    2 of 2 strong references found"])
+        #expect(lines.contains { $0.contains("retainer search about ShopRouter#6: 2 of 2 strong references found") }, "its history")
+    }
+
     @Test("every key of the help is in the key table of docs/live.md")
     func documented() throws {
         let page = try String(contentsOf: PackagePaths.root.appendingPathComponent("docs/live.md"), encoding: .utf8)

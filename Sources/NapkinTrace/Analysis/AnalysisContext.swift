@@ -16,6 +16,10 @@ struct AnalysisContext: Sendable {
     var testSpans = TestSpans()
     /// Live routers, interactors and bound tasks per type.
     var populations = PopulationCounts()
+    /// Findings taken out that a later retainer search may still explain.
+    var retainerSearches = RetainerSearches()
+    /// Where the current session's findings start in ``findings``.
+    private var sessionFindingsStart = 0
     /// Checks waiting for their deadline, one queue per delay (the grace
     /// period, the view grace period): each is in deadline order on its own.
     private var checks = GraceQueue()
@@ -63,14 +67,26 @@ struct AnalysisContext: Sendable {
         var finding = finding
         if finding.locations.isEmpty { finding.locations = codeReferences(about: finding) }
         if !testSpans.isEmpty, let cause = finding.seqs.first { finding.tests = testSpans.tests(at: cause) }
+        if finding.retainers == nil, finding.isExplainedByRetainers { finding.retainers = state.retainers(of: finding.id) }
         findings.append(finding)
+    }
+
+    /// A `retained` record: the search about `id` explains the findings
+    /// about it established before it in this session, kept or taken out.
+    mutating func noteRetainers(_ retainers: Retainers, about id: NodeID) {
+        for k in sessionFindingsStart..<findings.count where findings[k].id == id && findings[k].isExplainedByRetainers {
+            findings[k].retainers = retainers
+        }
+        retainerSearches.note(retainers, about: id)
     }
 
     /// Takes the findings so far (see ``TraceAnalyzer/takeFindings()``).
     mutating func takeFindings() -> [Finding] {
         guard !findings.isEmpty else { return [] }
+        retainerSearches.wait(for: findings)
         defer {
             findings.removeAll()
+            sessionFindingsStart = 0
             if reported.count > TraceAnalyzer.maxKeptFindings { reported.removeAll() }
         }
         return findings
@@ -176,6 +192,8 @@ struct AnalysisContext: Sendable {
     /// Forgets the causes reported (a new session starts: its ids are new).
     mutating func startSession() {
         reported.removeAll()
+        sessionFindingsStart = findings.count
+        retainerSearches.startSession()
         state = TraceState()
         testSpans = TestSpans()
         populations = PopulationCounts()

@@ -25,7 +25,9 @@ public struct Retainers: Sendable, Hashable {
     /// itself expected alive (an attached router, an active interactor, a
     /// named root), napkin's own references (a router's interactor and
     /// children) skipped. ` (cycle)` ends a path that starts at the object
-    /// itself.
+    /// itself. A path holds no line break: a `retained` record writes the
+    /// paths one per line (and one within a path, from a dictionary key,
+    /// as the two characters `\n`).
     public var paths: [String]
     /// Strong references to the object the paths account for (one per
     /// distinct holding reference; several paths may end in one).

@@ -144,6 +144,9 @@ public struct TraceAnalyzer: Sendable {
             if case .mark(let text) = event.kind { context.testSpans.note(mark: text, at: event.seq) }
         case .router, .interactor, .taskStart, .deallocated, .taskEnd:
             context.populations.note(event, in: context.state)
+            if name == .deallocated, context.retainerSearches.hasWaiting { context.retainerSearches.forget(event.kind.deallocatedID) }
+        case .retained:
+            if case .retained(let id, let retainers) = event.kind { context.noteRetainers(retainers, about: id) }
         case .session, .launch, .attach, .activate, .hookEnd, .load, .view, .detach, .deactivate,
              .taskCancel, .dropped, .end:
             break
@@ -191,6 +194,13 @@ public struct TraceAnalyzer: Sendable {
     /// fingerprint once anyway).
     package mutating func takeFindings() -> [Finding] {
         context.takeFindings()
+    }
+
+    /// Takes the findings taken out earlier (``takeFindings()``) that a
+    /// retainer search (a `retained` record) explained since: each again,
+    /// now with its ``Finding/retainers``.
+    package mutating func takeRetainerUpdates() -> [Finding] {
+        context.retainerSearches.takeUpdates()
     }
 
     /// Whether a check waits for the app's time to pass `time` (trace time):

@@ -43,6 +43,8 @@ struct LiveTreeRecords {
         var deactivate: TraceEvent?
         /// The `hook_end` of that deactivation's `willResignActive`.
         var deactivateEnd: TraceEvent?
+        /// Its latest `retained` (what a retainer search found holding it).
+        var retained: TraceEvent?
         /// Its running tasks (an interactor).
         var tasks: [NodeID] = []
         /// Set when the node was deallocated and is kept only because something names it.
@@ -130,6 +132,9 @@ struct LiveTreeRecords {
             release(ended.owner)
         case .deallocated(let id):
             deallocate(id, event)
+        case .retained(let id, _):
+            guard nodes[id]?.isAlive == true else { return }
+            nodes[id]!.retained = event
         case .mark(let text):
             noteTestMark(text, event)
         }
@@ -218,6 +223,7 @@ struct LiveTreeRecords {
             add(node.activateEnd)
             add(node.deactivate)
             add(node.deactivateEnd)
+            add(node.retained)
             add(node.deallocation)
         }
         for task in tasks.values {
@@ -293,6 +299,7 @@ struct LiveTreeRecords {
         node.activateEnd = nil
         node.deactivate = nil
         node.deactivateEnd = nil
+        node.retained = nil
         node.deallocation = event
         nodes[id] = node
         dropIfUnneeded(id)

@@ -106,6 +106,8 @@ extension TraceEvent.Kind {
         case .sessionEnd(let reason): reason.utf8.count
         case .view(_, let appearance): appearance.rawValue.utf8.count
         case .taskEnd(_, let outcome): outcome.rawValue.utf8.count
+        case .retained(_, let retainers):
+            retainers.paths.reduce(retainers.paths.count) { $0 + $1.utf8.count } + (retainers.note?.utf8.count ?? 0)
         case .taskStart, .attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .taskCancel,
              .deallocated, .dropped:
             0
@@ -122,6 +124,9 @@ extension TraceEvent.Kind {
         case .taskStart(_, _, let label?): [label]
         case .mark(let text): [text]
         case .sessionEnd(let reason): [reason]
+        // Each path on its own (and the note): a long record keeps every
+        // path, each cut at its end, rather than the first ones whole.
+        case .retained(_, let retainers): retainers.paths + (retainers.note.map { [$0] } ?? [])
         case .taskStart, .attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .view, .taskCancel, .taskEnd,
              .deallocated, .dropped:
             []
@@ -145,6 +150,12 @@ extension TraceEvent.Kind {
             return .mark(text: values[0])
         case .sessionEnd:
             return .sessionEnd(reason: values[0])
+        case .retained(let id, var retainers):
+            let pathCount = retainers.paths.count
+            // A path cut to nothing (only when nothing fits) is left out.
+            retainers.paths = values.prefix(pathCount).filter { !$0.isEmpty }
+            if retainers.note != nil { retainers.note = values[pathCount] }
+            return .retained(id: id, retainers: retainers)
         case .attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .view, .taskCancel, .taskEnd, .deallocated,
              .dropped:
             return self

@@ -63,6 +63,8 @@ public enum TraceEncoder {
         case .taskEnd(let task, let outcome):
             field(.task, task, &out)
             field(.outcome, outcome.rawValue, &out)
+        case .retained(let id, let retainers):
+            writeRetained(id, retainers, to: &out)
         case .mark(let text):
             field(.text, text, &out)
         case .dropped(let count, let first, let last):
@@ -92,6 +94,42 @@ public enum TraceEncoder {
             field(.lost, info.lost, &out)
             field(.replay, UInt64(clamping: info.replayCount), &out)
         }
+    }
+
+    /// A `retained` record's fields: `id`, `found`, `refs` (when the runtime
+    /// count is known), `text` (the paths, one per line, when there are
+    /// any) and `reason` (the note, when there is one). The paths are
+    /// written one by one, without joining them first.
+    @inline(__always)
+    private static func writeRetained(_ id: NodeID, _ retainers: Retainers, to out: inout EncodingCursor) {
+        field(.id, id, &out)
+        field(.found, UInt64(clamping: retainers.found), &out)
+        if let total = retainers.total { field(.refs, UInt64(clamping: total), &out) }
+        if !retainers.paths.isEmpty {
+            key(.text, &out)
+            out.byte(UInt8(ascii: "\""))
+            for (k, path) in retainers.paths.enumerated() {
+                if k > 0 {
+                    out.byte(UInt8(ascii: "\\"))
+                    out.byte(UInt8(ascii: "n"))
+                }
+                // A line break within a path (a dictionary key) would split
+                // it in two: written as the two characters `\n` instead.
+                var copy = path.utf8.contains(10) ? Self.withoutLineBreaks(path) : path
+                copy.withUTF8 { out.escaped($0) }
+            }
+            out.byte(UInt8(ascii: "\""))
+        }
+        if let note = retainers.note { field(.reason, note, &out) }
+    }
+
+    /// `path` with each line feed replaced by a backslash and an `n`.
+    private static func withoutLineBreaks(_ path: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        for scalar in path.unicodeScalars {
+            if scalar == "\n" { scalars.append(contentsOf: ["\\", "n"] as [Unicode.Scalar]) } else { scalars.append(scalar) }
+        }
+        return String(scalars)
     }
 
     /// `,"src":"Module/File.swift:42"`.

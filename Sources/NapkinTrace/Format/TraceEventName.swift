@@ -40,6 +40,8 @@ extension TraceEvent {
         case taskEnd
         /// A router or interactor was deallocated.
         case deallocated
+        /// A retainer search in the app found what holds a router or interactor.
+        case retained
         /// Free text from the app.
         case mark
         /// Events the sink could not keep up with.
@@ -68,6 +70,7 @@ extension TraceEvent {
             case .taskCancel: "task_cancel"
             case .taskEnd: "task_end"
             case .deallocated: "deinit"
+            case .retained: "retained"
             case .mark: "mark"
             case .dropped: "dropped"
             case .end: "end"
@@ -130,6 +133,7 @@ extension TraceEvent.Kind {
         case .taskCancel: .taskCancel
         case .taskEnd: .taskEnd
         case .deallocated: .deallocated
+        case .retained: .retained
         case .mark: .mark
         case .dropped: .dropped
         case .sessionEnd: .end

@@ -18,6 +18,7 @@ package enum TraceField: CaseIterable, Sendable {
     case task, owner, label, outcome
     case text, count, first, last, reason
     case state, src
+    case found, refs
 
     /// The field's name on the wire.
     @_transparent @usableFromInline package var name: StaticString {
@@ -50,6 +51,8 @@ package enum TraceField: CaseIterable, Sendable {
         case .reason: "reason"
         case .state: "state"
         case .src: "src"
+        case .found: "found"
+        case .refs: "refs"
         }
     }
 
@@ -66,7 +69,7 @@ package enum TraceField: CaseIterable, Sendable {
     /// The type of this field's value.
     @_transparent @usableFromInline package var valueType: ValueType {
         switch self {
-        case .seq, .t, .v, .pid, .rev, .part, .lost, .replay, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last: .unsigned
+        case .seq, .t, .v, .pid, .rev, .part, .lost, .replay, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last, .found, .refs: .unsigned
         case .wall: .signed
         case .ev, .app, .type, .itype, .label, .outcome, .text, .reason, .state, .src: .string
         }

@@ -128,7 +128,7 @@ public struct PopulationCounts: Sendable {
         case .taskEnd(let task, _):
             removed(task, from: .tasks)
         case .sessionStart, .attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .view,
-             .taskCancel, .mark, .dropped, .sessionEnd:
+             .taskCancel, .retained, .mark, .dropped, .sessionEnd:
             break
         }
     }

@@ -62,6 +62,10 @@ public struct TraceEvent: Sendable, Hashable {
         case taskEnd(task: NodeID, outcome: TaskOutcome)
         /// A router or interactor was deallocated.
         case deallocated(id: NodeID)
+        /// A retainer search ran in the app for this router or interactor,
+        /// alive past its grace period: what holds it (``Retainers``).
+        /// Written by sessions of format revision 2 and later.
+        indirect case retained(id: NodeID, retainers: Retainers)
         /// Free text the app wrote with ``NapkinTrace/mark(_:)``.
         case mark(text: String)
         /// Events the app produced faster than the sink could write them were

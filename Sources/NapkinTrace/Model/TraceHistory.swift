@@ -92,6 +92,12 @@ public struct TraceHistory: Sendable {
         /// When the router's view was removed from its parent (popped,
         /// dismissed), each time it was.
         public var viewRemoved: [TraceMoment] = []
+        /// What the latest retainer search (`retained` record) found holding
+        /// the router (or the lone interactor), if one ran.
+        public var retainers: Retainers?
+        /// What the latest retainer search found holding the router's
+        /// interactor, if one ran about it.
+        public var interactorRetainers: Retainers?
 
         /// `Type#id`.
         public var name: String { "\(type)#\(id)" }
@@ -180,6 +186,12 @@ public struct TraceHistory: Sendable {
             }
         case .deallocated(let id):
             deallocate(id, at: TraceMoment(seq: event.seq, time: t))
+        case .retained(let id, let retainers):
+            if let i = index[id] {
+                nodes[i].retainers = retainers
+            } else if let i = owners[id] {
+                nodes[i].interactorRetainers = retainers
+            }
         case .mark(let text):
             marks.append(TraceMark(seq: event.seq, time: t, text: text))
         case .sessionStart, .hookEnd, .dropped, .sessionEnd:

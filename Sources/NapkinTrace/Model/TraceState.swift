@@ -84,6 +84,9 @@ public struct TraceState: Sendable {
     public internal(set) var shownViewCount = 0
     /// The code locations the trace named (`src`), each once.
     var codeLocationTable = CodeLocationTable()
+    /// The latest retainer search (`retained` record) about each live
+    /// router or interactor that has one; forgotten at its `deinit`.
+    var retainerSearches: [NodeID: Retainers] = [:]
 
     /// Creates an empty state.
     public init() {}
@@ -205,6 +208,8 @@ public struct TraceState: Sendable {
             endTask(task)
         case .deallocated(let id):
             return deallocateNode(id, at: moment)
+        case .retained(let id, let retainers):
+            return noteRetainers(retainers, of: id)
         case .mark(let text):
             marks.append(TraceMark(seq: moment.seq, time: moment.time, text: text))
         case .dropped(let count, _, _):
@@ -233,7 +238,9 @@ public struct TraceState: Sendable {
         switch name {
         case .router, .attach, .detach, .launch, .load, .view: true
         case .deallocated: table.with(event.kind.deallocatedID, { $0.pointee.kind == .router }) == true
-        case .session, .interactor, .activate, .deactivate, .hookEnd, .taskStart, .taskCancel, .taskEnd, .mark, .dropped, .end: false
+        // A retainer search runs off the main actor where it can.
+        case .session, .interactor, .activate, .deactivate, .hookEnd, .taskStart, .taskCancel, .taskEnd, .retained, .mark, .dropped,
+             .end: false
         }
     }
 

@@ -125,9 +125,20 @@ extension TraceState {
     @inline(__always)
     mutating func deallocateNode(_ id: NodeID, at moment: TraceMoment) -> Misuse? {
         guard let node = table.removeValue(forKey: id) else { return missing(id) }
+        if !retainerSearches.isEmpty { retainerSearches[id] = nil }
         deallocate(node, seq: moment.seq, time: moment.time)
         lastRemoved = node
         hasRemovedNode = true
+        return nil
+    }
+
+    /// A `retained`: the node's latest retainer search. One about a node
+    /// already gone is no misuse (the search may end after the object went:
+    /// it never keeps it), unless the id was never created.
+    @inline(__always)
+    mutating func noteRetainers(_ retainers: Retainers, of id: NodeID) -> Misuse? {
+        guard table.contains(id) else { return id <= maxNodeID ? nil : missing(id) }
+        retainerSearches[id] = retainers
         return nil
     }
 

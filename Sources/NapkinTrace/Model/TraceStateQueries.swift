@@ -14,6 +14,10 @@ extension TraceState {
     /// Whether the task `id` is running.
     public func isRunning(task id: NodeID) -> Bool { taskTable.contains(id) }
 
+    /// What the latest retainer search found holding live router or
+    /// interactor `id` (its latest `retained` record), if one ran.
+    public func retainers(of id: NodeID) -> Retainers? { retainerSearches[id] }
+
     /// A node and its depth below the root of the walk.
     public struct PlacedNode: Sendable {
         /// The node.

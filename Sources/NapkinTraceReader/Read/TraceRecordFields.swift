@@ -147,6 +147,7 @@ struct TraceRecordFields {
             let outcome: TaskOutcome = try choice(.outcome, name, expected: "completed or cancelled")
             return .taskEnd(task: try id(.task, name), outcome: outcome)
         case .deallocated: return .deallocated(id: try id(.id, name))
+        case .retained: return .retained(id: try id(.id, name), retainers: try retainers(name))
         case .mark: return .mark(text: strings[.text] ?? "")
         case .dropped: return .dropped(count: try number(.count, name), firstSeq: numbers[.first] ?? 0, lastSeq: numbers[.last] ?? 0)
         case .end: return .sessionEnd(reason: strings[.reason] ?? "")
@@ -162,6 +163,17 @@ struct TraceRecordFields {
                     revision: Int(clamping: numbers[.rev] ?? 0),
                     part: max(1, Int(clamping: numbers[.part] ?? 1)), lost: numbers[.lost] ?? 0,
                     replayCount: Int(clamping: numbers[.replay] ?? 0))
+    }
+
+    /// What a `retained` record says: `found` (required), `refs` (the
+    /// runtime's count, when known), the paths in `text` (one per line;
+    /// absent or empty: none) and the note in `reason`.
+    @inline(__always)
+    private func retainers(_ name: TraceEvent.Name) throws(JSONError) -> Retainers {
+        let found = try number(.found, name)
+        let text = strings[.text] ?? ""
+        return Retainers(paths: text.isEmpty ? [] : text.split(separator: "\n", omittingEmptySubsequences: true).map(String.init),
+                         found: Int(clamping: found), total: numbers[.refs].map { Int(clamping: $0) }, note: strings[.reason])
     }
 
     /// The value of the string field `field` of a record named `name`, one

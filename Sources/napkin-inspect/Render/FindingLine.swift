@@ -63,7 +63,8 @@ enum FindingLine {
 
     /// The lines that list `findings`: grouped by rule and type, the first few
     /// of each group (each followed by where it points in the code, when the
-    /// trace says), then how many more are like them (``FindingGroups``);
+    /// trace says, the test that ran, and what holds the object when a
+    /// retainer search explains it: ``RetainerText``), then how many more are like them (``FindingGroups``);
     /// `rate` says how often each occurred, for `check --repeat`.
     static func lines(_ findings: [Finding], style: Style, sources: SourceRoot? = nil,
                       rate: (Finding) -> FindingRate? = { _ in nil }) -> [String] {
@@ -73,6 +74,7 @@ enum FindingLine {
                 lines.append(styled(finding, style: style, rate: rate(finding)))
                 if let location = locationLine(finding, style: style, sources: sources) { lines.append(location) }
                 if let test = testLine(finding, style: style) { lines.append(test) }
+                lines += RetainerText.indentedLines(finding, style: style)
             }
             if group.more > 0 { lines.append(style.dim(group.moreText)) }
         }

@@ -142,6 +142,24 @@ struct LiveTreeRecordsTests {
         #expect(marks == [NapkinTrace.testStartedPrefix + "b"])
     }
 
+    @Test("a live node's latest retained record is replayed, with the tree it names; a gone node's is not")
+    func retainedRecords() throws {
+        let older = Retainers(paths: [], found: 0, total: 1, note: "nothing found")
+        let latest = Retainers(paths: ["RootInteractor#1.store (suspect) → HomeRouter#4"], found: 1, total: 1, note: nil)
+        var b = TraceBuilder.homeProfileTree()
+        b.detach(4, from: 2)
+        b.add(.retained(id: 4, retainers: older))
+        b.add(.retained(id: 4, retainers: latest))
+        b.add(.retained(id: 6, retainers: older))
+        b.release(6)
+        let replay = Self.replay(of: b.events)
+        let retained = replay.compactMap { if case .retained(let id, let retainers) = $0.kind { (id, retainers) } else { nil } }
+        #expect(retained.map(\.0) == [4])
+        #expect(retained.first?.1 == latest)
+        #expect(Self.fold(Self.resumedPart(replay, after: b.events)).retainers(of: 4) == latest)
+        try Self.expectReplayRebuilds(b.events)
+    }
+
     @Test("random apps, step by step: the replay always rebuilds the tree, as a clean trace", .dedicatedThread, .singleThreaded, arguments: 1...12)
     func randomApps(seed: UInt64) throws {
         var app = RandomApp(seed: seed)

@@ -43,6 +43,25 @@ struct SocketRecordLimitTests {
         #expect(shortened.first.map { $0.utf8.count > NDJSONTraceSink.socketRecordLimit / 2 } == true)
     }
 
+    @Test("a retained record too long for a pipe keeps every path, each cut at its end, and its numbers")
+    func retainedRecordFitted() {
+        let long = String(repeating: "Store.screens[0] → ", count: 200) + "HomeRouter#4"
+        let paths = ["RootInteractor#1.store (suspect) → HomeRouter#4", long, long + " (cycle)"]
+        let event = TraceEvent(seq: 9, time: 1, kind: .retained(id: 4, retainers: Retainers(
+            paths: paths, found: 3, total: 4, note: String(repeating: "n", count: 3_000))))
+        let fitted = RecordFitting.fitted(event, limit: 4_096)
+        #expect(RecordFitting.encodedLength(fitted) <= 4_096)
+        guard case .retained(let id, let retainers) = fitted.kind else {
+            Issue.record("not a retained record: \(fitted)")
+            return
+        }
+        #expect(id == 4 && retainers.found == 3 && retainers.total == 4)
+        #expect(retainers.paths.count == 3)
+        #expect(retainers.paths.first == paths[0])
+        #expect(retainers.paths.dropFirst().allSatisfy { $0.hasSuffix(RecordFitting.ellipsis) && long.hasPrefix($0.dropLast()) })
+        #expect(retainers.note?.hasSuffix(RecordFitting.ellipsis) == true)
+    }
+
     @Test("the socket limit is the same on every platform, whatever PIPE_BUF is, and within the inspector's 64 KiB lines")
     func limitDoesNotDependOnPipeBuf() {
         #expect(NDJSONTraceSink.socketRecordLimit == 16_384)

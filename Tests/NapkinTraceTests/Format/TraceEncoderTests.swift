@@ -37,6 +37,17 @@ struct TraceEncoderTests {
             (.taskEnd(task: 5, outcome: .completed), #"{"seq":7,"t":99,"ev":"task_end","task":5,"outcome":"completed"}"#),
             (.taskEnd(task: 5, outcome: .cancelled), #"{"seq":7,"t":99,"ev":"task_end","task":5,"outcome":"cancelled"}"#),
             (.deallocated(id: 4), #"{"seq":7,"t":99,"ev":"deinit","id":4}"#),
+            (.retained(id: 6, retainers: Retainers(paths: ["A#6.b (suspect) → C#6 (cycle)"], found: 1, total: 1, note: nil)),
+             #"{"seq":7,"t":99,"ev":"retained","id":6,"found":1,"refs":1,"text":"A#6.b (suspect) → C#6 (cycle)"}"#),
+            // Two paths, one per line; the runtime's count unknown.
+            (.retained(id: 6, retainers: Retainers(paths: ["A#2.s (suspect) → B#6", "C.h[\"k\"] → B#6"], found: 2, total: nil, note: nil)),
+             #"{"seq":7,"t":99,"ev":"retained","id":6,"found":2,"text":"A#2.s (suspect) → B#6\nC.h[\"k\"] → B#6"}"#),
+            // A line break within a path stays in it, as the two characters `\n`.
+            (.retained(id: 6, retainers: Retainers(paths: ["A.h[\"x\ny\"] → B#6"], found: 1, total: nil, note: nil)),
+             #"{"seq":7,"t":99,"ev":"retained","id":6,"found":1,"text":"A.h[\"x\\ny\"] → B#6"}"#),
+            // Nothing found: no text, the note says why.
+            (.retained(id: 6, retainers: Retainers(paths: [], found: 0, total: 1, note: "searched 3 objects")),
+             #"{"seq":7,"t":99,"ev":"retained","id":6,"found":0,"refs":1,"reason":"searched 3 objects"}"#),
             (.mark(text: "user tapped login"), #"{"seq":7,"t":99,"ev":"mark","text":"user tapped login"}"#),
             (.dropped(count: 3, firstSeq: 10, lastSeq: 12),
              #"{"seq":7,"t":99,"ev":"dropped","count":3,"first":10,"last":12}"#),

@@ -30,6 +30,9 @@ struct WireFormatRoundTripTests {
         case .taskCancel: .taskCancel(task: 5)
         case .taskEnd: .taskEnd(task: 5, outcome: .cancelled)
         case .deallocated: .deallocated(id: 1_234_567_890_123_456_789)   // 19 digits: the most the fast path reads
+        case .retained: .retained(id: 6, retainers: Retainers(
+            paths: ["LoggedInRouter#6.interactor → LoggedInInteractor#5.router (suspect) → LoggedInRouter#6 (cycle)"],
+            found: 1, total: 2, note: "one more strong reference is held outside the traced objects"))
         case .mark: .mark(text: "user tapped login 日本")
         case .dropped: .dropped(count: 3, firstSeq: 12, lastSeq: 14)
         case .end: .sessionEnd(reason: "exit")

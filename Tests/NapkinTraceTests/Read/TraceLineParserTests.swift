@@ -31,6 +31,10 @@ struct TraceLineParserTests {
         .taskEnd(task: 9, outcome: .cancelled),
         .taskEnd(task: 10, outcome: .completed),
         .deallocated(id: 4),
+        .retained(id: 6, retainers: Retainers(paths: ["LoggedInRouter#6.interactor → LoggedInInteractor#5.router (suspect) → LoggedInRouter#6 (cycle)",
+                                                      "Store.items[\"a\tb\"] → LoggedInRouter#6"], found: 2, total: 3,
+                                              note: "one more: a global, a running task, or an unowned(unsafe) reference")),
+        .retained(id: 6, retainers: Retainers(paths: [], found: 0, total: nil, note: nil)),
         .mark(text: "line\nbreak, tab\t, quote \", backslash \\, slash /, é, 日本, 😀"),
         .mark(text: ""),
         .dropped(count: 3, firstSeq: 12, lastSeq: 14),
@@ -223,6 +227,21 @@ struct TraceLineParserTests {
                 == .routerCreated(id: 2, type: "R", interactor: 0, interactorType: ""))
         // Sequence numbers and times of 0 are fine.
         #expect(event(#"{"seq":0,"t":0,"ev":"load","id":1}"#) == TraceEvent(seq: 0, time: 0, kind: .load(router: 1)))
+    }
+
+    @Test("a malformed retained record is rejected with a one-line reason")
+    func malformedRetained() {
+        expectInvalid(#"{"seq":1,"t":0,"ev":"retained","id":6}"#, "retained", "\"found\"")
+        expectInvalid(#"{"seq":1,"t":0,"ev":"retained","found":1}"#, "retained", "\"id\"")
+        expectInvalid(#"{"seq":1,"t":0,"ev":"retained","id":0,"found":1}"#, "retained", "\"id\"", "ids start at 1")
+        expectInvalid(#"{"seq":1,"t":0,"ev":"retained","id":6,"found":-1}"#, "\"found\"", "non-negative")
+        expectInvalid(#"{"seq":1,"t":0,"ev":"retained","id":6,"found":1,"refs":"one"}"#, "\"refs\"")
+        expectInvalid(#"{"seq":1,"t":0,"ev":"retained","id":6,"found":1,"text":["a"]}"#, "\"text\"", "string")
+        // Absent or empty text: no paths; an empty line between two paths is no path.
+        #expect(event(#"{"seq":1,"t":0,"ev":"retained","id":6,"found":0,"text":""}"#)?.kind
+                == .retained(id: 6, retainers: Retainers(paths: [], found: 0, total: nil, note: nil)))
+        #expect(event(#"{"seq":1,"t":0,"ev":"retained","id":6,"found":2,"text":"a → X#6\n\nb → X#6"}"#)?.kind
+                == .retained(id: 6, retainers: Retainers(paths: ["a → X#6", "b → X#6"], found: 2, total: nil, note: nil)))
     }
 
     @Test("optional fields default; null strings count as absent")

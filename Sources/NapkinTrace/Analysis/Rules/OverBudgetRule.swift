@@ -28,7 +28,7 @@ struct OverBudgetRule: FindingRule {
             guard let owner = context.state.task(task)?.ownerType else { return }
             check(PopulationCounts.Key(.task, type: owner, label: label), event, &context)
         case .sessionStart, .attach, .detach, .activate, .deactivate, .hookEnd, .load, .launch, .view,
-             .taskCancel, .taskEnd, .deallocated, .mark, .dropped, .sessionEnd:
+             .taskCancel, .taskEnd, .deallocated, .retained, .mark, .dropped, .sessionEnd:
             break
         }
     }

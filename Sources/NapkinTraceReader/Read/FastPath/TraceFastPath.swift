@@ -123,6 +123,8 @@ struct TraceFastPath<Reads: WordReads> {
                   c.match(.key(.interactor)), let interactor = c.number(), c.match(.key(.itype)),
                   let interactorType = string(&caches.names) else { return nil }
             return .routerCreated(id: id, type: type, interactor: interactor, interactorType: interactorType)
+        case .retained:
+            return retained()
         case .mark:
             guard c.match(.name(.mark)), c.match(.key(.text)), let text = string(&caches.marks) else { return nil }
             return .mark(text: text)
@@ -133,6 +135,40 @@ struct TraceFastPath<Reads: WordReads> {
     }
 
     // MARK: - Fields
+
+    /// A `retained` record's fields in the encoder's order: `id`, `found`,
+    /// then `refs`, `text` and `reason` when present. A text of several
+    /// paths holds escaped newlines: the general parser reads those.
+    @inline(__always)
+    private mutating func retained() -> TraceEvent.Kind? {
+        guard c.match(.name(.retained)), let id = id(), c.match(.key(.found)), let found = c.number() else { return nil }
+        var total: Int?
+        var paths: [String] = []
+        var note: String?
+        if c.current == UInt8(ascii: ","), c.match(.key(.refs)) {
+            guard let refs = c.number() else { return nil }
+            total = Int(clamping: refs)
+        }
+        if c.current == UInt8(ascii: ","), c.match(.key(.text)) {
+            guard let text = plainString() else { return nil }
+            if !text.isEmpty { paths = [text] }
+        }
+        if c.current == UInt8(ascii: ","), c.match(.key(.reason)) {
+            guard let text = plainString() else { return nil }
+            note = text
+        }
+        return .retained(id: id, retainers: Retainers(paths: paths, found: Int(clamping: found), total: total, note: note))
+    }
+
+    /// A string value without escapes, after its opening quote, not cached
+    /// (a one-off text).
+    @inline(__always)
+    private mutating func plainString() -> String? {
+        let start = c.i
+        guard let end = c.plainStringEnd(from: start) else { return nil }
+        c.i = end &+ 1
+        return String(decoding: c.bytes(from: start, to: end), as: UTF8.self)
+    }
 
     /// An event whose only field is `,"id":N`: its name, then the id.
     @inline(__always)

@@ -93,7 +93,9 @@ extension CheckedTrace {
 /// `subject`, `type`, `id`, `label` (tasks only), `seqs`, `time_ns`,
 /// `message`, `fingerprint`, `locations` (when the trace names code):
 /// `role`, `file_id`, `line`, and `path` when it was found under
-/// `--source-root`; `tests` (when the trace marks its tests). With
+/// `--source-root`; `tests` (when the trace marks its tests); `retainers`
+/// (when a retainer search explains it: `paths`, `found`, `total`, `note`,
+/// `key`). With
 /// `--repeat`, also `runs`, `of`, `count` and `first_run` (``FindingRate``).
 struct FindingJSON: Encodable {
     /// The finding written.
@@ -104,7 +106,17 @@ struct FindingJSON: Encodable {
     var rate: FindingRate? = nil
 
     private enum CodingKeys: String, CodingKey {
-        case rule, severity, subject, type, id, label, seqs, timeNs, message, fingerprint, locations, tests, runs, of, count, firstRun
+        case rule, severity, subject, type, id, label, seqs, timeNs, message, fingerprint, locations, tests, retainers, runs, of, count, firstRun
+    }
+
+    /// What a retainer search found holding the object (``Retainers``):
+    /// `paths`, `found`, and `total`, `note` and `key` when known.
+    private struct RetainersJSON: Encodable {
+        let paths: [String]
+        let found: Int
+        let total: Int?
+        let note: String?
+        let key: String?
     }
 
     /// One code location of a finding.
@@ -141,5 +153,9 @@ struct FindingJSON: Encodable {
             }, forKey: .locations)
         }
         if !finding.tests.isEmpty { try container.encode(finding.tests, forKey: .tests) }
+        if let retainers = finding.retainers {
+            try container.encode(RetainersJSON(paths: retainers.paths, found: retainers.found, total: retainers.total,
+                                                note: retainers.note, key: retainers.key), forKey: .retainers)
+        }
     }
 }

@@ -28,7 +28,8 @@ enum CheckGitHubReport {
                     let file = location.flatMap { sources?.path(of: $0) }
                     out += command(finding.severity.rawValue, title: "napkin \(finding.rule.rawValue): \(FindingLine.subject(finding))",
                                    message: FindingLine.message(finding) + " (\(path)\(seqs)\(FindingLine.testText(finding).map { ", " + $0 } ?? ""))"
-                                       + (trace.rate(of: finding).map { " (\($0.text))" } ?? ""),
+                                       + (trace.rate(of: finding).map { " (\($0.text))" } ?? "")
+                                       + (finding.retainers.map { "; " + RetainerText.oneLine($0) } ?? ""),
                                    at: file.map { (PrintableText.printable($0, limit: 300), location!.line) })
                 }
                 if group.more > 0 {

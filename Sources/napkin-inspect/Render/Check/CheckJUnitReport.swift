@@ -38,6 +38,7 @@ enum CheckJUnitReport {
                         [FindingLine.styled(finding, style: .plain, rate: trace.rate(of: finding))]
                             + [FindingLine.locationLine(finding, style: .plain, sources: sources),
                                FindingLine.testLine(finding, style: .plain)].compactMap { $0 }
+                            + RetainerText.indentedLines(finding, style: .plain)
                     }))
             }
             out += "  </testsuite>\n"

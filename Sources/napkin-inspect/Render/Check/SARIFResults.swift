@@ -20,6 +20,9 @@ import NapkinTraceReader
 struct SARIFResults {
     /// The key of ``Finding/fingerprint`` in `partialFingerprints`.
     static let fingerprintKey = "napkinFindingHash/v1"
+    /// The key of ``Retainers/key`` (the suspect reference, without ids) in
+    /// `partialFingerprints`, present only when a retainer search marked one.
+    static let retainerKey = "napkinRetainer/v1"
 
     /// The trace.
     let trace: CheckedTrace
@@ -83,14 +86,25 @@ struct SARIFResults {
         }
         return SARIF.Result(
             ruleId: finding.rule.rawValue, ruleIndex: SARIFRules.index(of: finding.rule), level: finding.severity.rawValue,
-            message: SARIF.Message(text: "\(FindingLine.subject(finding)): \(FindingLine.message(finding))"),
+            message: SARIF.Message(text: "\(FindingLine.subject(finding)): \(FindingLine.message(finding))"
+                + (finding.retainers.map { "; " + RetainerText.oneLine($0) } ?? "")),
             locations: [primaryLocation(finding)],
             relatedLocations: related.isEmpty ? nil : related,
-            partialFingerprints: [Self.fingerprintKey: finding.fingerprint],
+            partialFingerprints: fingerprints(finding),
             properties: SARIF.ResultProperties(
                 trace: trace.path, subject: finding.subject.rawValue, nodeId: finding.id, seqs: finding.seqs,
                 codeLocations: references.isEmpty ? nil
                     : references.map { "\($0.role.rawValue)=\($0.location.fileID):\($0.location.line)" }))
+    }
+
+    /// `partialFingerprints`: ``Finding/fingerprint`` under
+    /// ``fingerprintKey``, unchanged whatever the retainers, and, when a
+    /// retainer search marked a suspect reference, ``Retainers/key`` under
+    /// ``retainerKey``.
+    private func fingerprints(_ finding: Finding) -> [String: String] {
+        var prints = [Self.fingerprintKey: finding.fingerprint]
+        if let key = finding.retainers?.key { prints[Self.retainerKey] = key }
+        return prints
     }
 
     /// Where `finding` points (the preferences above).

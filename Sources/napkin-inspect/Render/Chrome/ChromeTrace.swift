@@ -177,6 +177,7 @@ enum ChromeTrace {
             args.arg("seqs", finding.seqs)
             args.arg("locations", finding.locations.map(\.description))
             if !finding.tests.isEmpty { args.arg("tests", finding.tests) }
+            if let retainers = finding.retainers { args.arg("retained_by", RetainerText.lines(retainers)) }
             args.arg("documentation", finding.rule.documentation)
         }
         guard let subject else { return }

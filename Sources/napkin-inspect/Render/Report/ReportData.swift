@@ -103,6 +103,8 @@ enum ReportData {
         out.closeArray()
         out.key(Field.tests)
         out.strings(finding.tests.map(PrintableText.printable))
+        out.key(Field.retainers)
+        out.strings(finding.retainers.map { RetainerText.lines($0) } ?? [])
         out.closeObject()
     }
 

@@ -247,6 +247,9 @@ enum ReportSchema {
         case locations
         /// The tests running then.
         case tests
+        /// What a retainer search found holding its subject: one line per
+        /// path (`retained by: PATH`), then the tally; empty when none ran.
+        case retainers
     }
 
     /// A line of code a finding names.

@@ -2,7 +2,8 @@ import NapkinTrace
 
 /// The details panel of one node at the moment shown: what it is, where it
 /// stands, when it got there (and from which line of the app's code, when the
-/// trace says), its interactor and bound tasks, its view, the events about it
+/// trace says), its interactor and bound tasks, its view, what a retainer
+/// search found holding it (and its interactor), the events about it
 /// that the history still keeps, and its findings, each with what the rule
 /// means and how to fix it (the text of docs/findings.md, as `check --format
 /// sarif` gives it). Its population: how many of its type are alive, the
@@ -77,6 +78,7 @@ struct NodeDetails {
             lines.append(field("hook", running.hook.rawValue + " running since " + moment(running.since.seq, running.since.time)))
         }
         lines += tasks(interactor ?? (node.kind == .interactor ? node : nil), state: state, log: log)
+        lines += retainers(of: [node.id] + (interactorID.map { [$0] } ?? []), state: state)
         lines += history(log, state: state)
         lines += findings(about: [node.id] + (interactorID.map { [$0] } ?? []), analyzer)
         // Last: the node's own state, its history and findings come first on a short screen.
@@ -133,6 +135,19 @@ struct NodeDetails {
             }
         }
         return lines.isEmpty ? [] : [style.bold("Bound tasks")] + lines
+    }
+
+    /// What the latest retainer search (a `retained` record) found holding
+    /// each of `ids` that has one: its paths and tally.
+    private func retainers(of ids: [NodeID], state: TraceState) -> [String] {
+        var lines: [String] = []
+        for id in ids {
+            guard let retainers = state.retainers(of: id) else { continue }
+            let name = state[id].map { printable($0.name) } ?? "#\(id)"
+            lines.append(style.bold("Retained by") + style.dim(" (what a retainer search in the app found holding \(name))"))
+            lines += RetainerText.lines(retainers, style: style).map { "  " + $0 }
+        }
+        return lines
     }
 
     /// The population of `id`'s type in `state` (routers or interactors of its type).
@@ -209,6 +224,7 @@ struct NodeDetails {
         case .taskCancel(let task): return "task #\(task) asked to cancel"
         case .taskEnd(let task, let outcome): return "task #\(task) ended (\(outcome.rawValue))"
         case .deallocated(let id): return name(id) == "#\(id)" ? "#\(id) deallocated" : "\(name(id)) deallocated"
+        case .retained(let id, let retainers): return "retainer search about \(name(id)): " + RetainerText.tally(retainers)
         case .sessionStart, .mark, .dropped, .sessionEnd: return event.kind.name.rawValue
         }
     }
@@ -223,6 +239,7 @@ struct NodeDetails {
             lines += ProseLayout.wrap(FindingLine.styled(finding, style: .plain), width: width - 2, hanging: "    ").map { "  " + $0 }
             if let location = FindingLine.locationLine(finding, style: style, sources: nil) { lines.append("  " + location) }
             if let test = FindingLine.testLine(finding, style: style) { lines.append("  " + test) }
+            lines += RetainerText.indentedLines(finding, style: style).map { "  " + $0 }
             let help = finding.rule.help
             lines.append("    " + style.bold("What it means."))
             lines += ProseLayout.lines(help.meaning, width: width, indent: "    ")

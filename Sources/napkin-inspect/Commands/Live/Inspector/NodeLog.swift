@@ -84,7 +84,7 @@ struct NodeLog {
             return child == node
         case .launch(let id), .load(let id), .view(let id, _):
             return id == node
-        case .deallocated(let id):
+        case .deallocated(let id), .retained(let id, _):
             return id == node || id == interactor
         case .activate(let id), .deactivate(let id), .hookEnd(let id):
             return id == node || id == interactor

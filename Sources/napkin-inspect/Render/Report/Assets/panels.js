@@ -49,6 +49,12 @@
         li.appendChild(locs);
       }
       if (f.tests.length) li.appendChild(el("p", "tests", "During " + f.tests.join(", ")));
+      if (f.retainers.length) {
+        // What a retainer search in the app found holding it: a path per line, then the tally.
+        const held = el("ul", "retainers");
+        for (const line of f.retainers) held.appendChild(el("li", null, line));
+        li.appendChild(held);
+      }
       // The rule's meaning and fix: HTML napkin-inspect wrote once per rule, in a template element.
       const help = document.getElementById("help-" + f.rule);
       if (help) li.appendChild(help.content.cloneNode(true));
