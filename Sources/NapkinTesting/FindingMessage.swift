@@ -11,15 +11,15 @@ import NapkinTrace
 /// napkin leak check: error[undetached-child] CartRouter#3: still attached to ShopRouter#1, … (seq 9)
 ///   at Shop/ShopRouter.swift:31 (attached)
 ///   at Shop/CartRouter.swift:12 (created)
-///   retained by ShopInteractor#2.cart (suspect) → CartRouter#3
-///   (1 of 1 strong reference found)
+///   retained by: ShopInteractor#2.cart (suspect) → CartRouter#3
+///   1 of 1 strong reference found
 ///   see docs/findings.md#undetached-child
 /// ```
 ///
 /// The `retained by` lines come from the retainer search the check runs
 /// for a finding about an object still alive (``Finding/retainers``): one
-/// per path, then the tally, then the note when the paths do not account
-/// for every reference.
+/// per path, then the tally, and the note after it when the paths do not
+/// account for every reference (as `napkin-inspect check` prints them).
 ///
 /// The failure belongs on the finding's first code location (the line to
 /// look at); with none, on the test itself (each library's glue knows where
@@ -42,9 +42,8 @@ struct FindingMessage: Sendable, Equatable {
         var lines = ["napkin leak check: \(finding)"]
         lines += finding.locations.map { "  at \($0)" }
         if let retainers = finding.retainers {
-            lines += retainers.paths.map { "  retained by \($0)" }
-            lines.append("  (\(retainers.tally))")
-            if let note = retainers.note { lines.append("  \(note)") }
+            lines += retainers.paths.map { "  retained by: \($0)" }
+            lines.append("  " + retainers.tally + (retainers.note.map { ": " + $0 } ?? ""))
         }
         lines.append("  see \(finding.rule.documentation)")
         text = lines.joined(separator: "\n")

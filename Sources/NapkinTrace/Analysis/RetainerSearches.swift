@@ -82,9 +82,9 @@ extension Finding {
 extension Finding.Rule {
     /// Whether this rule's findings are about a router or interactor alive
     /// past its grace period, so that a retainer search explains them:
-    /// `undetached-child`, `not-deallocated`, `active-after-detach`, and the
-    /// survivors of `growing-population` and `over-budget` (whose findings
-    /// name the newest survivor).
+    /// `undetached-child`, `not-deallocated`, `active-after-detach`,
+    /// `alive-at-end`, and the survivors of `growing-population` and
+    /// `over-budget` (whose findings name the newest survivor).
     public var searchesRetainers: Bool {
         Self.retainerRules.contains(rawValue)
     }
@@ -97,10 +97,10 @@ extension RuleID {
     /// decides.
     var searchesRetainers: Bool {
         switch self {
-        case .undetachedChild, .notDeallocated, .activeAfterDetach, .growingPopulation, .overBudget:
+        case .undetachedChild, .notDeallocated, .activeAfterDetach, .growingPopulation, .overBudget, .aliveAtEnd:
             true
         case .orphanedTask, .taskStartedInactive, .stuckHook, .viewGoneStillAttached, .viewShownAfterDetach, .duplicateChild,
-             .doubleAttach, .attachUnderDescendant, .detachNonChild, .eventAfterDeinit, .eventsDropped, .aliveAtEnd:
+             .doubleAttach, .attachUnderDescendant, .detachNonChild, .eventAfterDeinit, .eventsDropped:
             false
         }
     }

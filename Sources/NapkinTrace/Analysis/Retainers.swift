@@ -63,6 +63,16 @@ public struct Retainers: Sendable, Hashable {
         return "\(found) \(noun) found"
     }
 
+    /// Everything on one line, as the detector's line and napkin-inspect's
+    /// one-line formats write it:
+    /// `retained by: PATH; retained by: PATH (1 of 2 strong references found: NOTE)`,
+    /// or only the tally and note when there is no path.
+    public var oneLine: String {
+        let tail = tally + (note.map { ": " + $0 } ?? "")
+        guard !paths.isEmpty else { return tail }
+        return paths.map { "retained by: " + $0 }.joined(separator: "; ") + " (\(tail))"
+    }
+
     /// The suspect reference of the first path without node ids or element
     /// indexes (`LoggedInInteractor.router`, `ScreenStore.screens[]`): what
     /// two leaks with the same cause share. Nil when no path marks one.

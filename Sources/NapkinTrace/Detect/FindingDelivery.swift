@@ -132,7 +132,7 @@ package final class FindingDelivery: Sendable {
               tracer.liveObjects.isEnabled else { return finding }
         if let found = RetainerSearch.runWaiting(target: finding.id, in: tracer.liveObjects, context: context) {
             finding.retainers = found
-            RetainerRecording.record(found, for: finding.id, in: tracer)
+            tracer.recordRetainers(found, of: finding.id)
         }
         return finding
     }
@@ -171,18 +171,13 @@ package final class FindingDelivery: Sendable {
 
     /// The finding in one line: rule, subject, explanation, code, fingerprint.
     ///
-    ///     napkin detect: error[not-deallocated] LoggedInRouter#7: … at RibHouse/LoggedInRouter.swift:57 (attached) [fingerprint 3f0c…]
+    ///     napkin detect: error[not-deallocated] LoggedInRouter#7: … at RibHouse/LoggedInRouter.swift:57 (attached); retained by: … (1 of 1 strong reference found) [fingerprint 3f0c…]
     package static func line(_ finding: Finding) -> String {
         var text = "napkin detect: \(finding.severity.rawValue)[\(finding.rule.rawValue)] \(finding.subjectName): \(finding.message)"
         if !finding.locations.isEmpty {
             text += " at " + finding.locations.map(\.description).joined(separator: ", ")
         }
-        if let retainers = finding.retainers {
-            if !retainers.paths.isEmpty {
-                text += "; retained by " + retainers.paths.joined(separator: "; and by ") + " (\(retainers.tally))"
-            }
-            if let note = retainers.note { text += "; " + note.prefix(1).lowercased() + note.dropFirst().dropLast(note.hasSuffix(".") ? 1 : 0) }
-        }
+        if let retainers = finding.retainers { text += "; " + retainers.oneLine }
         return text + " [fingerprint \(finding.fingerprint)]"
     }
 }

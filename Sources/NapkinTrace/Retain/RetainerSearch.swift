@@ -162,20 +162,10 @@ package enum RetainerSearch {
 
 extension RetainerSearch {
     /// Whether `finding` is about a router or interactor alive past when it
-    /// should have gone, so that what holds it explains it.
+    /// should have gone, so that what holds it explains it
+    /// (``Finding/Rule/searchesRetainers``).
     package static func asks(_ finding: Finding) -> Bool {
-        switch finding.subject {
-        case .router, .interactor: break
-        case .task, .trace: return false
-        }
-        guard let rule = RuleID.allCases.first(where: { $0.rule == finding.rule }) else { return false }
-        switch rule {
-        case .notDeallocated, .undetachedChild, .activeAfterDetach, .growingPopulation, .overBudget, .aliveAtEnd:
-            return true
-        case .orphanedTask, .taskStartedInactive, .stuckHook, .viewGoneStillAttached, .viewShownAfterDetach,
-             .duplicateChild, .doubleAttach, .attachUnderDescendant, .detachNonChild, .eventAfterDeinit, .eventsDropped:
-            return false
-        }
+        finding.isExplainedByRetainers
     }
 
     /// Explains every finding that ``asks(_:)`` (at most
@@ -193,7 +183,7 @@ extension RetainerSearch {
                 searched += 1
                 if let found = await run(target: id, in: tracer.liveObjects, context: Context(state: state, target: id), limits: limits) {
                     results[id] = found
-                    RetainerRecording.record(found, for: id, in: tracer)
+                    tracer.recordRetainers(found, of: id)
                 }
             }
             explained[index].retainers = results[id]
