@@ -27,6 +27,36 @@ struct LeakCheckRunTests {
         let report = TraceAnalyzer.analyze(read.events, options: .init(grace: 2_000_000_000))
         #expect(report.endedCleanly, "the trace has its end record")
         #expect(report.findings.map(\.fingerprint) == verdict.findings.map(\.fingerprint))
+        // Who retains it: found while the objects lived, in the failure text
+        // and in the recorded trace, which napkin-inspect reads back.
+        let child = try #require(verdict.findings.first)
+        let interactor = try #require(read.events.lazy.compactMap { event -> NodeID? in
+            if case .routerCreated(let id, _, let interactor, _) = event.kind, id == child.id { return interactor }
+            return nil
+        }.first)
+        let path = "ClingingRouter#\(child.id).interactor → ClingingInteractor#\(interactor).router (suspect) → ClingingRouter#\(child.id) (cycle)"
+        // The test's own `leaked` holds it too: a reference the walk cannot
+        // see (a local of the test), so "1 of 2", and the note says where to look.
+        #expect(child.retainers?.paths == [path])
+        #expect(child.retainers?.tally == "1 of 2 strong references found")
+        #expect(child.retainers?.note?.contains("1 more not found; it can still be held by a global or static variable") == true)
+        #expect(report.findings.first?.retainers == child.retainers)
+        let message = try #require(verdict.messages(test: nil).first)
+        #expect(message.text.contains("\n  retained by: \(path)\n  1 of 2 strong references found: Searched "), "\(message.text)")
+        await leaked.get()?.interactor.release()
+    }
+
+    @Test("retainers: false: no search, no path")
+    func noSearch() async throws {
+        let run = LeakCheckRun(.napkinLeakCheck(grace: .seconds(2), retainers: false), testName: "Suite/noSearch()", recordingName: "noSearch()")
+        let leaked = Locked<ClingingRouter?>(nil)
+        await run.record {
+            leaked.set(await playLeakingFlow())
+        }
+        let verdict = try #require(try await run.verdict())
+        #expect(verdict.findings.map(\.rule) == [.undetachedChild])
+        #expect(verdict.findings.first?.retainers == nil)
+        #expect(!verdict.trace.contains("\"retained\""))
         await leaked.get()?.interactor.release()
     }
 
