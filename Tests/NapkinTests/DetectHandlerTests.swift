@@ -142,7 +142,7 @@ struct DetectHandlerTests {
         #expect(run.stderrLines.count == 1, "\(run.summary)")
         let line = try #require(run.stderrLines.first)
         #expect(line.hasPrefix("napkin: NAPKIN_DETECT=bogus: "), "\(line)")
-        #expect(line.contains("use log, assert or off"), "\(line)")
+        #expect(line.contains("use log, assert, quiet or off"), "\(line)")
         let out = run.stdoutLines
         #expect(out.contains("enabled false"), "\(out)")
         #expect(out.contains(withTrace ? "traced true" : "traced false"), "\(out)")

@@ -46,7 +46,10 @@ final class Exploration: @unchecked Sendable {
     }
 
     private let limits: RetainerSearch.Limits
-    private let deadline: UInt64
+    /// The time the walk may spend reading (ns): only the time in
+    /// ``expand(_:)``, not the wait for the main actor or an actor to run
+    /// it, so a busy app slows a search down but does not cut it short.
+    private let budget: UInt64
     private let state = Locked(State())
 
     private struct State {
@@ -58,6 +61,8 @@ final class Exploration: @unchecked Sendable {
         var actorQueue: [(actor: Int, items: [Int])] = []
         var roots: [Int] = []
         var visited = 0
+        /// Time spent reading in earlier batches (ns).
+        var spent: UInt64 = 0
         var truncated = false
         var unsearched: Set<String> = []
     }
@@ -65,7 +70,7 @@ final class Exploration: @unchecked Sendable {
     init(limits: RetainerSearch.Limits) {
         self.limits = limits
         let (seconds, attoseconds) = limits.time.components
-        self.deadline = MonotonicClock.now() &+ UInt64(max(seconds, 0)) &* 1_000_000_000 &+ UInt64(max(attoseconds, 0) / 1_000_000_000)
+        self.budget = UInt64(max(seconds, 0)) &* 1_000_000_000 &+ UInt64(max(attoseconds, 0) / 1_000_000_000)
     }
 
     // MARK: - Seeds
@@ -138,12 +143,14 @@ final class Exploration: @unchecked Sendable {
     /// to the same isolation (anything but another actor), recording edges.
     /// Runs in the batch's isolation.
     func expand(_ items: [Int]) {
+        let started = MonotonicClock.now()
+        defer { state.withLock { $0.spent &+= MonotonicClock.now() &- started } }
         var queue = items
         var head = 0
         while head < queue.count {
             let node = queue[head]
             head += 1
-            if exhausted() { break }
+            if exhausted(since: started) { break }
             let object = state.withLock { $0.objects[node] }
             let (references, unsearched) = ReferenceWalker.references(of: object)
             var edges: [ReferenceGraph.Edge] = []
@@ -166,10 +173,11 @@ final class Exploration: @unchecked Sendable {
         }
     }
 
-    /// Whether a limit is reached (and marks the walk as stopped).
-    private func exhausted() -> Bool {
+    /// Whether a limit is reached (and marks the walk as stopped), in a
+    /// batch that started reading at `started`.
+    private func exhausted(since started: UInt64) -> Bool {
         state.withLock { s in
-            if s.visited >= limits.objects || MonotonicClock.now() >= deadline { s.truncated = true }
+            if s.visited >= limits.objects || s.spent &+ (MonotonicClock.now() &- started) >= budget { s.truncated = true }
             return s.truncated
         }
     }

@@ -34,7 +34,8 @@ package enum RetainerSearch {
     package struct Limits: Sendable {
         /// The most objects it reads.
         package var objects: Int
-        /// The longest it runs (from its start, in the app's time).
+        /// The longest it reads (the time spent walking objects, not the
+        /// wait for the main actor or an actor to let it).
         package var time: Duration
 
         /// Limits (100,000 objects, 2 s by default).
@@ -191,12 +192,16 @@ extension RetainerSearch {
         return explained
     }
 
+    /// How long, beyond its reading time, a waiting caller lets a search
+    /// wait for the main actor and the actors it reads (seconds).
+    package static let patienceSeconds = 5
+
     /// The most searches one call of ``explain(_:state:tracer:limits:)`` runs.
     package static let maxSearchesPerCall = 20
 
     /// ``run(target:in:context:limits:)`` from a thread that may wait
     /// (the detector's reporting thread; never the main thread): waits at
-    /// most the search's time and one more second, then gives up with a
+    /// most the search's time and ``patienceSeconds`` more, then gives up with a
     /// result that says so (the main actor or the object's actor did not
     /// run: blocked, or too busy). Nil when the object is gone.
     package static func runWaiting(target: NodeID, in objects: LiveObjects, context: Context,
@@ -209,9 +214,10 @@ extension RetainerSearch {
             done.signal()
         }
         let (seconds, _) = limits.time.components
-        if done.wait(timeout: .now() + .seconds(Int(seconds) + 1)) == .timedOut {
+        let wait = Int(seconds) + patienceSeconds
+        if done.wait(timeout: .now() + .seconds(wait)) == .timedOut {
             return Retainers(paths: [], found: 0, total: nil,
-                             note: "Not searched: the main actor (or the object's actor) did not run within \(seconds + 1) s; it is blocked or very busy.")
+                             note: "Not searched: the main actor (or the object's actor) did not let the search run within \(wait) s; it is blocked or very busy.")
         }
         return outcome.withLock { $0 } ?? nil
     }

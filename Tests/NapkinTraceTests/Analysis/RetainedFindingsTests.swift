@@ -135,14 +135,15 @@ struct RetainedFindingsTests {
         #expect(finding?.retainers == Self.cycle)
     }
 
-    @Test("rules about other things never carry retainers; the fingerprint never changes with them")
+    @Test("alive-at-end carries retainers too, rules about other things never; the fingerprint never changes with them")
     func otherRulesAndFingerprint() {
         var b = TraceBuilder.homeTree()
         b.add(.retained(id: 2, retainers: Self.cycle))
         b.add(.sessionEnd(reason: "exit"))
         let teardown = TraceAnalyzer.analyze(b.events, options: .init(expectTeardown: true)).findings
         #expect(teardown.contains { $0.rule == .aliveAtEnd && $0.id == 2 })
-        #expect(teardown.allSatisfy { $0.retainers == nil })
+        #expect(teardown.allSatisfy { ($0.rule == .aliveAtEnd && $0.id == 2) == ($0.retainers == Self.cycle) }, "\(teardown)")
+        #expect(!Finding.Rule.eventsDropped.searchesRetainers && !Finding.Rule.orphanedTask.searchesRetainers)
 
         var leaked = Self.leakedHome()
         var plain = leaked
