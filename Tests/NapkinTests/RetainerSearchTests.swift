@@ -24,7 +24,7 @@ struct RetainerSearchTests {
             await child.interactor.release()
         }
         let retainers = try #require(finding.retainers)
-        #expect(retainers.paths == ["LeakyRouter#\(ids.child).interactor → LeakyInteractor#\(ids.childInteractor).router (suspect) → LeakyRouter#\(ids.child) (cycle)"]), "\(retainers)")
+        #expect(retainers.paths == ["LeakyRouter#\(ids.child).interactor → LeakyInteractor#\(ids.childInteractor).router (suspect) → LeakyRouter#\(ids.child) (cycle)"], "\(retainers)")
         #expect(retainers.tally == "1 of 1 strong reference found")
         #expect(retainers.note == nil)
         #expect(retainers.key == "LeakyInteractor.router")
@@ -36,7 +36,7 @@ struct RetainerSearchTests {
             await host.interactor.clearStore()
         }
         let retainers = try #require(finding.retainers)
-        #expect(retainers.paths == ["HoldingInteractor#\(ids.hostInteractor).store (suspect) → ScreenShelf.screens[0] → LeakyRouter#\(ids.child)"]), "\(retainers)")
+        #expect(retainers.paths == ["HoldingInteractor#\(ids.hostInteractor).store (suspect) → ScreenShelf.screens[0] → LeakyRouter#\(ids.child)"], "\(retainers)")
         #expect(retainers.tally == "1 of 1 strong reference found")
         #expect(retainers.key == "HoldingInteractor.store")
     }
@@ -47,7 +47,7 @@ struct RetainerSearchTests {
             await host.interactor.onEvent(nil)
         }
         let retainers = try #require(finding.retainers)
-        #expect(retainers.paths == ["HoldingInteractor#\(ids.hostInteractor).onEvent{closure} (suspect) → LeakyRouter#\(ids.child)"]), "\(retainers)")
+        #expect(retainers.paths == ["HoldingInteractor#\(ids.hostInteractor).onEvent{closure} (suspect) → LeakyRouter#\(ids.child)"], "\(retainers)")
         #expect(retainers.tally == "1 of 1 strong reference found")
     }
 
@@ -74,7 +74,7 @@ struct RetainerSearchTests {
             HandlerRegistry.shared.handlers.removeAll { $0 === child }
         }
         let retainers = try #require(finding.retainers)
-        #expect(retainers.paths == ["HandlerRegistry.shared.handlers[0] (suspect) → LeakyRouter#\(ids.child)"]), "\(retainers)")
+        #expect(retainers.paths == ["HandlerRegistry.shared.handlers[0] (suspect) → LeakyRouter#\(ids.child)"], "\(retainers)")
         #expect(retainers.note == nil)
     }
 
@@ -105,7 +105,7 @@ struct RetainerSearchTests {
         let report = await recorder.findRetainers(in: recorder.analyze(grace: Self.grace))
         let finding = try #require(report.findings.first { $0.rule == .notDeallocated && $0.id == ids.interactor })
         let retainers = try #require(finding.retainers)
-        #expect(retainers.paths == ["ListeningInteractor#\(ids.interactor).presenter → ListeningView.listener (suspect) → ListeningInteractor#\(ids.interactor) (cycle)"]), "\(retainers)")
+        #expect(retainers.paths == ["ListeningInteractor#\(ids.interactor).presenter → ListeningView.listener (suspect) → ListeningInteractor#\(ids.interactor) (cycle)"], "\(retainers)")
         weakInteractor?.presenter.listener = nil
         #expect(await waitUntil { weakInteractor == nil })
     }
