@@ -7,6 +7,7 @@
 //   Benchmarks/live.sh                                      (the live view's ceiling, drawing on a terminal)
 //   swift build -c release && .build/release/napkin-bench hostile   (every command on hostile shapes: time, memory)
 //   swift build -c release && .build/release/napkin-bench check-dir   (check DIR: --jobs 1 vs every core)
+//   swift build -c release && .build/release/napkin-bench retainers   (the retainer search among 10k and 100k live objects; keeping live objects)
 // Numbers are ratios of contenders measured in the same run.
 
 import Foundation
@@ -85,10 +86,12 @@ case "hostile":
     if !HostileBenchmark.run(events: option("--events", 1_000_000)) { exit(1) }
 case "check-dir":
     if !CheckDirBenchmark.run(traces: option("--traces", 12), cycles: option("--cycles", 10_000), rounds: option("--rounds", 5)) { exit(1) }
+case "retainers":
+    await RetainersBenchmark.run(rounds: option("--rounds", 5))
 case "feed":
     FeedBenchmark.run(rate: option("--rate", 200_000), seconds: option("--seconds", 5), started: text("--started"))
 case "all":
     runReader()
 default:
-    print("usage: napkin-bench reader [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N] | check-dir [--traces N] [--cycles N] [--rounds N]")
+    print("usage: napkin-bench reader [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N] | check-dir [--traces N] [--cycles N] [--rounds N] | retainers [--rounds N]")
 }

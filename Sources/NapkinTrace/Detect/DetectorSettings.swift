@@ -9,12 +9,13 @@ package struct DetectorSettings: Sendable {
     /// The app's own handler.
     package var handler: (@Sendable (Finding) throws -> Void)?
     /// Whether a finding about an object still alive runs a retainer search
-    /// (on unless `retainers: false` or `NAPKIN_RETAINERS=off`).
+    /// (``NapkinDetector/retainersByDefault`` unless the bootstrap or
+    /// `NAPKIN_RETAINERS` says).
     package var retainers: Bool
 
     /// Settings from the bootstrap's arguments.
     package init(mode: NapkinDetector.Mode, grace: Duration = .seconds(1), viewGrace: Duration = .seconds(5),
-                 maxAlive: [String: Int] = [:], retainers: Bool = true, handler: (@Sendable (Finding) throws -> Void)? = nil) {
+                 maxAlive: [String: Int] = [:], retainers: Bool = NapkinDetector.retainersByDefault, handler: (@Sendable (Finding) throws -> Void)? = nil) {
         self.mode = mode
         self.retainers = retainers
         self.options = TraceAnalyzer.Options(grace: Self.nanoseconds(grace), expectTeardown: false,
@@ -26,11 +27,12 @@ package struct DetectorSettings: Sendable {
     /// `quiet` (findings only searched for retainers and recorded in the
     /// trace: what `napkin-inspect check -- CMD` and `live -- CMD` give the
     /// command), or `off` (and empty) for none; `retainers` is
-    /// `NAPKIN_RETAINERS`'s value (`off` switches the search off). Anything
-    /// else throws a ``TraceSinkError`` naming the values (the caller writes
-    /// it on standard error, and detection stays off).
+    /// `NAPKIN_RETAINERS`'s value (`on` or `off`; anything else, or none:
+    /// ``NapkinDetector/retainersByDefault``). Anything else throws a
+    /// ``TraceSinkError`` naming the values (the caller writes it on
+    /// standard error, and detection stays off).
     package static func fromEnvironment(_ value: String, retainers: String? = nil) throws -> DetectorSettings? {
-        let search = retainers != "off"
+        let search = retainers == "on" ? true : retainers == "off" ? false : NapkinDetector.retainersByDefault
         switch value {
         case "", "off": return nil
         case "log": return DetectorSettings(mode: .log, retainers: search)

@@ -70,19 +70,35 @@ public enum NapkinDetector {
     ///   - maxAlive: the most instances of a type alive at once, by type
     ///     name (`["LoggedInRouter": 1]`): more is an `over-budget` finding.
     ///   - retainers: whether a finding about a router or interactor still
-    ///     alive searches what holds it (``Finding/retainers``; on by
-    ///     default, in debug and release builds: it costs nothing until such
-    ///     a finding; `NAPKIN_RETAINERS=off` in the environment also
-    ///     switches it off).
+    ///     alive searches what holds it (``Finding/retainers``); by default
+    ///     on in a debug build and off in a release build
+    ///   (``retainersByDefault``). `NAPKIN_RETAINERS=on` or `off` in the
+    ///     environment wins. The search itself runs only when such a finding
+    ///     comes; keeping the live objects it starts from costs each router
+    ///     and interactor one weak reference (docs/detect.md, "Who retains it").
     ///   - handler: called with each new finding, off the main actor, on the
     ///     detector's reporting thread, one call at a time; at most once per
     ///     fingerprint per process.
     public static func bootstrap(_ mode: Mode = .log, grace: Duration = .seconds(1), viewGrace: Duration = .seconds(5),
-                                 maxAlive: [String: Int] = [:], retainers: Bool = true,
+                                 maxAlive: [String: Int] = [:], retainers: Bool = retainersByDefault,
                                  handler: (@Sendable (Finding) throws -> Void)? = nil) {
-        let search = retainers && ProcessInfo.processInfo.environment["NAPKIN_RETAINERS"] != "off"
+        let switched = ProcessInfo.processInfo.environment["NAPKIN_RETAINERS"]
+        let search = switched == "on" ? true : switched == "off" ? false : retainers
         TraceContext.bootstrapDetector(DetectorSettings(mode: mode, grace: grace, viewGrace: viewGrace, maxAlive: maxAlive,
                                                         retainers: search, handler: handler))
+    }
+
+    /// Whether the detector searches what holds a leaked object unless told:
+    /// true in a debug build, false in a release build, where the detector
+    /// keeps its promise of no allocation on the app's threads (keeping the
+    /// live objects a search starts from costs each router and interactor
+    /// one weak reference).
+    public static var retainersByDefault: Bool {
+        #if DEBUG
+        return true
+        #else
+        return false
+        #endif
     }
 
     /// Whether detection is on in this process.

@@ -12,9 +12,10 @@ import Synchronization
 /// that is going away. Entries of deallocated objects are swept as the
 /// table grows (amortised: a sweep when it has doubled since the last).
 package final class LiveObjects: Sendable {
-    /// What the table knows of an object.
+    /// What the table knows of an object, as a search reads it.
     package struct Entry: Sendable {
-        /// The object, while it is alive.
+        /// The object, while it is alive (made when the entry is read: a
+        /// search's allocation, not the creation's).
         package let reference: WeakReference
         /// Its trace id.
         package let id: NodeID
@@ -30,8 +31,17 @@ package final class LiveObjects: Sendable {
     private let enabled: Atomic<Bool>
     private let table = Locked(Table())
 
+    /// An object kept: a weak reference stored in place (the only
+    /// allocation a registration makes is the runtime's side table for the
+    /// object's first weak reference), its type name and kind.
+    private struct Slot {
+        weak var object: AnyObject?
+        let type: String
+        let kind: NodeKind
+    }
+
     private struct Table {
-        var entries: [NodeID: Entry] = [:]
+        var slots: [NodeID: Slot] = [:]
         var sweepAt = 256
     }
 
@@ -49,24 +59,30 @@ package final class LiveObjects: Sendable {
     /// Keeps `object` (weakly) under `id`.
     package func register(_ object: AnyObject, id: NodeID, type: String, kind: NodeKind) {
         guard isEnabled else { return }
-        let entry = Entry(reference: WeakReference(object), id: id, type: type, kind: kind)
         table.withLock { t in
-            t.entries[id] = entry
-            if t.entries.count >= t.sweepAt {
-                t.entries = t.entries.filter { $0.value.reference.isAlive }
-                t.sweepAt = max(256, 2 * t.entries.count)
+            t.slots[id] = Slot(object: object, type: type, kind: kind)
+            if t.slots.count >= t.sweepAt {
+                t.slots = t.slots.filter { $0.value.object != nil }
+                t.sweepAt = max(256, 2 * t.slots.count)
             }
         }
     }
 
-    /// The entry for `id`, if its object was kept.
+    /// The entry for `id`, if its object was kept and is alive.
     package func entry(_ id: NodeID) -> Entry? {
-        table.withLock { $0.entries[id] }
+        guard let (object, slot) = table.withLock({ t -> (AnyObject, Slot)? in
+            guard let slot = t.slots[id], let object = slot.object else { return nil }
+            return (object, slot)
+        }) else { return nil }
+        return Entry(reference: WeakReference(object), id: id, type: slot.type, kind: slot.kind)
     }
 
     /// Every entry whose object is alive, by id.
     package func aliveEntries() -> [Entry] {
-        table.withLock { t in t.entries.values.filter { $0.reference.isAlive } }.sorted { $0.id < $1.id }
+        let alive = table.withLock { t in
+            t.slots.compactMap { id, slot in slot.object.map { (id, $0, slot.type, slot.kind) } }
+        }
+        return alive.map { Entry(reference: WeakReference($0.1), id: $0.0, type: $0.2, kind: $0.3) }.sorted { $0.id < $1.id }
     }
 }
 

@@ -19,8 +19,9 @@ import Foundation
 /// writes the result into the trace (a `retained` record), which `check`
 /// and `live` then show: nothing is printed by the command itself. A
 /// `NAPKIN_DETECT` the user set wins (`NAPKIN_DETECT=off` keeps the
-/// command's detector off, and with it the paths); `NAPKIN_RETAINERS=off`
-/// keeps the detector but not the search. docs/commands.md says so.
+/// command's detector off, and with it the paths); so does
+/// `NAPKIN_RETAINERS`, set to `on` (a release build's detector searches
+/// only when told). docs/check-output.md says so.
 ///
 /// A simulator's processes run on the host and see its file system, so a
 /// `DIR/` destination (check's) and a `unix:` socket (live's) reach them; a
@@ -34,11 +35,12 @@ enum TraceEnvironment {
     static func variables(tracingTo destination: String,
                           inheriting environment: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
         var variables = ["NAPKIN_TRACE": destination]
-        if environment["NAPKIN_DETECT"] == nil { variables["NAPKIN_DETECT"] = "quiet" }
+        let defaults = ["NAPKIN_DETECT": "quiet", "NAPKIN_RETAINERS": "on"]
+        for (name, value) in defaults where environment[name] == nil { variables[name] = value }
         for prefix in forwardingPrefixes {
             variables[prefix + "NAPKIN_TRACE"] = destination
-            if environment[prefix + "NAPKIN_DETECT"] == nil {
-                variables[prefix + "NAPKIN_DETECT"] = environment["NAPKIN_DETECT"] ?? "quiet"
+            for (name, value) in defaults where environment[prefix + name] == nil {
+                variables[prefix + name] = environment[name] ?? value
             }
         }
         return variables
