@@ -1,3 +1,4 @@
+import Foundation
 import Napkin
 @testable import NapkinTrace
 import Testing
@@ -142,6 +143,82 @@ struct RetainerSearchTests {
         #expect(await RetainerSearch.run(target: 7, in: objects, context: .init()) == nil)
     }
 
+    @Test("searches while the main actor and an actor mutate what they walk: only real paths, no race (the thread sanitizer's pass)")
+    func concurrentMutation() async throws {
+        let (finding, ids) = try await leak { child, host in
+            await host.interactor.keep(child)
+            for _ in 0..<5 {
+                // The main actor and the host's actor change the graph while the searches run.
+                let churn = Task { @MainActor in
+                    for round in 0..<200 {
+                        if round % 2 == 0 { ChurnBox.items.append(LeakyInteractor()) } else { ChurnBox.items.removeAll() }
+                        await Task.yield()
+                    }
+                }
+                let actorChurn = Task {
+                    for _ in 0..<200 { await host.interactor.churn() }
+                }
+                let id = child.traceID
+                let searched = await RetainerSearch.run(target: id, in: TraceContext.recording!.liveObjects,
+                                                        context: .init(expectedAlive: [host.interactor.lifecycle.traceID]))
+                await churn.value
+                await actorChurn.value
+                guard let retainers = searched else {
+                    Issue.record("no result while the router was held")
+                    continue
+                }
+                // Still attached while the searches run: its parent's `children` holds it too.
+                let hostInteractor = host.interactable.lifecycle.traceID
+                let expected: Set = ["HoldingRootRouter#\(host.traceID).children[0] → LeakyRouter#\(id)",
+                                     "HoldingInteractor#\(hostInteractor).store (suspect) → ScreenShelf.screens[0] → LeakyRouter#\(id)"]
+                #expect(Set(retainers.paths) == expected, "\(retainers)")
+            }
+        } release: { _, host in
+            await host.interactor.clearStore()
+            ChurnBox.items.removeAll()
+        }
+        #expect(finding.retainers?.paths == ["HoldingInteractor#\(ids.hostInteractor).store (suspect) → ScreenShelf.screens[0] → LeakyRouter#\(ids.child)"])
+    }
+
+    @Test("an object let go while its search runs: no result, or a path that held it when read; never a crash")
+    func letGoDuringTheSearch() async throws {
+        let objects = LiveObjects(enabled: true)
+        let holder = Shelf()
+        for round in 0..<20 {
+            var object: LeakyInteractor? = LeakyInteractor()
+            objects.register(object!, id: NodeID(100 + round), type: "LeakyInteractor", kind: .interactor)
+            objects.register(holder, id: 1, type: "Shelf", kind: .interactor)
+            await holder.keep(object!)
+            object = nil
+            let search = Task { await RetainerSearch.run(target: NodeID(100 + round), in: objects, context: .init()) }
+            await holder.clear()
+            if let found = await search.value {
+                #expect(found.paths == ["Shelf#1.items[0] (suspect) → LeakyInteractor#\(100 + round)"], "\(found)")
+            }
+            #expect(await RetainerSearch.run(target: NodeID(100 + round), in: objects, context: .init()) == nil)
+        }
+    }
+
+    @Test("a large graph: the search stops at its limit of objects and says so")
+    func boundedByObjects() async throws {
+        let objects = LiveObjects(enabled: true)
+        let roots = (0..<10).map { _ in Chain(length: 2_000) }
+        for (index, root) in roots.enumerated() { objects.register(root, id: NodeID(index + 1), type: "Chain", kind: .router) }
+        let target = LeakyInteractor()
+        objects.register(target, id: 99, type: "LeakyInteractor", kind: .interactor)
+        roots[9].last?.held = target
+        let cut = try #require(await RetainerSearch.run(target: 99, in: objects, context: .init(), limits: .init(objects: 1_000)))
+        #expect(cut.paths.isEmpty)
+        #expect(cut.note?.contains("the search stopped at its limit") == true, "\(cut)")
+        let whole = try #require(await RetainerSearch.run(target: 99, in: objects, context: .init(), limits: .init(objects: 30_000, time: .seconds(30))))
+        #expect(whole.found == 1)
+        let path = try #require(whole.paths.first)
+        #expect(path.hasPrefix("Chain#10.first (suspect) → Link.next → Link.next"), "\(path)")
+        #expect(path.hasSuffix("Link.held → LeakyInteractor#99"), "\(path)")
+        #expect(path.components(separatedBy: " → ").count == 2_002) // first, 1,999 links, held, the object
+        withExtendedLifetime((roots, target)) {}
+    }
+
     // MARK: - The flow
 
     struct IDs { var child: NodeID; var childInteractor: NodeID; var hostInteractor: NodeID }
@@ -207,6 +284,9 @@ final actor HoldingInteractor: Interactable {
     func clearStore() { store.clear() }
     private var onEvent: (@Sendable () -> Void)?
     func onEvent(_ handler: (@Sendable () -> Void)?) { onEvent = handler }
+    /// Changes the interactor's state while a search may read it.
+    private var scratch: [LeakyInteractor] = []
+    func churn() { if scratch.count > 3 { scratch.removeAll() } else { scratch.append(LeakyInteractor()) } }
 }
 
 @MainActor final class HoldingView: HeadlessViewControllable {}
@@ -215,10 +295,35 @@ final actor HoldingInteractor: Interactable {
     convenience init() { self.init(interactor: HoldingInteractor(), viewController: HoldingView()) }
 }
 
+/// A chain of `length` links (a long path).
+@MainActor final class Chain {
+    final class Link { var next: Link?; var held: AnyObject? }
+    let first = Link()
+    /// Weak: the only strong way to the last link is the chain.
+    private(set) weak var last: Link?
+    init(length: Int) {
+        var end = first
+        for _ in 1..<length { let link = Link(); end.next = link; end = link }
+        last = end
+    }
+}
+
+/// An actor that shelves objects.
+final actor Shelf {
+    private var items: [LeakyInteractor] = []
+    func keep(_ item: LeakyInteractor) { items.append(item) }
+    func clear() { items.removeAll() }
+}
+
 /// An app-wide registry, reachable from no router: named as a root.
 @MainActor final class HandlerRegistry {
     static let shared = HandlerRegistry()
     var handlers: [AnyObject] = []
+}
+
+/// What the concurrency test churns.
+@MainActor enum ChurnBox {
+    static var items: [AnyObject] = []
 }
 
 /// A global nobody named.
