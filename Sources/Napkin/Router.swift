@@ -67,25 +67,37 @@ open class Router<InteractorType>: Routing {
 
     /// Creates a router for `interactor`, which must conform to ``Interactable``.
     ///
-    /// `file` and `line` name the code that creates it, for the trace (the
-    /// defaults capture the caller's; with tracing off they are not kept;
-    /// line 0 means unknown).
+    /// Created traced, the router records where it was made: the first line
+    /// of the app's code on the call stack outside Napkin and outside this
+    /// router's own initializers (the builder's line), whatever its class's
+    /// initializers look like (see `CreationSite`). `file` and `line` are
+    /// only the fallback where the stack gives no line (a platform without
+    /// Swift's `Runtime` module, docs/apple.md); line 0 means unknown. With
+    /// tracing and detection off nothing is captured.
     public init(interactor: InteractorType, file: StaticString = #fileID, line: UInt = #line) {
         self.interactor = interactor
         self.interactable = Self.interactable(interactor)
         if let tracer = tracerForNewObject() {
-            enterTrace(tracer, createdAt: line == 0 ? nil : CodeLocation(fileID: file, line: line))
+            enterTrace(tracer, createdAt: creationLocation(file: file, line: line))
         }
     }
 
     /// Creates a router for `interactor`: napkin 2.x's initializer, kept so
-    /// that subclasses overriding it compile; a call without `file:line:`
-    /// uses the one above, which records where the router was created.
+    /// that subclasses overriding it compile. It records where the router
+    /// was made exactly as the one above does.
     @_disfavoredOverload
     public init(interactor: InteractorType) {
         self.interactor = interactor
         self.interactable = Self.interactable(interactor)
-        if let tracer = tracerForNewObject() { enterTrace(tracer) }
+        if let tracer = tracerForNewObject() { enterTrace(tracer, createdAt: creationLocation(file: "", line: 0)) }
+    }
+
+    /// Where this router, being created traced, was made: the call stack's
+    /// builder line, else `file:line` (line 0: unknown).
+    @inline(never)
+    private func creationLocation(file: StaticString, line: UInt) -> CodeLocation? {
+        CreationSite.capture().location(skippingInitializersOf: type(of: self))
+            ?? (line == 0 ? nil : CodeLocation(fileID: file, line: line))
     }
 
     /// `interactor` as an ``Interactable``; stops the process if it is not one.

@@ -25,8 +25,8 @@ open class ViewableRouter<InteractorType, ViewControllerType>: Router<Interactor
     /// Creates a router for `interactor` and `viewController`, which must
     /// conform to ``ViewControllable``.
     ///
-    /// `file` and `line` name the code that creates it, for the trace (the
-    /// defaults capture the caller's; with tracing off they are not kept).
+    /// Created traced, it records the builder's line as ``Router`` does;
+    /// `file` and `line` are only the fallback where the call stack gives none.
     public init(interactor: InteractorType, viewController: ViewControllerType,
                 file: StaticString = #fileID, line: UInt = #line) {
         self.viewController = viewController
@@ -35,8 +35,8 @@ open class ViewableRouter<InteractorType, ViewControllerType>: Router<Interactor
     }
 
     /// Creates a router for `interactor` and `viewController`: napkin 2.x's
-    /// initializer, kept so that subclasses overriding it compile; a call
-    /// without `file:line:` uses the one above.
+    /// initializer, kept so that subclasses overriding it compile. It
+    /// records the builder's line as the one above does.
     @_disfavoredOverload
     public init(interactor: InteractorType, viewController: ViewControllerType) {
         self.viewController = viewController
