@@ -9,126 +9,176 @@
 // for every instance), and an inherited initializer drops the defaulted
 // overload altogether. Only the stack knows the builder.
 //
-// How, and what it costs: Swift's `Runtime` module (SE-0419; macOS and Linux,
-// not in the iOS SDK, see docs/apple.md) captures the return addresses
-// (`Backtrace.capture(algorithm: .fast)`: frame pointers, a few microseconds)
-// against an image map captured once. Symbolication (symbols and DWARF line
-// tables) costs tens of microseconds to milliseconds, so it runs once per
-// distinct stack: the resolved line is cached by the captured addresses and
-// the object's type, and every later creation from the same place costs the
-// capture and a dictionary lookup (docs/benchmarks.md, "Creation sites").
-// Nothing here runs unless the object is created traced (tracing or detection
-// on): the callers capture only when `tracerForNewObject()` gave a tracer.
+// How, and what it costs (docs/benchmarks.md, "Creation sites"): each
+// creation reads up to `depth` return addresses from the frame-pointer chain
+// (`NapkinStack`, no allocation) and looks them up in a table of the stacks
+// seen so far. The first time a stack is seen, Swift's `Runtime` module
+// (SE-0419; macOS and Linux, not in the iOS SDK, see docs/apple.md)
+// captures and symbolicates it (symbols and DWARF line tables: tens of
+// microseconds, milliseconds for the first of the process), and its frames
+// of the app's code are kept; which of them is the line depends on the
+// object's type (whose initializers are skipped), resolved once per stack
+// and type. Every later creation from the same place costs the walk and two
+// dictionary lookups under a lock, and allocates nothing. Nothing here runs
+// unless the object is created traced (tracing or detection on): the callers
+// capture only when `tracerForNewObject()` gave a tracer.
 //
-// Where the module is missing (iOS) or the stack has no line for the frame
-// (no debug information), the caller's fallback applies: the default
-// arguments `file:line:` of `Router.init(interactor:file:line:)`.
-//
-// Nothing unsafe is used: `Runtime`'s API is safe Swift; the cache is guarded
-// by `Locked` (a pthread mutex).
+// Where `Runtime` is missing (iOS) or the stack has no line for the frame
+// (no debug information), no line is found; a router then falls back to the
+// default arguments of `Router.init(interactor:file:line:)`.
 #if canImport(Runtime)
 import Runtime
 #endif
+import NapkinStack
 import NapkinTrace
 
-/// The call stack of a router's or interactor's creation, captured while it
-/// is created traced, and resolved to the line of the app's code that made it.
-struct CreationSite: Sendable {
-    #if canImport(Runtime)
-    /// The return addresses, innermost first, as `Runtime` captured them.
-    private let backtrace: Backtrace?
-    #endif
+/// A creation's stack, interned: an index into ``CreationSites``' table
+/// (0: none), small enough to keep in every interactor's lifecycle.
+struct CreationSite: Sendable, Hashable {
+    /// The index in the table of stacks, from 1; 0 for none.
+    let index: UInt32
 
-    /// How many frames are kept: Napkin's (the base initializers, a
-    /// `ViewableRouter`'s, this capture), the class's own initializers
-    /// (a designated init, its allocating entry point, a convenience init, a
-    /// stored property's initial value), then the builder's frame.
-    static let depth = 16
+    /// No stack (created untraced, or the stack could not be read).
+    static let none = CreationSite(index: 0)
 
-    /// Captures the current call stack (return addresses only).
-    /// Call it only for an object created traced.
+    /// How many return addresses are read: Napkin's frames (this capture,
+    /// the base initializers, a `ViewableRouter`'s), the class's own
+    /// initializers (a designated init, its allocating entry point, a
+    /// convenience init, a stored property's initial value), the builder's.
+    static let depth = 12
+
+    /// Reads the current stack and interns it (symbolicating it the first
+    /// time it is seen). Call it only for an object created traced.
     @inline(never)
     static func capture() -> CreationSite {
-        #if canImport(Runtime)
-        CreationSite(backtrace: try? Backtrace.capture(algorithm: .fast, limit: depth, top: 0, images: Resolver.images))
-        #else
-        CreationSite()
-        #endif
+        var stack = ReturnAddresses()
+        stack.count = withUnsafeMutableBytes(of: &stack.addresses) { raw in
+            napkin_return_addresses(raw.baseAddress!.assumingMemoryBound(to: UInt.self), depth)
+        }
+        guard stack.count > 0 else { return .none }
+        return CreationSites.intern(stack)
     }
 
     /// The first frame of the app's code outside Napkin and outside the
     /// initializers of `type` (and its superclasses), as `Module/File.swift`
     /// and its line; nil where the stack gives no line.
     func location(skippingInitializersOf type: Any.Type) -> CodeLocation? {
-        #if canImport(Runtime)
-        guard let backtrace else { return nil }
-        return Resolver.location(of: backtrace, skippingInitializersOf: type)
-        #else
-        return nil
-        #endif
+        guard index != 0 else { return nil }
+        return CreationSites.location(of: self, skippingInitializersOf: type)
     }
 }
 
-#if canImport(Runtime)
-/// The symbolication and the cache of resolved lines.
-private enum Resolver {
-    /// A stack (its return addresses) and the type whose initializers it skips.
-    struct Key: Hashable {
-        let addresses: [Backtrace.Address]
+/// Up to ``CreationSite/depth`` return addresses, stored inline (a
+/// dictionary key that needs no allocation).
+struct ReturnAddresses: Hashable {
+    /// The addresses; only the first `count` are meaningful, the rest are 0.
+    var addresses: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// How many were read.
+    var count = 0
+
+    static func == (a: ReturnAddresses, b: ReturnAddresses) -> Bool {
+        a.count == b.count && withUnsafeBytes(of: a.addresses) { x in withUnsafeBytes(of: b.addresses) { y in x.elementsEqual(y) } }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        withUnsafeBytes(of: addresses) { hasher.combine(bytes: $0) }
+    }
+}
+
+/// One frame of the app's code in a symbolicated creation stack.
+struct SymbolicatedFrame: Sendable {
+    /// Its module, from the mangled name.
+    let module: String
+    /// Its demangled name (`LoggedInBuilder.build(withListener:)`).
+    let name: String
+    /// Its file and line, where debug information gives them.
+    let location: CodeLocation?
+}
+
+/// The process's table of creation stacks and their resolved lines.
+enum CreationSites {
+    /// What the table holds, guarded by one lock.
+    struct Table {
+        /// Each stack seen, and its index (from 1).
+        var indices: [ReturnAddresses: UInt32] = [:]
+        /// The symbolicated frames of each, by index - 1.
+        var frames: [[SymbolicatedFrame]] = []
+        /// Resolved lines, by stack and type.
+        var resolved: [Resolution: CodeLocation?] = [:]
+    }
+
+    /// A stack and the type whose initializers it skips.
+    struct Resolution: Hashable {
+        let site: CreationSite
         let type: ObjectIdentifier
     }
 
-    /// The images of the process, captured once: reading them costs about
-    /// half a millisecond, most of a capture's cost if done each time. An
-    /// image loaded later is not in it; its frames resolve to no line.
-    static let images = ImageMap.capture()
+    /// Bounds the table: past this many stacks it stops learning new ones
+    /// (they resolve to no line). An app has a bounded number of creation
+    /// paths; the bound keeps a pathological one from growing memory without end.
+    static let limit = 8192
 
-    /// Resolved stacks. Bounded: past `cacheLimit` entries it starts over
-    /// (an app has a bounded number of creation paths; the bound only keeps a
-    /// pathological one from growing memory without end).
-    static let cache = Locked<[Key: CodeLocation?]>([:])
-    static let cacheLimit = 4096
+    static let table = Locked(Table())
 
-    /// The cached line for `backtrace`, or the line symbolication finds (then cached).
-    static func location(of backtrace: Backtrace, skippingInitializersOf type: Any.Type) -> CodeLocation? {
-        var addresses: [Backtrace.Address] = []
-        addresses.reserveCapacity(CreationSite.depth)
-        for frame in backtrace.frames {
-            switch frame {
-            case .programCounter(let address), .returnAddress(let address), .asyncResumePoint(let address):
-                addresses.append(address)
-            case .omittedFrames, .truncated:
-                break
-            @unknown default: // Runtime's enum, not the project's: a future kind of frame adds no address
-                break
-            }
-        }
-        guard !addresses.isEmpty else { return nil }
-        let key = Key(addresses: addresses, type: ObjectIdentifier(type))
-        if let known = cache.withLock({ $0[key] }) { return known }
+    /// The index of `stack`, symbolicating and adding it the first time.
+    static func intern(_ stack: ReturnAddresses) -> CreationSite {
+        if let index = table.withLock({ $0.indices[stack] }) { return CreationSite(index: index) }
         // Outside the lock: symbolication can take milliseconds the first time.
-        let found = symbolicate(backtrace, skipping: InitializerNames(of: type))
-        cache.withLock { cache in
-            if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
-            cache[key] = found
+        // The stack is still the one read: this runs inside the same initializer.
+        let frames = symbolicatedAppFrames()
+        return table.withLock { table in
+            if let index = table.indices[stack] { return CreationSite(index: index) }
+            guard table.frames.count < limit else { return .none }
+            table.frames.append(frames)
+            let index = UInt32(table.frames.count)
+            table.indices[stack] = index
+            return CreationSite(index: index)
         }
+    }
+
+    /// The line for `site` skipping `type`'s initializers (resolved once per pair).
+    static func location(of site: CreationSite, skippingInitializersOf type: Any.Type) -> CodeLocation? {
+        let key = Resolution(site: site, type: ObjectIdentifier(type))
+        let known: CodeLocation?? = table.withLock { $0.resolved[key] }
+        if let known { return known }
+        let frames = table.withLock { $0.frames[Int(site.index) - 1] }
+        let names = InitializerNames(of: type)
+        let found = frames.first { !names.matches($0.name) && $0.location != nil }?.location
+        table.withLock { $0.resolved[key] = .some(found) }
         return found
     }
 
-    /// Symbolicates the stack and picks the first frame of the app's code
-    /// with a line that is not Napkin's and not one of `names`' initializers.
-    static func symbolicate(_ backtrace: Backtrace, skipping names: InitializerNames) -> CodeLocation? {
-        guard let symbolicated = backtrace.symbolicated(with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
-        else { return nil }
+    #if canImport(Runtime)
+    /// The images of the process, captured once (reading them costs about
+    /// half a millisecond). An image loaded later is not in it: its frames
+    /// have no symbol, so no line.
+    static let processImages = ImageMap.capture()
+    #endif
+
+    /// The current stack's frames of the app's code (not Napkin's, not the
+    /// standard library's, no thunks), innermost first; empty without `Runtime`.
+    @inline(never)
+    static func symbolicatedAppFrames() -> [SymbolicatedFrame] {
+        #if canImport(Runtime)
+        let images = processImages
+        guard let backtrace = try? Backtrace.capture(algorithm: .fast, limit: CreationSite.depth + 4, top: 0, images: images),
+              let symbolicated = backtrace.symbolicated(with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
+        else { return [] }
+        var frames: [SymbolicatedFrame] = []
         for frame in symbolicated.frames {
             guard let symbol = frame.symbol, !frame.isSwiftThunk, !symbol.isSystemFunction,
-                  let module = SwiftSymbol.module(ofMangled: symbol.rawName),
-                  module != "Napkin", !names.matches(symbol.name) else { continue }
-            guard let source = symbol.sourceLocation, source.line > 0 else { continue }
-            let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
-            return CodeLocation(fileID: "\(module)/\(file)", line: UInt(source.line))
+                  let module = SwiftSymbol.module(ofMangled: symbol.rawName), module != "Napkin" else { continue }
+            var location: CodeLocation?
+            if let source = symbol.sourceLocation, source.line > 0 {
+                let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
+                location = CodeLocation(fileID: "\(module)/\(file)", line: UInt(source.line))
+            }
+            frames.append(SymbolicatedFrame(module: module, name: symbol.name, location: location))
         }
-        return nil
+        return frames
+        #else
+        return []
+        #endif
     }
 }
-#endif

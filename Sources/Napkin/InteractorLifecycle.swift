@@ -72,10 +72,11 @@ public final class InteractorLifecycle: Sendable {
     let boundTracer = Atomic<UInt>(0)
     /// This interactor's id in ``boundTracer``'s trace (written once, before the tracer).
     private let boundID = Atomic<NodeID>(0)
-    /// The call stack of the interactor's creation when it was created traced
-    /// (nil otherwise): its creation record names the line that made it,
-    /// resolved when that record is written, once the interactor's type is known.
-    let creationSite: CreationSite?
+    /// The call stack of the interactor's creation, interned, when it was
+    /// created traced (`.none` otherwise): its creation record names the line
+    /// that made it, resolved when that record is written, once the
+    /// interactor's type is known.
+    let creationSite: CreationSite
 
     /// The binding, or nil (one atomic load); constant nil when hooks are compiled out.
     @inline(__always)
@@ -112,7 +113,7 @@ public final class InteractorLifecycle: Sendable {
     /// Creates an inactive lifecycle.
     public init() {
         let tracer = tracerForNewObject()
-        creationSite = tracer == nil ? nil : CreationSite.capture()
+        creationSite = tracer == nil ? .none : CreationSite.capture()
         if let tracer {
             _ = bind(to: tracer)
         }
