@@ -60,10 +60,10 @@ enum CreationBenchmark {
         let tracer = Tracer(sink: try! NDJSONTraceSink(path: "/dev/null"), app: "napkin-bench")
         // The first traced creation from a stack never seen: symbolication.
         let firstStart = now()
-        _ = recording(tracer) { withExtendedLifetime(build()) {} }
+        recording(tracer) { withExtendedLifetime(build()) {} }
         let first = Double(now() - firstStart)
         let onceStart = now()
-        _ = recording(tracer) { withExtendedLifetime(buildOnce()) {} }
+        recording(tracer) { withExtendedLifetime(buildOnce()) {} }
         let once = Double(now() - onceStart)
         var off: [Sample] = [], on: [Sample] = []
         for _ in 0..<rounds {

@@ -11,17 +11,19 @@
 //
 // How, and what it costs (docs/benchmarks.md, "Creation sites"): each
 // creation reads up to `depth` return addresses from the frame-pointer chain
-// (`NapkinStack`, no allocation) and looks them up in a table of the stacks
-// seen so far. The first time a stack is seen, Swift's `Runtime` module
+// (`NapkinStack`, no allocation) and looks them up, with the object's type,
+// in a table of the stacks seen so far: a later creation from the same place
+// costs the walk and one dictionary lookup under a lock, and allocates
+// nothing. The first time a stack is seen, Swift's `Runtime` module
 // (SE-0419; macOS and Linux, not in the iOS SDK, see docs/apple.md)
-// captures and symbolicates it (symbols and DWARF line tables: tens of
-// microseconds, milliseconds for the first of the process), and its frames
-// of the app's code are kept; which of them is the line depends on the
-// object's type (whose initializers are skipped), resolved once per stack
-// and type. Every later creation from the same place costs the walk and two
-// dictionary lookups under a lock, and allocates nothing. Nothing here runs
-// unless the object is created traced (tracing or detection on): the callers
-// capture only when `tracerForNewObject()` gave a tracer.
+// resolves it in two steps, because looking up a line in DWARF's line
+// tables costs milliseconds per frame in a large debug binary while names
+// cost microseconds: the stack's symbol names pick the frame (the first of
+// the app's code outside Napkin and the type's initializers), then only that
+// frame is looked up for its file and line (with its inlined frames, so that
+// an initializer inlined into the builder is still skipped). Nothing here
+// runs unless the object is created traced (tracing or detection on): the
+// callers capture only when `tracerForNewObject()` gave a tracer.
 //
 // Where `Runtime` is missing (iOS) or the stack has no line for the frame
 // (no debug information), no line is found; a router then falls back to the
@@ -32,40 +34,106 @@ import Runtime
 import NapkinStack
 import NapkinTrace
 
-/// A creation's stack, interned: an index into ``CreationSites``' table
-/// (0: none), small enough to keep in every interactor's lifecycle.
-struct CreationSite: Sendable, Hashable {
-    /// The index in the table of stacks, from 1; 0 for none.
-    let index: UInt32
-
-    /// No stack (created untraced, or the stack could not be read).
-    static let none = CreationSite(index: 0)
-
-    /// How many return addresses are read: Napkin's frames (this capture,
+/// Where a router or interactor being created traced was made.
+enum CreationSite {
+    /// How many return addresses key a stack: Napkin's frames (this capture,
     /// the base initializers, a `ViewableRouter`'s), the class's own
     /// initializers (a designated init, its allocating entry point, a
     /// convenience init, a stored property's initial value), the builder's.
     static let depth = 12
 
-    /// Reads the current stack and interns it (symbolicating it the first
-    /// time it is seen). Call it only for an object created traced.
+    /// The line of the app's code that is creating the object: the first
+    /// frame of the current stack outside Napkin and outside the initializers
+    /// of `type` and its superclasses, as `Module/File.swift` and its line;
+    /// nil where the stack gives none. With `type` nil (an interactor's
+    /// lifecycle, which does not know its owner's type yet), the type is the
+    /// one whose initializer is the first frame of the app's code.
+    /// Call it only for an object created traced.
     @inline(never)
-    static func capture() -> CreationSite {
-        var stack = ReturnAddresses()
-        stack.count = withUnsafeMutableBytes(of: &stack.addresses) { raw in
+    static func location(skippingInitializersOf type: Any.Type?) -> CodeLocation? {
+        var key = Key()
+        key.stack.count = withUnsafeMutableBytes(of: &key.stack.addresses) { raw in
             napkin_return_addresses(raw.baseAddress!.assumingMemoryBound(to: UInt.self), depth)
         }
-        guard stack.count > 0 else { return .none }
-        return CreationSites.intern(stack)
+        guard key.stack.count > 0 else { return nil }
+        key.type = type.map(ObjectIdentifier.init)
+        let known: CodeLocation?? = table.withLock { $0[key] }
+        if let known { return known }
+        // Outside the lock: a line lookup takes milliseconds. The stack is
+        // still the one read: this runs inside the same initializer.
+        let found = resolve(type.map(InitializerNames.init(of:)))
+        table.withLock { table in
+            if table.count < limit { table[key] = .some(found) }
+        }
+        return found
     }
 
-    /// The first frame of the app's code outside Napkin and outside the
-    /// initializers of `type` (and its superclasses), as `Module/File.swift`
-    /// and its line; nil where the stack gives no line.
-    func location(skippingInitializersOf type: Any.Type) -> CodeLocation? {
-        guard index != 0 else { return nil }
-        return CreationSites.location(of: self, skippingInitializersOf: type)
+    /// A stack and the type whose initializers it skips.
+    struct Key: Hashable {
+        var stack = ReturnAddresses()
+        var type: ObjectIdentifier?
     }
+
+    /// Resolved stacks. Bounded: past `limit` it stops learning new ones (they
+    /// are resolved each time). An app has a bounded number of creation
+    /// paths; the bound keeps a pathological one from growing memory without end.
+    static let limit = 8192
+    static let table = Locked<[Key: CodeLocation?]>([:])
+
+    #if canImport(Runtime)
+    /// The images of the process, captured once (reading them costs about
+    /// half a millisecond). An image loaded later is not in it: its frames
+    /// have no symbol, so no line.
+    static let processImages = ImageMap.capture()
+    #endif
+
+    /// Symbolicates the current stack (names only), picks the frame, and
+    /// looks up that one frame's line. `names` nil: taken from the first
+    /// frame of the app's code (see ``location(skippingInitializersOf:)``).
+    @inline(never)
+    static func resolve(_ names: InitializerNames?) -> CodeLocation? {
+        #if canImport(Runtime)
+        let images = processImages
+        guard let stack = try? Backtrace.capture(algorithm: .fast, limit: depth + 8, top: 0, images: images),
+              let named = stack.symbolicated(with: images, options: [.useSymbolCache])
+        else { return nil }
+        var names = names
+        var chosen: Int?
+        for (index, frame) in named.frames.enumerated() {
+            guard let name = appFrameName(frame) else { continue }
+            if names == nil { names = InitializerNames(names: SwiftSymbol.initializedType(in: name).map { [$0] } ?? []) }
+            if names?.matches(name) == true { continue }
+            chosen = index
+            break
+        }
+        // The same depth as the capture above (this function): `offset` skips
+        // to the chosen frame; the limit counts the truncation marker after it.
+        guard let chosen, let one = try? Backtrace.capture(algorithm: .fast, limit: 2, offset: chosen, top: 0, images: images),
+              let lines = one.symbolicated(with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
+        else { return nil }
+        // Innermost first: an initializer of the type inlined into the builder comes before it.
+        for frame in lines.frames {
+            guard let name = appFrameName(frame), names?.matches(name) != true,
+                  let symbol = frame.symbol, let module = SwiftSymbol.module(ofMangled: symbol.rawName),
+                  let source = symbol.sourceLocation, source.line > 0 else { continue }
+            let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
+            return CodeLocation(fileID: "\(module)/\(file)", line: UInt(source.line))
+        }
+        return nil
+        #else
+        return nil
+        #endif
+    }
+
+    #if canImport(Runtime)
+    /// The demangled name of a frame of the app's code; nil for Napkin's, the
+    /// standard library's, a thunk, a system function, or no symbol.
+    private static func appFrameName(_ frame: SymbolicatedBacktrace.Frame) -> String? {
+        guard let symbol = frame.symbol, !frame.isSwiftThunk, !symbol.isSystemFunction,
+              let module = SwiftSymbol.module(ofMangled: symbol.rawName), module != "Napkin" else { return nil }
+        return symbol.name
+    }
+    #endif
 }
 
 /// Up to ``CreationSite/depth`` return addresses, stored inline (a
@@ -83,102 +151,5 @@ struct ReturnAddresses: Hashable {
     func hash(into hasher: inout Hasher) {
         hasher.combine(count)
         withUnsafeBytes(of: addresses) { hasher.combine(bytes: $0) }
-    }
-}
-
-/// One frame of the app's code in a symbolicated creation stack.
-struct SymbolicatedFrame: Sendable {
-    /// Its module, from the mangled name.
-    let module: String
-    /// Its demangled name (`LoggedInBuilder.build(withListener:)`).
-    let name: String
-    /// Its file and line, where debug information gives them.
-    let location: CodeLocation?
-}
-
-/// The process's table of creation stacks and their resolved lines.
-enum CreationSites {
-    /// What the table holds, guarded by one lock.
-    struct Table {
-        /// Each stack seen, and its index (from 1).
-        var indices: [ReturnAddresses: UInt32] = [:]
-        /// The symbolicated frames of each, by index - 1.
-        var frames: [[SymbolicatedFrame]] = []
-        /// Resolved lines, by stack and type.
-        var resolved: [Resolution: CodeLocation?] = [:]
-    }
-
-    /// A stack and the type whose initializers it skips.
-    struct Resolution: Hashable {
-        let site: CreationSite
-        let type: ObjectIdentifier
-    }
-
-    /// Bounds the table: past this many stacks it stops learning new ones
-    /// (they resolve to no line). An app has a bounded number of creation
-    /// paths; the bound keeps a pathological one from growing memory without end.
-    static let limit = 8192
-
-    static let table = Locked(Table())
-
-    /// The index of `stack`, symbolicating and adding it the first time.
-    static func intern(_ stack: ReturnAddresses) -> CreationSite {
-        if let index = table.withLock({ $0.indices[stack] }) { return CreationSite(index: index) }
-        // Outside the lock: symbolication can take milliseconds the first time.
-        // The stack is still the one read: this runs inside the same initializer.
-        let frames = symbolicatedAppFrames()
-        return table.withLock { table in
-            if let index = table.indices[stack] { return CreationSite(index: index) }
-            guard table.frames.count < limit else { return .none }
-            table.frames.append(frames)
-            let index = UInt32(table.frames.count)
-            table.indices[stack] = index
-            return CreationSite(index: index)
-        }
-    }
-
-    /// The line for `site` skipping `type`'s initializers (resolved once per pair).
-    static func location(of site: CreationSite, skippingInitializersOf type: Any.Type) -> CodeLocation? {
-        let key = Resolution(site: site, type: ObjectIdentifier(type))
-        let known: CodeLocation?? = table.withLock { $0.resolved[key] }
-        if let known { return known }
-        let frames = table.withLock { $0.frames[Int(site.index) - 1] }
-        let names = InitializerNames(of: type)
-        let found = frames.first { !names.matches($0.name) && $0.location != nil }?.location
-        table.withLock { $0.resolved[key] = .some(found) }
-        return found
-    }
-
-    #if canImport(Runtime)
-    /// The images of the process, captured once (reading them costs about
-    /// half a millisecond). An image loaded later is not in it: its frames
-    /// have no symbol, so no line.
-    static let processImages = ImageMap.capture()
-    #endif
-
-    /// The current stack's frames of the app's code (not Napkin's, not the
-    /// standard library's, no thunks), innermost first; empty without `Runtime`.
-    @inline(never)
-    static func symbolicatedAppFrames() -> [SymbolicatedFrame] {
-        #if canImport(Runtime)
-        let images = processImages
-        guard let backtrace = try? Backtrace.capture(algorithm: .fast, limit: CreationSite.depth + 4, top: 0, images: images),
-              let symbolicated = backtrace.symbolicated(with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
-        else { return [] }
-        var frames: [SymbolicatedFrame] = []
-        for frame in symbolicated.frames {
-            guard let symbol = frame.symbol, !frame.isSwiftThunk, !symbol.isSystemFunction,
-                  let module = SwiftSymbol.module(ofMangled: symbol.rawName), module != "Napkin" else { continue }
-            var location: CodeLocation?
-            if let source = symbol.sourceLocation, source.line > 0 {
-                let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
-                location = CodeLocation(fileID: "\(module)/\(file)", line: UInt(source.line))
-            }
-            frames.append(SymbolicatedFrame(module: module, name: symbol.name, location: location))
-        }
-        return frames
-        #else
-        return []
-        #endif
     }
 }

@@ -72,11 +72,9 @@ public final class InteractorLifecycle: Sendable {
     let boundTracer = Atomic<UInt>(0)
     /// This interactor's id in ``boundTracer``'s trace (written once, before the tracer).
     private let boundID = Atomic<NodeID>(0)
-    /// The call stack of the interactor's creation, interned, when it was
-    /// created traced (`.none` otherwise): its creation record names the line
-    /// that made it, resolved when that record is written, once the
-    /// interactor's type is known.
-    let creationSite: CreationSite
+    /// The line that created the interactor, when it was created traced and
+    /// the call stack gives one (see `CreationSite`): its creation record names it.
+    let createdAt: CodeLocation?
 
     /// The binding, or nil (one atomic load); constant nil when hooks are compiled out.
     @inline(__always)
@@ -113,7 +111,7 @@ public final class InteractorLifecycle: Sendable {
     /// Creates an inactive lifecycle.
     public init() {
         let tracer = tracerForNewObject()
-        creationSite = tracer == nil ? .none : CreationSite.capture()
+        createdAt = tracer == nil ? nil : CreationSite.location(skippingInitializersOf: nil)
         if let tracer {
             _ = bind(to: tracer)
         }

@@ -62,7 +62,7 @@ extension InteractorLifecycle {
         if announced.load(ordering: .relaxed) { return }
         if !announced.exchange(true, ordering: .acquiringAndReleasing) {
             trace.tracer.emit(.interactorCreated(id: trace.id, type: ownerType.map(traceName(of:)) ?? "Interactor"),
-                              at: creationSite.location(skippingInitializersOf: ownerType ?? InteractorLifecycle.self))
+                              at: createdAt)
         }
     }
 }

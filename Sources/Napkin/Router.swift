@@ -96,7 +96,7 @@ open class Router<InteractorType>: Routing {
     /// builder line, else `file:line` (line 0: unknown).
     @inline(never)
     private func creationLocation(file: StaticString, line: UInt) -> CodeLocation? {
-        CreationSite.capture().location(skippingInitializersOf: type(of: self))
+        CreationSite.location(skippingInitializersOf: type(of: self))
             ?? (line == 0 ? nil : CodeLocation(fileID: file, line: line))
     }
 

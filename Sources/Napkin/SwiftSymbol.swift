@@ -21,6 +21,30 @@ enum SwiftSymbol {
     }
 }
 
+extension SwiftSymbol {
+    /// The type a demangled name initializes, unqualified: `LoggedInRouter`
+    /// for `RibHouse.LoggedInRouter.__allocating_init(interactor:)`,
+    /// `RecordedInteractor` for `variable initialization expression of
+    /// RecordedInteractor.lifecycle : Napkin.InteractorLifecycle`; nil for
+    /// another function.
+    static func initializedType(in name: String) -> String? {
+        let property = "variable initialization expression of "
+        if let start = name.firstRange(of: property)?.upperBound {
+            let owner = name[start...].prefix { $0 != " " }
+            guard let dot = owner.lastIndex(of: ".") else { return nil }
+            return InitializerNames.unqualified(String(owner[..<dot]))
+        }
+        for marker in [".__allocating_init", ".init"] {
+            guard let range = name.firstRange(of: marker) else { continue }
+            let after = name[range.upperBound...].first
+            guard after == "(" || after == "<" else { continue }
+            let owner = name[..<range.lowerBound].split(separator: " ").last.map(String.init) ?? ""
+            return owner.isEmpty ? nil : InitializerNames.unqualified(owner)
+        }
+        return nil
+    }
+}
+
 /// The unqualified names of a class and its superclasses (generic
 /// arguments dropped), and which demangled symbol names are their initializers.
 struct InitializerNames {

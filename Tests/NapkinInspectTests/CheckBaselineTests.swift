@@ -323,7 +323,7 @@ struct CheckBaselineTests {
     static let retainCycleLocations: [Finding.CodeReference] = [
         .init(.detached, CodeLocation(fileID: "RibHouse/LaunchNapkinRouter.swift", line: 70)),
         .init(.attached, CodeLocation(fileID: "RibHouse/LaunchNapkinRouter.swift", line: 50)),
-        .init(.created, CodeLocation(fileID: "RibHouse/LoggedInRouter.swift", line: 42)),
+        .init(.created, CodeLocation(fileID: "RibHouse/LoggedInBuilder.swift", line: 21)),
     ]
 
     @Test("fingerprint: FNV-1a 64 over rule|type|label|locations, 16 hex digits; never ids, seqs, times or messages")

@@ -115,18 +115,21 @@ struct CreationSiteRecordedTests {
         withExtendedLifetime(router) {}
     }
 
-    @Test("tracing and detection off: nothing is captured or kept (the interactor holds no call stack, no record is written)")
+    @Test("tracing and detection off: nothing is captured or kept (the interactor holds no line, the router no tracer)")
     func offPath() {
         let router = InheritingRouter(interactor: RecordedInteractor())
-        #expect(router.interactor.lifecycle.creationSite == .none)
+        #expect(router.interactor.lifecycle.createdAt == nil)
         #expect(router.tracer == nil)
     }
 
-    @Test("a traced interactor keeps its creation's call stack until its record is written")
-    func tracedInteractorKeepsItsStack() {
-        let recorder = TraceRecorder(app: "kept")
-        let interactor = recorder.record { RecordedInteractor() }
-        #expect(interactor.lifecycle.creationSite != .none)
+    @Test("a traced interactor created alone (no router yet) knows the line that made it")
+    func interactorAlone() {
+        let recorder = TraceRecorder(app: "alone")
+        var line = 0
+        let interactor = recorder.record { () -> RecordedInteractor in
+            line = #line; return RecordedInteractor()
+        }
+        #expect(interactor.lifecycle.createdAt == Self.here(line))
     }
 }
 
