@@ -106,13 +106,42 @@ enum CreationSite {
             chosen = index
             break
         }
+        guard let chosen else { return nil }
+        // The same builder reached from other callers is another stack, but the same frame: its line is known.
+        let frameKey = FrameKey(address: named.frames[chosen].captured.originalProgramCounter, names: names?.names ?? [])
+        if let known = frameLines.withLock({ $0[frameKey] }) { return known }
         // The same depth as the capture above (this function): `offset` skips
         // to the chosen frame; the limit counts the truncation marker after it.
-        guard let chosen, let one = try? Backtrace.capture(algorithm: .fast, limit: 2, offset: chosen, top: 0, images: images),
+        guard let one = try? Backtrace.capture(algorithm: .fast, limit: 2, offset: chosen, top: 0, images: images),
               let lines = one.symbolicated(with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
         else { return nil }
-        // Innermost first: an initializer of the type inlined into the builder comes before it.
+        let found = line(of: lines, skipping: names)
+        frameLines.withLock { table in
+            if table.count < limit { table[frameKey] = .some(found) }
+        }
+        return found
+        #else
+        return nil
+        #endif
+    }
+
+    #if canImport(Runtime)
+    /// A frame chosen as a creation's line, and the initializers skipped in it.
+    struct FrameKey: Hashable {
+        let address: Backtrace.Address
+        let names: [String]
+    }
+
+    /// The lines of chosen frames (bounded like ``table``).
+    static let frameLines = Locked<[FrameKey: CodeLocation?]>([:])
+
+    /// The line of the one frame symbolicated in `lines` (with its inlined
+    /// frames, innermost first: an initializer of the type inlined into the
+    /// builder comes before it, and is skipped).
+    private static func line(of lines: SymbolicatedBacktrace, skipping names: InitializerNames?) -> CodeLocation? {
         for frame in lines.frames {
+            // With no type known (an interactor whose own initializer was inlined into the builder), an inlined initializer is its.
+            if names?.names.isEmpty ?? true, frame.inlined, let name = appFrameName(frame), SwiftSymbol.initializedType(in: name) != nil { continue }
             guard let name = appFrameName(frame), names?.matches(name) != true,
                   let symbol = frame.symbol, let module = SwiftSymbol.module(ofMangled: symbol.rawName),
                   let source = symbol.sourceLocation, source.line > 0 else { continue }
@@ -120,12 +149,8 @@ enum CreationSite {
             return CodeLocation(fileID: "\(module)/\(file)", line: UInt(source.line))
         }
         return nil
-        #else
-        return nil
-        #endif
     }
 
-    #if canImport(Runtime)
     /// The demangled name of a frame of the app's code; nil for Napkin's, the
     /// standard library's, a thunk, a system function, or no symbol.
     private static func appFrameName(_ frame: SymbolicatedBacktrace.Frame) -> String? {
