@@ -98,10 +98,24 @@ enum CreationSite {
               let named = stack.symbolicated(with: images, options: [.useSymbolCache])
         else { return nil }
         var names = names
+        var start = 0
+        if names == nil {
+            // No type given (an interactor's lifecycle): the type whose
+            // initializer is among the first frames of the app's code (an
+            // optimised build may put a helper before it); none: the first
+            // frame of the app's code is the builder (the initializer was inlined).
+            let appFrames = named.frames.indices.filter { appFrameName(named.frames[$0]) != nil }.prefix(4)
+            for index in appFrames {
+                if let type = SwiftSymbol.initializedType(in: appFrameName(named.frames[index])!) {
+                    names = InitializerNames(names: [type])
+                    start = index
+                    break
+                }
+            }
+        }
         var chosen: Int?
-        for (index, frame) in named.frames.enumerated() {
+        for (index, frame) in named.frames.enumerated() where index >= start {
             guard let name = appFrameName(frame) else { continue }
-            if names == nil { names = InitializerNames(names: SwiftSymbol.initializedType(in: name).map { [$0] } ?? []) }
             if names?.matches(name) == true { continue }
             chosen = index
             break
@@ -135,20 +149,33 @@ enum CreationSite {
     /// The lines of chosen frames (bounded like ``table``).
     static let frameLines = Locked<[FrameKey: CodeLocation?]>([:])
 
-    /// The line of the one frame symbolicated in `lines` (with its inlined
-    /// frames, innermost first: an initializer of the type inlined into the
-    /// builder comes before it, and is skipped).
+    /// The line of the one frame symbolicated in `lines`, with its inlined
+    /// frames. Which inlined frame is the builder's cannot be read from their
+    /// names: `Runtime` (Swift 6.3, Linux) pairs an inlined frame's name with
+    /// a neighbour's line. So the lines are taken in order, innermost first,
+    /// and a line in a file named after one of the skipped types
+    /// (`LoggedInInteractor.swift`, where an inlined initializer's code is)
+    /// or in compiler-generated code is passed over, unless no other remains.
     private static func line(of lines: SymbolicatedBacktrace, skipping names: InitializerNames?) -> CodeLocation? {
+        // The module of the frame itself (the builder's), not of code inlined into it.
+        guard let outer = lines.frames.last(where: { !$0.inlined && $0.symbol != nil }),
+              let module = outer.symbol.flatMap({ SwiftSymbol.module(ofMangled: $0.rawName) }) else { return nil }
+        var skippedFiles = Set((names?.names ?? []).map { $0 + ".swift" })
         for frame in lines.frames {
-            // With no type known (an interactor whose own initializer was inlined into the builder), an inlined initializer is its.
-            if names?.names.isEmpty ?? true, frame.inlined, let name = appFrameName(frame), SwiftSymbol.initializedType(in: name) != nil { continue }
-            guard let name = appFrameName(frame), names?.matches(name) != true,
-                  let symbol = frame.symbol, let module = SwiftSymbol.module(ofMangled: symbol.rawName),
-                  let source = symbol.sourceLocation, source.line > 0 else { continue }
-            let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
-            return CodeLocation(fileID: "\(module)/\(file)", line: UInt(source.line))
+            if let name = frame.symbol?.name, let type = SwiftSymbol.initializedType(in: name) { skippedFiles.insert(type + ".swift") }
         }
-        return nil
+        var fallback: CodeLocation?
+        for frame in lines.frames {
+            guard let source = frame.symbol?.sourceLocation, source.line > 0, !source.path.contains("<compiler-generated>") else { continue }
+            let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
+            let location = CodeLocation(fileID: "\(module)/\(file)", line: UInt(source.line))
+            if skippedFiles.contains(file) {
+                fallback = fallback ?? location
+                continue
+            }
+            return location
+        }
+        return fallback
     }
 
     /// The demangled name of a frame of the app's code; nil for Napkin's, the
