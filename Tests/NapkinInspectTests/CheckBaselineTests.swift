@@ -127,6 +127,41 @@ struct CheckBaselineTests {
                 + "RibHouse/LaunchNapkinRouter.swift:70 (detached) (remove it: --write-baseline \(path))", "\(note)")
     }
 
+    @Test("a baseline written before creation lines came from the call stack: its entry no longer occurs, the leak is new; written again, it is known (docs/check-output.md, the migration note)")
+    func creationLineMigration() async throws {
+        let scratch = try ScratchDirectory("baseline-migration")
+        let path = scratch.file("napkin-baseline.json")
+        // The entry an older recording gave: created at LoggedInRouter's own super.init line.
+        let old = """
+        {
+          "findings" : [
+            {
+              "count" : 2,
+              "fingerprint" : "70fd89763e17a5c1",
+              "locations" : [
+                "RibHouse/LaunchNapkinRouter.swift:70 (detached)",
+                "RibHouse/LaunchNapkinRouter.swift:50 (attached)",
+                "RibHouse/LoggedInRouter.swift:42 (created)"
+              ],
+              "rule" : "not-deallocated",
+              "type" : "LoggedInRouter"
+            }
+          ],
+          "kind" : "baseline",
+          "schema" : 1,
+          "tool" : "napkin-inspect"
+        }
+        """
+        try old.write(toFile: path, atomically: true, encoding: .utf8)
+        let before = try await CLIHarness.inspect(["check", Self.retainCycle, "--baseline", path])
+        #expect(before.status == 1, "the leak's fingerprint changed with its creation line: new to the old baseline: \(before)")
+        #expect(before.stderrLines.first?.hasPrefix("napkin-inspect: note: 1 baseline entry no longer occurs: not-deallocated LoggedInRouter") == true, "\(before)")
+        try await Self.writeBaseline(path, [Self.retainCycle])
+        #expect(try Self.entries(path).compactMap { $0["fingerprint"] as? String } == [Self.retainCycleFingerprint])
+        let after = try await CLIHarness.inspect(["check", Self.retainCycle, "--baseline", path])
+        #expect(after.status == 0, "\(after)")
+    }
+
     @Test("--baseline in every format: json's baseline object and known findings; junit and github do not fail on them")
     func formats() async throws {
         let scratch = try ScratchDirectory("baseline-formats")
