@@ -70,11 +70,10 @@ open class Router<InteractorType>: Routing {
     /// Created traced, the router records where it was made: the first line
     /// of the app's code on the call stack outside Napkin and outside this
     /// router's own initializers (the builder's line), whatever its class's
-    /// initializers look like (see `CreationSite`). `file` and `line` are
-    /// only the fallback where the stack gives no line (a platform without
-    /// Swift's `Runtime` module, docs/apple.md); line 0 means unknown. With
-    /// tracing and detection off nothing is captured.
-    public init(interactor: InteractorType, file: StaticString = #fileID, line: UInt = #line) {
+    /// initializers look like (see `CreationSite`). Passing `file` and `line`
+    /// (a factory naming its own caller) records them instead; line 0 means
+    /// unknown. With tracing and detection off nothing is captured.
+    public init(interactor: InteractorType, file: StaticString? = nil, line: UInt? = nil) {
         self.interactor = interactor
         self.interactable = Self.interactable(interactor)
         if let tracer = tracerForNewObject() {
@@ -89,15 +88,15 @@ open class Router<InteractorType>: Routing {
     public init(interactor: InteractorType) {
         self.interactor = interactor
         self.interactable = Self.interactable(interactor)
-        if let tracer = tracerForNewObject() { enterTrace(tracer, createdAt: creationLocation(file: "", line: 0)) }
+        if let tracer = tracerForNewObject() { enterTrace(tracer, createdAt: creationLocation(file: nil, line: nil)) }
     }
 
-    /// Where this router, being created traced, was made: the call stack's
-    /// builder line, else `file:line` (line 0: unknown).
+    /// Where this router, being created traced, was made: `file:line` when
+    /// given, else the call stack's builder line.
     @inline(never)
-    private func creationLocation(file: StaticString, line: UInt) -> CodeLocation? {
-        CreationSite.location(skippingInitializersOf: type(of: self))
-            ?? (line == 0 ? nil : CodeLocation(fileID: file, line: line))
+    private func creationLocation(file: StaticString?, line: UInt?) -> CodeLocation? {
+        if let file, let line { return line == 0 ? nil : CodeLocation(fileID: file, line: line) }
+        return CreationSite.location(skippingInitializersOf: type(of: self))
     }
 
     /// `interactor` as an ``Interactable``; stops the process if it is not one.

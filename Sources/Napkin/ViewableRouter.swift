@@ -25,10 +25,10 @@ open class ViewableRouter<InteractorType, ViewControllerType>: Router<Interactor
     /// Creates a router for `interactor` and `viewController`, which must
     /// conform to ``ViewControllable``.
     ///
-    /// Created traced, it records the builder's line as ``Router`` does;
-    /// `file` and `line` are only the fallback where the call stack gives none.
+    /// Created traced, it records the builder's line as ``Router`` does, or
+    /// `file` and `line` when given.
     public init(interactor: InteractorType, viewController: ViewControllerType,
-                file: StaticString = #fileID, line: UInt = #line) {
+                file: StaticString? = nil, line: UInt? = nil) {
         self.viewController = viewController
         self.viewControllable = Self.viewControllable(viewController)
         super.init(interactor: interactor, file: file, line: line)
@@ -41,7 +41,7 @@ open class ViewableRouter<InteractorType, ViewControllerType>: Router<Interactor
     public init(interactor: InteractorType, viewController: ViewControllerType) {
         self.viewController = viewController
         self.viewControllable = Self.viewControllable(viewController)
-        super.init(interactor: interactor, file: "", line: 0) // line 0: where is not known
+        super.init(interactor: interactor, file: nil, line: nil) // where: from the call stack
     }
 
     /// `viewController` as a ``ViewControllable``; stops the process if it is not one.
