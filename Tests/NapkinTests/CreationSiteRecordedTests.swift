@@ -115,6 +115,14 @@ struct CreationSiteRecordedTests {
         withExtendedLifetime(router) {}
     }
 
+    @Test("file and line given to the initializer (a factory naming its caller) are recorded instead of the stack's")
+    func explicitLine() {
+        let recorder = TraceRecorder(app: "explicit")
+        let router = recorder.record { InheritingRouter(interactor: RecordedInteractor(), file: "App/Factory.swift", line: 7) }
+        #expect(Self.created("InheritingRouter", in: recorder).router == CodeLocation(fileID: "App/Factory.swift", line: 7))
+        withExtendedLifetime(router) {}
+    }
+
     @Test("tracing and detection off: nothing is captured or kept (the interactor holds no line, the router no tracer)")
     func offPath() {
         let router = InheritingRouter(interactor: RecordedInteractor())
