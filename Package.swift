@@ -30,7 +30,9 @@ let package = Package(
         .target(name: "NapkinLibc", swiftSettings: strict),
         .target(name: "NapkinTrace", dependencies: ["NapkinLibc"], swiftSettings: strict),
         .target(name: "NapkinTraceReader", dependencies: ["NapkinTrace"], swiftSettings: strict),
-        .target(name: "Napkin", dependencies: ["NapkinTrace"], swiftSettings: strict),
+        // Reads the return addresses of the calling thread's stack without allocating (one C file): where a router or interactor was created.
+        .target(name: "NapkinStack"),
+        .target(name: "Napkin", dependencies: ["NapkinTrace", "NapkinStack"], swiftSettings: strict),
         // Imports Testing and XCTest from the toolchain (no package dependency); link it into test targets only.
         .target(name: "NapkinTesting", dependencies: ["NapkinTrace"], swiftSettings: strict),
         // The HTML report's script and style sheet are files of their own, compiled

@@ -3,6 +3,7 @@
 //       [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq]
 //   swift run -c release napkin-bench framework   (tracing off vs NDJSON on vs detection on; Benchmarks/framework.sh adds hooks removed)
 //   swift run -c release napkin-bench emit        (the emit path alone: ns, CPU and allocations per event)
+//   swift run -c release napkin-bench creation    (a router's creation, tracing off / on: the cost of its creation line)
 //   napkin-bench feed --rate 200000 | napkin-inspect live   (does the live view keep pace?)
 //   Benchmarks/live.sh                                      (the live view's ceiling, drawing on a terminal)
 //   swift build -c release && .build/release/napkin-bench hostile   (every command on hostile shapes: time, memory)
@@ -80,6 +81,8 @@ case "framework":
         : arguments.contains("--with-hooks") ? .withHooks : nil
     await FrameworkBenchmark.run(cycles: option("--cycles", 20_000), rounds: option("--rounds", 5),
                                  offOnly: arguments.contains("--off-only"), only: child)
+case "creation":
+    CreationBenchmark.run(creations: option("--creations", 100_000), rounds: option("--rounds", 5))
 case "emit":
     EmitBenchmark.run(events: option("--events", 1_200_000), rounds: option("--rounds", 5))
 case "hostile":

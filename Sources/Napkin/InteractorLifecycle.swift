@@ -72,6 +72,9 @@ public final class InteractorLifecycle: Sendable {
     let boundTracer = Atomic<UInt>(0)
     /// This interactor's id in ``boundTracer``'s trace (written once, before the tracer).
     private let boundID = Atomic<NodeID>(0)
+    /// The line that created the interactor, when it was created traced and
+    /// the call stack gives one (see `CreationSite`): its creation record names it.
+    let createdAt: CodeLocation?
 
     /// The binding, or nil (one atomic load); constant nil when hooks are compiled out.
     @inline(__always)
@@ -107,7 +110,9 @@ public final class InteractorLifecycle: Sendable {
 
     /// Creates an inactive lifecycle.
     public init() {
-        if let tracer = tracerForNewObject() {
+        let tracer = tracerForNewObject()
+        createdAt = tracer == nil ? nil : CreationSite.location(skippingInitializersOf: nil)
+        if let tracer {
             _ = bind(to: tracer)
         }
     }

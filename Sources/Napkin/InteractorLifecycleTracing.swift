@@ -61,7 +61,8 @@ extension InteractorLifecycle {
         // After the first call this is one atomic load, not a lock.
         if announced.load(ordering: .relaxed) { return }
         if !announced.exchange(true, ordering: .acquiringAndReleasing) {
-            trace.tracer.emit(.interactorCreated(id: trace.id, type: ownerType.map(traceName(of:)) ?? "Interactor"))
+            trace.tracer.emit(.interactorCreated(id: trace.id, type: ownerType.map(traceName(of:)) ?? "Interactor"),
+                              at: createdAt)
         }
     }
 }

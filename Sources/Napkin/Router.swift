@@ -67,25 +67,36 @@ open class Router<InteractorType>: Routing {
 
     /// Creates a router for `interactor`, which must conform to ``Interactable``.
     ///
-    /// `file` and `line` name the code that creates it, for the trace (the
-    /// defaults capture the caller's; with tracing off they are not kept;
-    /// line 0 means unknown).
-    public init(interactor: InteractorType, file: StaticString = #fileID, line: UInt = #line) {
+    /// Created traced, the router records where it was made: the first line
+    /// of the app's code on the call stack outside Napkin and outside this
+    /// router's own initializers (the builder's line), whatever its class's
+    /// initializers look like (see `CreationSite`). Passing `file` and `line`
+    /// (a factory naming its own caller) records them instead; line 0 means
+    /// unknown. With tracing and detection off nothing is captured.
+    public init(interactor: InteractorType, file: StaticString? = nil, line: UInt? = nil) {
         self.interactor = interactor
         self.interactable = Self.interactable(interactor)
         if let tracer = tracerForNewObject() {
-            enterTrace(tracer, createdAt: line == 0 ? nil : CodeLocation(fileID: file, line: line))
+            enterTrace(tracer, createdAt: creationLocation(file: file, line: line))
         }
     }
 
     /// Creates a router for `interactor`: napkin 2.x's initializer, kept so
-    /// that subclasses overriding it compile; a call without `file:line:`
-    /// uses the one above, which records where the router was created.
+    /// that subclasses overriding it compile. It records where the router
+    /// was made exactly as the one above does.
     @_disfavoredOverload
     public init(interactor: InteractorType) {
         self.interactor = interactor
         self.interactable = Self.interactable(interactor)
-        if let tracer = tracerForNewObject() { enterTrace(tracer) }
+        if let tracer = tracerForNewObject() { enterTrace(tracer, createdAt: creationLocation(file: nil, line: nil)) }
+    }
+
+    /// Where this router, being created traced, was made: `file:line` when
+    /// given, else the call stack's builder line.
+    @inline(never)
+    private func creationLocation(file: StaticString?, line: UInt?) -> CodeLocation? {
+        if let file, let line { return line == 0 ? nil : CodeLocation(fileID: file, line: line) }
+        return CreationSite.location(skippingInitializersOf: type(of: self))
     }
 
     /// `interactor` as an ``Interactable``; stops the process if it is not one.

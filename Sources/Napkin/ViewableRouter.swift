@@ -25,23 +25,23 @@ open class ViewableRouter<InteractorType, ViewControllerType>: Router<Interactor
     /// Creates a router for `interactor` and `viewController`, which must
     /// conform to ``ViewControllable``.
     ///
-    /// `file` and `line` name the code that creates it, for the trace (the
-    /// defaults capture the caller's; with tracing off they are not kept).
+    /// Created traced, it records the builder's line as ``Router`` does, or
+    /// `file` and `line` when given.
     public init(interactor: InteractorType, viewController: ViewControllerType,
-                file: StaticString = #fileID, line: UInt = #line) {
+                file: StaticString? = nil, line: UInt? = nil) {
         self.viewController = viewController
         self.viewControllable = Self.viewControllable(viewController)
         super.init(interactor: interactor, file: file, line: line)
     }
 
     /// Creates a router for `interactor` and `viewController`: napkin 2.x's
-    /// initializer, kept so that subclasses overriding it compile; a call
-    /// without `file:line:` uses the one above.
+    /// initializer, kept so that subclasses overriding it compile. It
+    /// records the builder's line as the one above does.
     @_disfavoredOverload
     public init(interactor: InteractorType, viewController: ViewControllerType) {
         self.viewController = viewController
         self.viewControllable = Self.viewControllable(viewController)
-        super.init(interactor: interactor, file: "", line: 0) // line 0: where is not known
+        super.init(interactor: interactor, file: nil, line: nil) // where: from the call stack
     }
 
     /// `viewController` as a ``ViewControllable``; stops the process if it is not one.

@@ -166,7 +166,8 @@ struct CheckSARIFTests {
         #expect(Set(others).count == others.count, "different bugs, different fingerprints: \(byExample)")
         // The fingerprint is NapkinTrace's, as `check --baseline` computes it.
         let finding = Finding(rule: .viewGoneStillAttached, subject: .router, type: "OrderRouter", id: 1, seqs: [], time: 0, message: "",
-                              locations: [.init(.attached, CodeLocation(fileID: "RibHouse/LoggedInRouter.swift", line: 58))])
+                              locations: [.init(.attached, CodeLocation(fileID: "RibHouse/LoggedInRouter.swift", line: 58)),
+                                          .init(.created, CodeLocation(fileID: "RibHouse/OrderBuilder.swift", line: 32))])
         #expect(byExample["bug-swipe-back"] == [finding.fingerprint])
     }
 

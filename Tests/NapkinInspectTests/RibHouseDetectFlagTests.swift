@@ -23,7 +23,7 @@ struct RibHouseDetectFlagTests {
         // Two logouts leak the same router from the same lines: one fingerprint, one line.
         #expect(lines.count == 1, "\(result.stderr)")
         #expect(lines.first?.hasPrefix("napkin detect: error[not-deallocated] LoggedInRouter#") == true, "\(result.stderr)")
-        #expect(lines.first?.contains("RibHouse/LoggedInRouter.swift:42 (created)") == true, "\(result.stderr)")
+        #expect(lines.first?.contains("RibHouse/LoggedInBuilder.swift:21 (created)") == true, "\(result.stderr)")
         #expect(lines.first?.contains("[fingerprint ") == true, "\(result.stderr)")
     }
 

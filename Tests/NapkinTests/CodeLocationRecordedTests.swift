@@ -4,7 +4,8 @@ import Testing
 import TestSupport
 
 /// Findings name the line of the app's code to look at: the framework
-/// records `#fileID` and `#line` of router creation, `attachChild`,
+/// records the line that built a router (from the call stack, see
+/// `CreationSiteRecordedTests`) and `#fileID` and `#line` of `attachChild`,
 /// `detachChild` and `task {}`, and each bug shape's finding points at the
 /// call that caused it. The lines are taken with `#line` next to each call.
 @Suite("Code locations, recorded")
@@ -25,7 +26,7 @@ struct CodeLocationRecordedTests {
         let root = await recorder.record { () async -> RecordedRootRouter in
             let root = RecordedRootRouter()
             await root.launch()
-            child = LocatedRouter()
+            lines["created"] = #line; child = LocatedRouter()
             lines["attach"] = #line; await root.attachChild(child!)
             lines["task"] = #line; await child!.interactor.task(named: "work") {}
             lines["detach"] = #line; await root.detachChild(child!)
@@ -36,7 +37,7 @@ struct CodeLocationRecordedTests {
         func location(where match: (TraceEvent.Kind) -> Bool) -> CodeLocation? {
             recorder.events.first { match($0.kind) }?.location
         }
-        #expect(location { if case .routerCreated(id, _, _, _) = $0 { true } else { false } } == Self.here(LocatedRouter.createdLine))
+        #expect(location { if case .routerCreated(id, _, _, _) = $0 { true } else { false } } == Self.here(lines["created"]!))
         #expect(location { if case .attach(_, id) = $0 { true } else { false } } == Self.here(lines["attach"]!))
         #expect(location { if case .detach(_, id) = $0 { true } else { false } } == Self.here(lines["detach"]!))
         #expect(location { if case .taskStart(_, _, "work") = $0 { true } else { false } } == Self.here(lines["task"]!))
@@ -45,7 +46,7 @@ struct CodeLocationRecordedTests {
         withExtendedLifetime(root) {}
     }
 
-    @Test("a router kept alive after its detach → not-deallocated points at the detach, then the attach (its class inherits its initializer: no creation line)")
+    @Test("a router kept alive after its detach → not-deallocated points at the detach, then the attach, then the line that built it")
     func notDeallocatedPointsAtTheDetach() async throws {
         let recorder = TraceRecorder(app: "cycle")
         var checkout: RecordedCheckoutRouter?
@@ -53,7 +54,7 @@ struct CodeLocationRecordedTests {
         let root = await recorder.record { () async -> RecordedRootRouter in
             let root = RecordedRootRouter()
             await root.launch()
-            checkout = RecordedCheckoutRouter()
+            lines["created"] = #line; checkout = RecordedCheckoutRouter()
             await checkout!.interactor.hold(checkout!) // a strong reference back: a retain cycle
             lines["attach"] = #line; await root.attachChild(checkout!)
             return root
@@ -63,7 +64,8 @@ struct CodeLocationRecordedTests {
         checkout = nil
         let finding = try await firstFinding(recorder, .notDeallocated)
         #expect(finding.locations == [Finding.CodeReference(.detached, Self.here(lines["detach"]!)),
-                                      Finding.CodeReference(.attached, Self.here(lines["attach"]!))])
+                                      Finding.CodeReference(.attached, Self.here(lines["attach"]!)),
+                                      Finding.CodeReference(.created, Self.here(lines["created"]!))])
         await interactor.release()
     }
 
@@ -144,10 +146,8 @@ struct CodeLocationRecordedTests {
 }
 
 /// A router whose class declares its initializer: its creation is located
-/// at its `super.init` call (a class that inherits `init(interactor:)`
-/// cannot be: Swift picks napkin 2.x's initializer for it).
+/// at the line that calls it, not at its `super.init` call.
 @MainActor final class LocatedRouter: Router<RecordedInteractor> {
-    static let createdLine: UInt = #line + 2
     init() {
         super.init(interactor: RecordedInteractor())
     }

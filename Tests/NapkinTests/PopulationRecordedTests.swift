@@ -124,14 +124,14 @@ extension AnalysisReport {
 /// Builds a router "for later" and keeps the last `capacity` it built.
 @MainActor final class PrefetchingBuilder {
     /// The line of ``build()`` that creates the router (its creation line in the trace).
-    static let buildLine = 132
+    static let buildLine = #line + 7
     private let capacity: Int
     private var cache: [PrefetchedRouter] = []
 
     init(capacity: Int) { self.capacity = capacity }
 
     func build() -> PrefetchedRouter {
-        let router = PrefetchedRouter(interactor: RecordedInteractor(), line: UInt(Self.buildLine))
+        let router = PrefetchedRouter(interactor: RecordedInteractor())
         cache.append(router)
         if cache.count > capacity { cache.removeFirst() }
         return router

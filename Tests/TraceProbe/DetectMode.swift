@@ -5,7 +5,7 @@
 // after its detach. A router's fingerprint hashes its rule, type and code
 // locations (created, attached, detached): the same type made at the same
 // call site is one fingerprint however often it leaks; a distinct creation
-// line (`Router.init(interactor:line:)`) is a distinct fingerprint.
+// line (`Router.init(interactor:file:line:)`) is a distinct fingerprint.
 //
 //   detect SCENARIO [N]
 //     log         bootstrap(.log), the `records` handler: LeakARouter leaked
@@ -49,7 +49,7 @@ final actor LeakInteractor: Interactable {
 @MainActor final class LeakARouter: Router<LeakInteractor> {}
 @MainActor final class LeakBRouter: Router<LeakInteractor> {}
 @MainActor final class LeakCRouter: Router<LeakInteractor> {}
-/// Made at many creation lines (`line:`): one fingerprint per line.
+/// Made at many creation lines (`file:line:` given): one fingerprint per line.
 @MainActor final class LeakManyRouter: Router<LeakInteractor> {}
 /// Attached and detached, then released: no finding.
 @MainActor final class CleanRouter: Router<LeakInteractor> {}
@@ -98,7 +98,7 @@ func leak(_ router: some Routing & AnyObject, from root: RootRouter) async {
 /// one fingerprint per router. Attaches them all, then detaches them all.
 @MainActor
 func leakMany(_ lines: Range<Int>, from root: RootRouter) async {
-    let routers = lines.map { LeakManyRouter(interactor: LeakInteractor(), line: UInt(10_000 + $0)) }
+    let routers = lines.map { LeakManyRouter(interactor: LeakInteractor(), file: #fileID, line: UInt(10_000 + $0)) }
     for router in routers { await root.attachChild(router) }
     for router in routers { await root.detachChild(router) }
     leakedRouters += routers

@@ -181,7 +181,9 @@ public struct TraceState: Sendable {
         case .sessionStart(let info):
             startSession(info, seq: event.seq)
         case .interactorCreated(let id, let type):
-            createNode(TraceNode(id: id, kind: .interactor, type: type, seq: moment.seq, time: moment.time))
+            var node = TraceNode(id: id, kind: .interactor, type: type, seq: moment.seq, time: moment.time)
+            node.createdFrom = codeLocationTable.index(of: event.location)
+            createNode(consume node)
         case .routerCreated(let id, let type, let interactor, let interactorType):
             createRouter(id, type: type, interactor: interactor, interactorType: interactorType, event)
         case .attach(let parent, let child):

@@ -199,8 +199,16 @@ struct NodeDetails {
         }
         if log.entries.isEmpty { lines.append(style.dim("  (none kept)")) }
         for (_, event) in log.entries {
-            lines.append("  " + style.dim("seq \(event.seq)".padded(to: 10) + (" t=" + TimeFormat.point(event.time)).padded(to: 13))
-                         + " " + describe(event, state: state) + at(event.location))
+            let seq = "seq \(event.seq)".padded(to: 10), time = (" t=" + TimeFormat.point(event.time)).padded(to: 13)
+            let what = describe(event, state: state)
+            let location = event.location.map { PrintableText.printable($0.description, limit: 300) }
+            // Plain widths (the style adds only escapes): the code's line goes on a line of its own when both do not fit.
+            if let location, 2 + seq.count + time.count + 1 + what.count + 5 + location.count > width {
+                lines.append("  " + style.dim(seq + time) + " " + what)
+                lines.append("      " + style.dim("at ") + location)
+            } else {
+                lines.append("  " + style.dim(seq + time) + " " + what + at(event.location))
+            }
         }
         return lines
     }

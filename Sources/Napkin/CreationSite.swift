@@ -1,0 +1,207 @@
+// Where a router or interactor was made: the first frame of the app's code
+// on the call stack of its initializer, outside Napkin and outside the
+// initializers of the object's own class and its superclasses (the builder's
+// line, in napkin's pattern), whatever the subclass's initializers look like.
+//
+// Why the call stack and not default arguments: `file: StaticString =
+// #fileID, line: UInt = #line` captures only the immediate caller, which for
+// a router with an initializer of its own is its `super.init` line (the same
+// for every instance), and an inherited initializer drops the defaulted
+// overload altogether. Only the stack knows the builder.
+//
+// How, and what it costs (docs/benchmarks.md, "Creation sites"): each
+// creation reads up to `depth` return addresses from the frame-pointer chain
+// (`NapkinStack`, no allocation) and looks them up, with the object's type,
+// in a table of the stacks seen so far: a later creation from the same place
+// costs the walk and one dictionary lookup under a lock, and allocates
+// nothing. The first time a stack is seen, Swift's `Runtime` module
+// (SE-0419; macOS and Linux, not in the iOS SDK, see docs/apple.md)
+// resolves it in two steps, because looking up a line in DWARF's line
+// tables costs milliseconds per frame in a large debug binary while names
+// cost microseconds: the stack's symbol names pick the frame (the first of
+// the app's code outside Napkin and the type's initializers), then only that
+// frame is looked up for its file and line (with its inlined frames, so that
+// an initializer inlined into the builder is still skipped). Nothing here
+// runs unless the object is created traced (tracing or detection on): the
+// callers capture only when `tracerForNewObject()` gave a tracer.
+//
+// Where `Runtime` is missing (iOS) or the stack has no line for the frame
+// (no debug information), no line is found; a router then falls back to the
+// default arguments of `Router.init(interactor:file:line:)`.
+#if canImport(Runtime)
+import Runtime
+#endif
+import NapkinStack
+import NapkinTrace
+
+/// Where a router or interactor being created traced was made.
+enum CreationSite {
+    /// How many return addresses key a stack: Napkin's frames (this capture,
+    /// the base initializers, a `ViewableRouter`'s), the class's own
+    /// initializers (a designated init, its allocating entry point, a
+    /// convenience init, a stored property's initial value), the builder's.
+    static let depth = 12
+
+    /// The line of the app's code that is creating the object: the first
+    /// frame of the current stack outside Napkin and outside the initializers
+    /// of `type` and its superclasses, as `Module/File.swift` and its line;
+    /// nil where the stack gives none. With `type` nil (an interactor's
+    /// lifecycle, which does not know its owner's type yet), the type is the
+    /// one whose initializer is the first frame of the app's code.
+    /// Call it only for an object created traced.
+    @inline(never)
+    static func location(skippingInitializersOf type: Any.Type?) -> CodeLocation? {
+        var key = Key()
+        key.stack.count = withUnsafeMutableBytes(of: &key.stack.addresses) { raw in
+            napkin_return_addresses(raw.baseAddress!.assumingMemoryBound(to: UInt.self), depth)
+        }
+        guard key.stack.count > 0 else { return nil }
+        key.type = type.map(ObjectIdentifier.init)
+        let known: CodeLocation?? = table.withLock { $0[key] }
+        if let known { return known }
+        // Outside the lock: a line lookup takes milliseconds. The stack is
+        // still the one read: this runs inside the same initializer.
+        let found = resolve(type.map(InitializerNames.init(of:)))
+        table.withLock { table in
+            if table.count < limit { table[key] = .some(found) }
+        }
+        return found
+    }
+
+    /// A stack and the type whose initializers it skips.
+    struct Key: Hashable {
+        var stack = ReturnAddresses()
+        var type: ObjectIdentifier?
+    }
+
+    /// Resolved stacks. Bounded: past `limit` it stops learning new ones (they
+    /// are resolved each time). An app has a bounded number of creation
+    /// paths; the bound keeps a pathological one from growing memory without end.
+    static let limit = 8192
+    static let table = Locked<[Key: CodeLocation?]>([:])
+
+    #if canImport(Runtime)
+    /// The images of the process, captured once (reading them costs about
+    /// half a millisecond). An image loaded later is not in it: its frames
+    /// have no symbol, so no line.
+    static let processImages = ImageMap.capture()
+    #endif
+
+    /// Symbolicates the current stack (names only), picks the frame, and
+    /// looks up that one frame's line. `names` nil: taken from the first
+    /// frame of the app's code (see ``location(skippingInitializersOf:)``).
+    @inline(never)
+    static func resolve(_ names: InitializerNames?) -> CodeLocation? {
+        #if canImport(Runtime)
+        let images = processImages
+        guard let stack = try? Backtrace.capture(algorithm: .fast, limit: depth + 8, top: 0, images: images),
+              let named = stack.symbolicated(with: images, options: [.useSymbolCache])
+        else { return nil }
+        var names = names
+        var start = 0
+        if names == nil {
+            // No type given (an interactor's lifecycle): the type whose
+            // initializer is among the first frames of the app's code (an
+            // optimised build may put a helper before it); none: the first
+            // frame of the app's code is the builder (the initializer was inlined).
+            let appFrames = named.frames.indices.filter { appFrameName(named.frames[$0]) != nil }.prefix(4)
+            for index in appFrames {
+                if let type = SwiftSymbol.initializedType(in: appFrameName(named.frames[index])!) {
+                    names = InitializerNames(names: [type])
+                    start = index
+                    break
+                }
+            }
+        }
+        var chosen: Int?
+        for (index, frame) in named.frames.enumerated() where index >= start {
+            guard let name = appFrameName(frame) else { continue }
+            if names?.matches(name) == true { continue }
+            chosen = index
+            break
+        }
+        guard let chosen else { return nil }
+        // The same builder reached from other callers is another stack, but the same frame: its line is known.
+        let frameKey = FrameKey(address: named.frames[chosen].captured.originalProgramCounter, names: names?.names ?? [])
+        if let known = frameLines.withLock({ $0[frameKey] }) { return known }
+        // The same depth as the capture above (this function): `offset` skips
+        // to the chosen frame; the limit counts the truncation marker after it.
+        guard let one = try? Backtrace.capture(algorithm: .fast, limit: 2, offset: chosen, top: 0, images: images),
+              let lines = one.symbolicated(with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
+        else { return nil }
+        let found = line(of: lines, skipping: names)
+        frameLines.withLock { table in
+            if table.count < limit { table[frameKey] = .some(found) }
+        }
+        return found
+        #else
+        return nil
+        #endif
+    }
+
+    #if canImport(Runtime)
+    /// A frame chosen as a creation's line, and the initializers skipped in it.
+    struct FrameKey: Hashable {
+        let address: Backtrace.Address
+        let names: [String]
+    }
+
+    /// The lines of chosen frames (bounded like ``table``).
+    static let frameLines = Locked<[FrameKey: CodeLocation?]>([:])
+
+    /// The line of the one frame symbolicated in `lines`, with its inlined
+    /// frames. Which inlined frame is the builder's cannot be read from their
+    /// names: `Runtime` (Swift 6.3, Linux) pairs an inlined frame's name with
+    /// a neighbour's line. So the lines are taken in order, innermost first,
+    /// and a line in a file named after one of the skipped types
+    /// (`LoggedInInteractor.swift`, where an inlined initializer's code is)
+    /// or in compiler-generated code is passed over, unless no other remains.
+    private static func line(of lines: SymbolicatedBacktrace, skipping names: InitializerNames?) -> CodeLocation? {
+        // The module of the frame itself (the builder's), not of code inlined into it.
+        guard let outer = lines.frames.last(where: { !$0.inlined && $0.symbol != nil }),
+              let module = outer.symbol.flatMap({ SwiftSymbol.module(ofMangled: $0.rawName) }) else { return nil }
+        var skippedFiles = Set((names?.names ?? []).map { $0 + ".swift" })
+        for frame in lines.frames {
+            if let name = frame.symbol?.name, let type = SwiftSymbol.initializedType(in: name) { skippedFiles.insert(type + ".swift") }
+        }
+        var fallback: CodeLocation?
+        for frame in lines.frames {
+            guard let source = frame.symbol?.sourceLocation, source.line > 0, !source.path.contains("<compiler-generated>") else { continue }
+            let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
+            let location = CodeLocation(fileID: "\(module)/\(file)", line: UInt(source.line))
+            if skippedFiles.contains(file) {
+                fallback = fallback ?? location
+                continue
+            }
+            return location
+        }
+        return fallback
+    }
+
+    /// The demangled name of a frame of the app's code; nil for Napkin's, the
+    /// standard library's, a thunk, a system function, or no symbol.
+    private static func appFrameName(_ frame: SymbolicatedBacktrace.Frame) -> String? {
+        guard let symbol = frame.symbol, !frame.isSwiftThunk, !symbol.isSystemFunction,
+              let module = SwiftSymbol.module(ofMangled: symbol.rawName), module != "Napkin" else { return nil }
+        return symbol.name
+    }
+    #endif
+}
+
+/// Up to ``CreationSite/depth`` return addresses, stored inline (a
+/// dictionary key that needs no allocation).
+struct ReturnAddresses: Hashable {
+    /// The addresses; only the first `count` are meaningful, the rest are 0.
+    var addresses: (UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt, UInt) = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    /// How many were read.
+    var count = 0
+
+    static func == (a: ReturnAddresses, b: ReturnAddresses) -> Bool {
+        a.count == b.count && withUnsafeBytes(of: a.addresses) { x in withUnsafeBytes(of: b.addresses) { y in x.elementsEqual(y) } }
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        withUnsafeBytes(of: addresses) { hasher.combine(bytes: $0) }
+    }
+}
