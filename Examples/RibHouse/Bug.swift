@@ -47,7 +47,7 @@ enum Bug: String, CaseIterable, Sendable {
         case .prefetchLeak:
             "the Order screen each menu visit builds for later goes to a static cache without a capacity, which keeps every one"
         case .closureKeepsOrder:
-            "LoggedInView's pull-to-refresh handler, set when Order is pushed, captures the Order router; the view keeps it after Order is popped"
+            "each Order asks the app-wide DeepLinkRegistry to call it back when the dish is ready, with a closure that captures its router and is never cleared"
         case .tabKeepsOrder:
             "the guest's CustomerTab remembers the Order screen each dish was added from (to reopen it), keeping the router after Order closed"
         }

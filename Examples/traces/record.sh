@@ -6,6 +6,9 @@
 #     Examples/traces/record.sh bug-prefetch-leak
 # A bug that shows over rounds is played in rounds (prefetch-leak: --loop 3;
 # check it with --rounds round).
+# Each run has its detector on, quietly (NAPKIN_DETECT=quiet NAPKIN_RETAINERS=on,
+# as `check -- CMD` runs a command): a leak's trace carries what retained it
+# (a `retained` record), which `check` of the file then shows.
 # Recordings differ from run to run in ids only where timing decides, and in
 # times, pids and wall clocks; the tests check findings, not exact bytes
 # (README examples that quote them must be refreshed after re-recording).
@@ -22,7 +25,7 @@ record() {
     out=Examples/traces/$1.ndjson
     shift
     rm -f "$out"
-    NAPKIN_TRACE="$out" "$ribhouse" --quiet "$@"
+    NAPKIN_TRACE="$out" NAPKIN_DETECT=quiet NAPKIN_RETAINERS=on "$ribhouse" --quiet "$@"
     echo "recorded $out ($(wc -l < "$out") events)"
 }
 record clean

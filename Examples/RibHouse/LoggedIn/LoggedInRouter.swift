@@ -12,8 +12,6 @@ protocol LoggedInViewControllable: ViewControllable {
     func push(_ child: any ViewControllable)
     /// Pops a pushed child's view off the stack (nothing if it is not on top).
     func pop(_ child: any ViewControllable)
-    /// What pulling the screen down to refresh does (nil: nothing).
-    func setRefreshHandler(_ handler: (@MainActor () -> Void)?)
 }
 
 /// Attaches the permanent children (Menu, PitBoard, Announcements) when it
@@ -59,12 +57,6 @@ final class LoggedInRouter: ViewableRouter<any LoggedInInteractable, any LoggedI
         order = router
         await attachChild(router)
         viewController.push(router.viewControllable)
-        if bugs.isOn(.closureKeepsOrder) {
-            // --bug closure-keeps-order: pulling to refresh reloads the order
-            // screen; the handler captures its router, and nothing clears it
-            // when Order is popped: the view keeps the router.
-            viewController.setRefreshHandler { _ = router.viewControllable }
-        }
     }
 
     /// Pops Order's view (already gone after a swipe) and detaches it.

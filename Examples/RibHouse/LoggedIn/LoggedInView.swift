@@ -19,8 +19,6 @@ final class LoggedInView: LoggedInViewControllable, HeadlessViewControllable, Lo
     /// Pushed views, the top one last.
     private var stack: [any ViewControllable] = []
     private var isShown = false
-    /// What pulling the screen down does.
-    private var refreshHandler: (@MainActor () -> Void)?
 
     init(console: Console) {
         self.console = console
@@ -51,10 +49,6 @@ final class LoggedInView: LoggedInViewControllable, HeadlessViewControllable, Lo
 
     func pop(_ child: any ViewControllable) {
         _ = popTop(child)
-    }
-
-    func setRefreshHandler(_ handler: (@MainActor () -> Void)?) {
-        refreshHandler = handler
     }
 
     /// Pops `child` if it is on top: it is removed, what it covered is

@@ -3,6 +3,7 @@ import Napkin
 /// What Order needs from its parent.
 protocol OrderDependency: Dependency {
     var tab: CustomerTab { get }
+    var deepLinks: DeepLinkRegistry { get }
     var console: Console { get }
     var bugs: BugSwitch { get }
     var orderPrefetch: OrderPrefetchCache { get }
@@ -10,6 +11,7 @@ protocol OrderDependency: Dependency {
 
 final class OrderComponent: Component<any OrderDependency>, @unchecked Sendable {
     var tab: CustomerTab { dependency.tab }
+    var deepLinks: DeepLinkRegistry { dependency.deepLinks }
     var console: Console { dependency.console }
     var bugs: BugSwitch { dependency.bugs }
     var orderPrefetch: OrderPrefetchCache { dependency.orderPrefetch }
@@ -31,6 +33,12 @@ final class OrderBuilder: Builder<any OrderDependency>, OrderBuildable, @uncheck
         view.listener = interactor
         let router = OrderRouter(interactor: interactor, viewController: view)
         await interactor.set(router: router)
+        if component.bugs.isOn(.closureKeepsOrder) {
+            // --bug closure-keeps-order: "tell me when it is ready" reopens this
+            // order; the callback captures the router, and the app-wide
+            // registry keeps it after the order closed.
+            component.deepLinks.whenOrderReady { _ = router.viewControllable }
+        }
         return router
     }
 

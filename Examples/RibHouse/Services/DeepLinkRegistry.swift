@@ -38,10 +38,20 @@ final class DeepLinkRegistry {
 
     private let keepsHandlersAlive: Bool
     private var entries: [(link: DeepLink, entry: Entry)]
+    /// What to run when the latest order is ready ("your brisket is
+    /// ready": a notification that reopens the order). Only `--bug
+    /// closure-keeps-order` sets it, with a closure that captures the Order
+    /// router, and never clears it.
+    private var orderReadyCallback: (@MainActor () -> Void)?
 
     nonisolated init(keepsHandlersAlive: Bool) {
         self.keepsHandlersAlive = keepsHandlersAlive
         self.entries = []
+    }
+
+    /// Runs `callback` when the order is ready (kept until another order asks).
+    func whenOrderReady(_ callback: @escaping @MainActor () -> Void) {
+        orderReadyCallback = callback
     }
 
     /// Sends `link` to `handler` from now on, for as long as the handler lives.

@@ -25,10 +25,17 @@ package final class FindingDelivery: Sendable {
     package struct Item: Sendable {
         var finding: Finding
         var search: RetainerSearch.Context? = nil
+        /// A repeat of a reported fingerprint: searched and recorded in the
+        /// trace (every leaked object gets its path there), not reported.
+        var searchOnly = false
     }
+
+    /// Repeats searched (``Item/searchOnly``) per process, at most.
+    static let maxRepeatSearches = 100
 
     private struct State {
         var queue: [Item] = []
+        var repeatSearches = 0
         var fingerprints: Set<String> = []
         var statistics = NapkinDetector.Statistics()
         var tokens = FindingDelivery.burst
@@ -78,6 +85,13 @@ package final class FindingDelivery: Sendable {
                 let fingerprint = finding.fingerprint
                 if s.fingerprints.contains(fingerprint) {
                     s.statistics.repeats += 1
+                    if item.search != nil && s.repeatSearches < Self.maxRepeatSearches && s.queue.count < Self.queueCapacity {
+                        s.repeatSearches += 1
+                        var again = item
+                        again.searchOnly = true
+                        s.queue.append(again)
+                        queued = true
+                    }
                 } else if s.fingerprints.count >= Self.maxFingerprints || s.queue.count >= Self.queueCapacity || s.tokens == 0 {
                     s.statistics.dropped += 1
                 } else {
@@ -113,10 +127,11 @@ package final class FindingDelivery: Sendable {
         while true {
             wake.wait()
             while let item = next() {
-                deliver(explained(item))
+                let finding = explained(item)
+                if !item.searchOnly { deliver(finding) }
                 state.withLock { s in
                     s.busy = false
-                    s.statistics.reported += 1
+                    if !item.searchOnly { s.statistics.reported += 1 }
                 }
             }
         }

@@ -109,7 +109,7 @@ enum ClosureCaptures {
     }
 
     /// What a capture the runtime cannot name is reported as.
-    static let unnamedCapture = "a closure capture the runtime cannot name (a closure stored as Any or as a generic value)"
+    static let unnamedCapture = "a closure capture the runtime cannot name (a closure stored in a collection, as Any or as a generic value)"
 
     // MARK: - Mangled names
 

@@ -161,7 +161,9 @@ final class Exploration: @unchecked Sendable {
                     edges.append(.init(label: reference.label, to: known, holder: reference.holder))
                     continue
                 }
-                let index = add(reference.object, node: .init(name: Self.typeName(reference.object)), queued: false)
+                var node = ReferenceGraph.Node(name: Self.typeName(reference.object))
+                node.isPlumbing = Self.isNapkinPlumbing(reference.object)
+                let index = add(reference.object, node: node, queued: false)
                 edges.append(.init(label: reference.label, to: index, holder: reference.holder))
                 if !(reference.object is any Actor) { queue.append(index) }
             }
@@ -191,6 +193,24 @@ final class Exploration: @unchecked Sendable {
         // Released here, outside the lock, where the app's main-actor code runs.
         withExtendedLifetime(objects) {}
     }
+
+    /// Whether `object` is one of napkin's builders or components (a
+    /// subclass of `Napkin.Builder`, `Napkin.ComponentizedBuilder`,
+    /// `Napkin.MultiStageComponentizedBuilder` or `Napkin.Component`), by
+    /// its classes' names: the one place the search names the framework's
+    /// types, which it cannot import.
+    private static func isNapkinPlumbing(_ object: AnyObject) -> Bool {
+        var type: AnyClass? = Swift.type(of: object)
+        while let current = type {
+            let name = _typeName(current, qualified: true)
+            if plumbingPrefixes.contains(where: name.hasPrefix) { return true }
+            type = _getSuperclass(current)
+        }
+        return false
+    }
+
+    private static let plumbingPrefixes = ["Napkin.Builder<", "Napkin.Component<", "Napkin.ComponentizedBuilder<",
+                                           "Napkin.MultiStageComponentizedBuilder<"]
 
     /// How a path names an object that is not traced: its type.
     private static func typeName(_ object: AnyObject) -> String {

@@ -25,6 +25,11 @@ struct ReferenceGraph {
         var isInteractor = false
         /// A named root: its name is the whole hop (`ServiceLocator.shared`).
         var isNamedRoot = false
+        /// One of napkin's own builders or components: expected alive when
+        /// the object before it on a path is (the live tree's plumbing),
+        /// and its `dependency` and `sharedInstances` are napkin's own
+        /// references.
+        var isPlumbing = false
         /// Its strong references, in the order the walk found them.
         var edges: [Edge] = []
     }
@@ -109,21 +114,30 @@ struct ReferenceGraph {
     }
 
     /// The first reference that should not be there: the one leaving the
-    /// last object on the path expected alive (the first hop when none is),
+    /// last object on the path expected alive (the first hop when none is;
+    /// napkin's builders and components count as expected alive right
+    /// after one that is),
     /// napkin's own references skipped; nil when only napkin's own are left
     /// (a router holding its interactor: what holds the router is the
     /// question, and the router's own finding answers it).
     func suspectIndex(_ hops: [(node: Int, label: String)]) -> Int? {
         var start = 0
-        for (index, hop) in hops.enumerated() where nodes[hop.node].expectedAlive { start = index }
+        var aliveSoFar = false
+        for (index, hop) in hops.enumerated() {
+            let node = nodes[hop.node]
+            aliveSoFar = node.expectedAlive || (aliveSoFar && node.isPlumbing)
+            if aliveSoFar { start = index }
+        }
         return hops.indices.dropFirst(start).first { !isNapkinOwnership(hops[$0]) }
     }
 
     /// A router's hold on its interactor, its view and its attached
-    /// children; an interactor's on its presenter.
+    /// children; an interactor's on its presenter; a builder's or
+    /// component's on its dependency and shared instances.
     private func isNapkinOwnership(_ hop: (node: Int, label: String)) -> Bool {
         let node = nodes[hop.node]
         if node.isInteractor { return hop.label == "presenter" }
+        if node.isPlumbing { return hop.label == "dependency" || hop.label.hasPrefix("sharedInstances[") }
         guard node.isRouter else { return false }
         return ["interactor", "interactable", "viewController", "viewControllable"].contains(hop.label)
             || hop.label.hasPrefix("children[")

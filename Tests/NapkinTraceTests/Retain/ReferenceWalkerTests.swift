@@ -137,17 +137,18 @@ struct ReferenceWalkerTests {
         #expect(labels(holder, to: target) == ["counter{closure}"])
     }
 
-    @Test("values in fields of type Any and of a protocol type; a closure stored as Any is not read, and said", .singleThreaded)
+    @Test("values in fields of type Any and of a protocol type; a closure stored as Any or in an array is not read, and said", .singleThreaded)
     func existentials() {
         struct Box: Holding { var target: Target }
-        final class Holder { var any: Any = 0; var holding: (any Holding)?; var anyClosure: Any = 0; var anyObject: Any = 0 }
+        final class Holder { var any: Any = 0; var holding: (any Holding)?; var anyClosure: Any = 0; var anyObject: Any = 0; var callbacks: [() -> Void] = [] }
         let target = Target()
         let holder = Holder()
         holder.any = Box(target: target)
         holder.holding = Box(target: target)
         holder.anyClosure = { _ = target } as () -> Void
         holder.anyObject = target
-        // A closure stored as `Any` sits behind a conversion thunk whose
+        holder.callbacks = [{ _ = target }]
+        // A closure stored as `Any` or in an array sits behind a conversion thunk whose
         // capture the runtime cannot name: not read, and said.
         #expect(labels(holder, to: target) == ["any.target", "holding.target", "anyObject"])
         #expect(ReferenceWalker.references(of: holder).unsearched == [ClosureCaptures.unnamedCapture])
