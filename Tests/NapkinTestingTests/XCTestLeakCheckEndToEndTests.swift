@@ -101,6 +101,10 @@ struct XCTestLeakCheckEndToEndTests {
             #expect(failure.text.first?.hasPrefix("napkin leak check: error[undetached-child] \(type)#") == true, "\(test): \(failure)")
             #expect(failure.text.contains("  at Flows/Store.swift:\(line) (attached)"), "\(test): \(failure)")
             #expect(failure.text.contains("  see docs/findings.md#undetached-child"), "\(test): \(failure)")
+            // Who retains it: the interactor's strong `router`, a cycle.
+            #expect(failure.text.contains { $0.hasPrefix("  retained by: \(type)#") && $0.contains(".interactor → ClingingInteractor#")
+                && $0.hasSuffix(".router (suspect) → \(type)#\($0.split(separator: "#")[1].split(separator: ".")[0]) (cycle)") },
+                    "\(test): \(failure)")
             // The trace: written to the child's TMPDIR, named after the test, and read by napkin-inspect's analysis to the same finding.
             let traceLine = try #require(failure.text.last { $0.hasPrefix("  trace: ") }, "\(test): \(failure)")
             let path = String(traceLine.dropFirst("  trace: ".count))

@@ -133,6 +133,17 @@ struct RetainerSearchTests {
         root = nil
     }
 
+    @Test("held by a running task that captured it: no path, and the note names the task with its owner and label")
+    func heldByATask() async throws {
+        let gate = TaskGate()
+        let (finding, ids) = try await leak { child, _ in await child.interactor.holdInTask(child, until: gate) } release: { _, _ in
+            gate.open()
+        }
+        let retainers = try #require(finding.retainers)
+        #expect(retainers.paths.isEmpty, "\(retainers)")
+        #expect(retainers.note?.contains("still running: LeakyInteractor#\(ids.childInteractor) 'holder'") == true, "\(retainers)")
+    }
+
     @Test("an object gone before the search: nothing to explain")
     func goneBeforeTheSearch() async {
         let objects = LiveObjects(enabled: true)
@@ -264,6 +275,21 @@ final actor LeakyInteractor: Interactable {
     func hold(_ router: LeakyRouter) { self.router = router }
     func holdWeakly(_ router: LeakyRouter) { weakRouter = router }
     func release() { router = nil }
+    /// A bound task that captures `router` and ignores cancellation until `gate` opens.
+    func holdInTask(_ router: LeakyRouter, until gate: TaskGate) {
+        task(named: "holder") {
+            // An unstructured task: the bound task's cancellation does not reach it.
+            await Task { while !gate.isOpen { try? await Task.sleep(for: .milliseconds(5)) } }.value
+            withExtendedLifetime(router) {}
+        }
+    }
+}
+
+/// Opened once, from any thread.
+final class TaskGate: Sendable {
+    private let opened = Locked(false)
+    var isOpen: Bool { opened.withLock { $0 } }
+    func open() { opened.withLock { $0 = true } }
 }
 
 @MainActor final class LeakyRouter: Router<LeakyInteractor> {
