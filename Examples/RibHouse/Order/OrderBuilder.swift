@@ -1,9 +1,8 @@
 import Napkin
 
 /// What Order needs from its parent.
-protocol OrderDependency: Dependency {
+protocol OrderDependency: Dependency, OrderReadyDependency {
     var tab: CustomerTab { get }
-    var deepLinks: DeepLinkRegistry { get }
     var console: Console { get }
     var bugs: BugSwitch { get }
     var orderPrefetch: OrderPrefetchCache { get }
@@ -11,7 +10,6 @@ protocol OrderDependency: Dependency {
 
 final class OrderComponent: Component<any OrderDependency>, @unchecked Sendable {
     var tab: CustomerTab { dependency.tab }
-    var deepLinks: DeepLinkRegistry { dependency.deepLinks }
     var console: Console { dependency.console }
     var bugs: BugSwitch { dependency.bugs }
     var orderPrefetch: OrderPrefetchCache { dependency.orderPrefetch }
