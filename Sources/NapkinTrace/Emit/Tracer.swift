@@ -26,6 +26,9 @@ package final class Tracer: Sendable {
     /// Serialises every call into the sink and owns the writer's spare buffer.
     let writer = Locked<[TraceEvent]>([])
     let wake = DispatchSemaphore(value: 0)
+    /// Where emitted events also go as signposts, if signposts are on
+    /// (``NapkinSignposts``); nil costs ``emit(_:at:)`` one check.
+    package let signposts: (any SignpostObserver)?
     /// The in-app detector the writer feeds, if detection is on.
     private let detectorSlot = Locked<Detector?>(nil)
     /// The sink threw while a detector was attached: the trace stopped,
@@ -52,9 +55,12 @@ package final class Tracer: Sendable {
     ///   - flushInterval: how often the background writer drains the queue.
     ///   - startWriter: start the background writer thread (with a sink).
     ///   - detector: the in-app detector to feed (with a sink).
+    ///   - signposts: where events also go as signposts, as they are emitted.
     package init(sink: (any TraceSink)?, app: String? = nil, capacity: Int = 65_536,
-                 flushInterval: Duration = .milliseconds(50), startWriter: Bool = true, detector: Detector? = nil) {
+                 flushInterval: Duration = .milliseconds(50), startWriter: Bool = true, detector: Detector? = nil,
+                 signposts: (any SignpostObserver)? = nil) {
         self.origin = MonotonicClock.now()
+        self.signposts = signposts
         self.sink = sink
         self.capacity = sink == nil ? Int.max : max(capacity, 16)
         self.flushInterval = flushInterval
@@ -84,8 +90,12 @@ package final class Tracer: Sendable {
     }
 
     /// Stamps `kind` with the next sequence number and the current time, and
-    /// queues it. Never blocks on I/O; drops (and counts) when the queue is full.
+    /// queues it. Never blocks on I/O; drops (and counts) when the queue is
+    /// full. With signposts on, the event is signposted first, on this thread
+    /// (an interval must begin and end where the work happens, not when the
+    /// writer gets to it).
     package func emit(_ kind: TraceEvent.Kind, at location: CodeLocation? = nil) {
+        if let signposts { signposts.observe(kind) }
         var signal = false
         queue.withLock { q in
             if q.closed { return }
@@ -162,6 +172,7 @@ package final class Tracer: Sendable {
     /// Ends the session: queues the session-end record, writes everything and
     /// closes the sink. Later events are ignored. Safe to call more than once.
     package func shutdown(reason: String) {
+        signposts?.observe(.sessionEnd(reason: reason))
         guard let sink else {
             queue.withLock { q in
                 guard !q.closed else { return }
