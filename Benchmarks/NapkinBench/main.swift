@@ -7,6 +7,7 @@
 //   Benchmarks/live.sh                                      (the live view's ceiling, drawing on a terminal)
 //   swift build -c release && .build/release/napkin-bench hostile   (every command on hostile shapes: time, memory)
 //   swift build -c release && .build/release/napkin-bench check-dir   (check DIR: --jobs 1 vs every core)
+//   swift run -c release napkin-bench idle [--seconds N]   (wake-ups of an idle app with detection on: writer thread, view poller)
 // Numbers are ratios of contenders measured in the same run.
 
 import Foundation
@@ -74,6 +75,8 @@ case "profile-analysis":
     let allocations = runtime_counters_allocations()
     let (t, alive, found, events) = ReaderBenchmark.readAndAnalyze(path)
     print("analysis \(t)s, \(events) events, \(alive) live, \(found) findings, \(allocationsPerEvent(since: allocations, events)) heap allocations per event")
+case "idle":
+    await IdleBenchmark.run(seconds: option("--seconds", 5))
 case "framework":
     let child: FrameworkBenchmark.Child? = arguments.contains("--default-hooks") ? .defaultHooks
         : arguments.contains("--with-hooks") ? .withHooks : nil

@@ -8,7 +8,8 @@
 // uiview/window, uiwindow, uiwindow/rootviewcontroller,
 // uiwindow/makekeyandvisible(), uiapplication,
 // uiapplication/didenterbackgroundnotification,
-// uiapplication/willterminatenotification. Nothing here behaves: every body
+// uiapplication/willterminatenotification,
+// uiapplication/willenterforegroundnotification. Nothing here behaves: every body
 // is a placeholder, because nothing built against it ever runs.
 //
 // Where Swift cannot spell Apple's declaration the closest spelling is used:
@@ -61,4 +62,8 @@ open class UIApplication {
     /// Posted when the app is about to terminate.
     nonisolated public static let willTerminateNotification =
         NSNotification.Name("UIApplicationWillTerminateNotification")
+
+    /// Posted shortly before the app leaves the background.
+    nonisolated public static let willEnterForegroundNotification =
+        NSNotification.Name("UIApplicationWillEnterForegroundNotification")
 }
