@@ -3,6 +3,7 @@ import UIKit
 #elseif canImport(AppKit)
 import AppKit
 #endif
+import NapkinTrace
 
 /// Reports a napkin's view appearance on UIKit and AppKit without app code,
 /// and without changing the app: it adds no view controller or view to any
@@ -36,6 +37,9 @@ enum AppearanceObserver {
             #else
             AppearancePoller.shared.follow(pauseOn: [NSApplication.didHideNotification],
                                            resumeOn: [NSApplication.didUnhideNotification])
+            // NapkinTrace names no AppKit (command-line tools link it): the
+            // process trace's flush on termination is added here.
+            ExitFlush.alsoFlush(on: [NSApplication.willTerminateNotification])
             #endif
         }
         AppearancePoller.shared.register(view) { [weak controller] in

@@ -255,10 +255,22 @@ package enum TraceContext {
 
 /// Flushes the process-wide trace when the process exits normally, and when
 /// the app may be about to be ended without exiting normally (see ``FlushTriggers``).
-enum ExitFlush {
+package enum ExitFlush {
     private static let registered = Atomic<Bool>(false)
     /// The app lifecycle's triggers, kept for the rest of the process.
     @MainActor private static var lifecycleTriggers: FlushTriggers?
+    /// The triggers the framework added (``alsoFlush(on:)``), kept for the rest of the process.
+    @MainActor private static var addedTriggers: FlushTriggers?
+
+    /// Flushes the process-wide trace also when one of `names` is posted:
+    /// how the framework adds AppKit's `willTerminateNotification`, which
+    /// NapkinTrace does not name (a command-line tool linking NapkinTrace
+    /// must not link AppKit). The first call counts; later ones do nothing.
+    @MainActor
+    package static func alsoFlush(on names: [Notification.Name]) {
+        guard addedTriggers == nil else { return }
+        addedTriggers = FlushTriggers.forProcessTrace(on: .default, names: names)
+    }
 
     static func register() {
         guard !registered.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -267,8 +279,8 @@ enum ExitFlush {
             (tracer.sink as? any TracerAwareSink)?.processWillExit()
             tracer.shutdown(reason: "exit")
         }
-        // On the main actor, where AppKit declares its notification's name;
-        // tracing may start on any thread. Once per process.
+        // On the main actor, where the kits declare their notifications'
+        // names; tracing may start on any thread. Once per process.
         Task { @MainActor in
             let names = Platform.appLifecycleFlushNotifications
             guard !names.isEmpty, lifecycleTriggers == nil else { return }

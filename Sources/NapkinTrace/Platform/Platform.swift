@@ -5,16 +5,17 @@
 // public declaration, and nothing of libc leaks to clients. This file holds
 // the `Platform` namespace: errors, descriptors (opening, reading, writing,
 // searching, waiting), signals and exit, locks, and the clocks; it is also
-// the only file of NapkinTrace that names UIKit or AppKit (the notifications
-// after which an app may be killed, see FlushTriggers). File facts and
+// the only file of NapkinTrace that names UIKit (the notifications after
+// which an app may be killed, see FlushTriggers). It names no AppKit: every
+// macOS command-line tool that links NapkinTrace (napkin-inspect) would link
+// AppKit for one notification name; the framework, which an AppKit app links
+// anyway, adds AppKit's (`ExitFlush.alsoFlush(on:)`). File facts and
 // sockets have files of their own (FileFacts.swift, Sockets.swift), and so
 // do the values reads, writes and waits report (PlatformOutcomes.swift).
 internal import NapkinLibc
 import Foundation
 #if canImport(UIKit)
 internal import UIKit
-#elseif canImport(AppKit)
-internal import AppKit
 #endif
 
 /// Thin wrappers around the C library facilities NapkinTrace needs: file
@@ -218,14 +219,12 @@ package enum Platform {
     /// The notifications on which the trace is flushed because the process
     /// may end soon, perhaps without running its `atexit` handlers (see
     /// ``FlushTriggers``): on UIKit, entering the background (a suspended
-    /// app is ended with `SIGKILL`) and terminating; on AppKit, terminating;
-    /// none elsewhere. On the main actor, where AppKit declares its name.
+    /// app is ended with `SIGKILL`) and terminating; none elsewhere (AppKit's
+    /// termination is added by the framework, see ``ExitFlush/alsoFlush(on:)``).
     @MainActor
     package static var appLifecycleFlushNotifications: [Notification.Name] {
         #if canImport(UIKit)
         [UIApplication.didEnterBackgroundNotification, UIApplication.willTerminateNotification]
-        #elseif canImport(AppKit)
-        [NSApplication.willTerminateNotification]
         #else
         []
         #endif
