@@ -61,4 +61,19 @@ struct RibHouseSignpostsTests {
         #expect(begins == expected, "\(lines)")
         #expect(lines.contains("event Mark #0 round 1"))
     }
+
+    @Test("NAPKIN_SIGNPOSTS in a real app: where the os module is missing (Linux) one line says so and the app runs; a wrong value is named")
+    func environmentInTheApp() async throws {
+        let on = try await CLIHarness.run(CLIHarness.ribHousePath, ["--quiet"], environment: ["NAPKIN_SIGNPOSTS": "on"])
+        #expect(on.status == 0, "\(on)")
+        #if canImport(os)
+        #expect(!on.stderr.contains("signposts"), "\(on)")
+        #else
+        #expect(on.stderrLines.filter { $0.contains("signposts") }
+                    == ["napkin: signposts need Apple's os module, which this platform lacks; signposts are off"], "\(on)")
+        #endif
+        let wrong = try await CLIHarness.run(CLIHarness.ribHousePath, ["--quiet"], environment: ["NAPKIN_SIGNPOSTS": "yes"])
+        #expect(wrong.status == 0, "\(wrong)")
+        #expect(wrong.stderr.contains("NAPKIN_SIGNPOSTS=yes: 'yes' is not a signpost setting; use on, poi or off; signposts are off"), "\(wrong)")
+    }
 }
