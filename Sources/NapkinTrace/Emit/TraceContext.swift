@@ -284,7 +284,7 @@ package enum ExitFlush {
         Task { @MainActor in
             let names = Platform.appLifecycleFlushNotifications
             guard !names.isEmpty, lifecycleTriggers == nil else { return }
-            lifecycleTriggers = FlushTriggers.forProcessTrace(on: .default, names: names)
+            lifecycleTriggers = FlushTriggers.forProcessTrace(on: .default, names: names, keepAlive: Platform.appLifecycleKeepAlive)
         }
     }
 }

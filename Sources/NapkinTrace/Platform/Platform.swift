@@ -230,6 +230,17 @@ package enum Platform {
         #endif
     }
 
+    /// What keeps the app running while a lifecycle flush finishes, so that
+    /// the main thread does not wait for it: a UIKit background task; none
+    /// elsewhere (the poster waits, at most its patience).
+    package static var appLifecycleKeepAlive: (any FlushKeepAlive)? {
+        #if canImport(UIKit)
+        BackgroundTaskKeepAlive()
+        #else
+        nil
+        #endif
+    }
+
     /// Runs `handler` when the process exits normally (`atexit`).
     package static func atExit(_ handler: @escaping @convention(c) () -> Void) {
         _ = atexit(handler)
@@ -290,3 +301,36 @@ package enum MonotonicClock {
         return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
     }
 }
+
+#if canImport(UIKit)
+/// UIKit's background tasks as a ``FlushKeepAlive``: `begin` (on the main
+/// thread, where UIKit posts its lifecycle notifications) starts one with
+/// `UIApplication.shared.beginBackgroundTask(expirationHandler:)`, `end` ends
+/// it on the main actor (`endBackgroundTask(_:)`); the expiration handler ends
+/// it too, so that an unfinished flush never gets the app killed. The
+/// identifiers stay on the main actor, under a token. Posted off the main
+/// thread, nothing is begun (the flush still runs).
+struct BackgroundTaskKeepAlive: FlushKeepAlive {
+    @MainActor private static var tasks: [Int: UIBackgroundTaskIdentifier] = [:]
+    @MainActor private static var nextToken = 0
+
+    func begin() -> Int {
+        guard Thread.isMainThread else { return -1 }
+        return MainActor.assumeIsolated {
+            Self.nextToken += 1
+            let token = Self.nextToken
+            Self.tasks[token] = UIApplication.shared.beginBackgroundTask { Self.endTask(token) }
+            return token
+        }
+    }
+
+    func end(_ token: Int) {
+        Task { @MainActor in Self.endTask(token) }
+    }
+
+    @MainActor private static func endTask(_ token: Int) {
+        guard let task = tasks.removeValue(forKey: token) else { return }
+        UIApplication.shared.endBackgroundTask(task)
+    }
+}
+#endif

@@ -9,7 +9,9 @@
 // uiwindow/makekeyandvisible(), uiapplication,
 // uiapplication/didenterbackgroundnotification,
 // uiapplication/willterminatenotification,
-// uiapplication/willenterforegroundnotification. Nothing here behaves: every body
+// uiapplication/willenterforegroundnotification, uiapplication/shared,
+// uiapplication/beginbackgroundtask(expirationhandler:),
+// uiapplication/endbackgroundtask(_:), uibackgroundtaskidentifier. Nothing here behaves: every body
 // is a placeholder, because nothing built against it ever runs.
 //
 // Where Swift cannot spell Apple's declaration the closest spelling is used:
@@ -63,7 +65,20 @@ open class UIApplication {
     nonisolated public static let willTerminateNotification =
         NSNotification.Name("UIApplicationWillTerminateNotification")
 
+    /// The singleton app instance (`class var shared: UIApplication { get }`).
+    public static var shared: UIApplication { UIApplication() }
+
+    /// Starts a task that should continue if the app enters the background.
+    nonisolated public func beginBackgroundTask(expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil)
+        -> UIBackgroundTaskIdentifier { UIBackgroundTaskIdentifier() }
+
+    /// Ends a task started with `beginBackgroundTask(expirationHandler:)`.
+    nonisolated public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {}
+
     /// Posted shortly before the app leaves the background.
     nonisolated public static let willEnterForegroundNotification =
         NSNotification.Name("UIApplicationWillEnterForegroundNotification")
 }
+
+/// Stand-in for `UIBackgroundTaskIdentifier` (a structure; its members are not used).
+public struct UIBackgroundTaskIdentifier {}
