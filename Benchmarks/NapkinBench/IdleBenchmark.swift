@@ -17,8 +17,8 @@ enum IdleBenchmark {
         var needsIdleCalls: Bool { true }
     }
 
-    /// A view whose controller never moves (on Linux, any main-actor object).
-    @MainActor final class StillView: ViewControllable {}
+    /// A view that never moves (headless: the poller only needs the object and its reading closure).
+    @MainActor final class StillView: HeadlessViewControllable {}
 
     @MainActor
     static func run(seconds: Int) async {
