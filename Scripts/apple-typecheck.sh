@@ -6,7 +6,9 @@
 # `#if canImport(UIKit)` (resp. `canImport(AppKit)`) code is compiled. The
 # example packages that depend on this one (Examples/LeakCheckedApp,
 # Examples/TestedApp) are built the same way. Any error, or any warning,
-# fails. It proves that the code compiles, not that it behaves.
+# fails. It proves that the code compiles, not that it behaves. The stand-in
+# for Apple's `os` module (Tests/StandIns/os) goes next to either kit's, so
+# `#if canImport(os)` code (NapkinTrace's signposts) is compiled in both runs.
 #
 # What is built: every target a kit can change, that is every target with a
 # kit branch or importing Napkin or NapkinTesting (whose public API has kit
@@ -60,9 +62,9 @@ if [ "${APPLE_TYPECHECK_ALL:-0}" != 1 ]; then
     echo "$hits" >&2
     exit 1
   fi
-  if hits=$(grep -rnE '^[[:space:]]*(@_exported |public |package )?import (UIKit|AppKit)\b' \
+  if hits=$(grep -rnE '^[[:space:]]*(@_exported |public |package )?import (UIKit|AppKit|os)\b' \
               --include='*.swift' Sources/NapkinLibc Sources/NapkinTrace Sources/NapkinTraceReader); then
-    echo "error: a module napkin-inspect imports exposes the kit (import it as 'internal import'):" >&2
+    echo "error: a module napkin-inspect imports exposes the kit or os (import it as 'internal import'):" >&2
     echo "$hits" >&2
     exit 1
   fi
@@ -86,6 +88,12 @@ for kit in "${kits[@]}"; do
     -emit-library -o "$dir/lib$kit.so" \
     -emit-module -emit-module-path "$dir/$kit.swiftmodule" \
     "${sources[@]}"
+  # Apple's os module (NapkinTrace's signposts, Platform/OSSignposts.swift)
+  # exists wherever either kit does: its stand-in goes next to the kit's.
+  checked swiftc -swift-version 6 -parse-as-library -module-name os -module-link-name os \
+    -emit-library -o "$dir/libos.so" \
+    -emit-module -emit-module-path "$dir/os.swiftmodule" \
+    "$root"/Tests/StandIns/os/*.swift
   # Swift Testing declares a cross-import overlay for the kit (its
   # Testing.swiftcrossimport lists `_Testing_$kit`), which a file importing
   # both Testing and the kit loads; Apple ships it, Linux does not. An empty
@@ -99,7 +107,7 @@ for kit in "${kits[@]}"; do
   # Only this kit's directory is on the search path: with the same flag,
   # canImport($kit) is true and canImport($other) false.
   probe="$dir/probe.swift"
-  printf '#if !canImport(%s)\n#error("%s is not importable")\n#endif\n#if canImport(%s)\n#error("%s is importable")\n#endif\n' \
+  printf '#if !canImport(%s)\n#error("%s is not importable")\n#endif\n#if canImport(%s)\n#error("%s is importable")\n#endif\n#if !canImport(os)\n#error("os is not importable")\n#endif\n' \
     "$kit" "$kit" "$other" "$other" >"$probe"
   checked swiftc -typecheck -swift-version 6 -I "$dir" "$probe"
 

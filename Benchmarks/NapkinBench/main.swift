@@ -9,6 +9,7 @@
 //   swift build -c release && .build/release/napkin-bench hostile   (every command on hostile shapes: time, memory)
 //   swift build -c release && .build/release/napkin-bench check-dir   (check DIR: --jobs 1 vs every core)
 //   swift build -c release && .build/release/napkin-bench retainers   (the retainer search among 10k and 100k live objects; keeping live objects)
+//   swift run -c release napkin-bench idle [--seconds N]   (wake-ups of an idle app with detection on: writer thread, view poller)
 // Numbers are ratios of contenders measured in the same run.
 
 import Foundation
@@ -76,6 +77,8 @@ case "profile-analysis":
     let allocations = runtime_counters_allocations()
     let (t, alive, found, events) = ReaderBenchmark.readAndAnalyze(path)
     print("analysis \(t)s, \(events) events, \(alive) live, \(found) findings, \(allocationsPerEvent(since: allocations, events)) heap allocations per event")
+case "idle":
+    await IdleBenchmark.run(seconds: option("--seconds", 5))
 case "framework":
     let child: FrameworkBenchmark.Child? = arguments.contains("--default-hooks") ? .defaultHooks
         : arguments.contains("--with-hooks") ? .withHooks : nil
@@ -96,5 +99,5 @@ case "feed":
 case "all":
     runReader()
 default:
-    print("usage: napkin-bench reader [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N] | check-dir [--traces N] [--cycles N] [--rounds N] | retainers [--rounds N]")
+    print("usage: napkin-bench reader [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N] | check-dir [--traces N] [--cycles N] [--rounds N] | retainers [--rounds N] | idle [--seconds N]")
 }

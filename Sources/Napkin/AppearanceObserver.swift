@@ -3,6 +3,7 @@ import UIKit
 #elseif canImport(AppKit)
 import AppKit
 #endif
+import NapkinTrace
 
 /// Reports a napkin's view appearance on UIKit and AppKit without app code,
 /// and without changing the app: it adds no view controller or view to any
@@ -10,10 +11,14 @@ import AppKit
 ///
 /// Installed only for traced routers, never for a
 /// ``HeadlessViewControllable`` (which reports by itself). It registers the
-/// napkin's view with ``AppearancePoller/shared``, which looks about ten
-/// times a second at where the view controller is (``AppearanceSnapshot``)
-/// and reports each change with ``ViewControllable/reportAppearance(_:)``,
-/// like a headless view layer does. Headless (Linux): nothing to install.
+/// napkin's view with ``AppearancePoller/shared``, which looks at where the
+/// view controller is (``AppearanceSnapshot``), every 100 ms after a change
+/// and less often while nothing changes (up to 1.6 s apart), and reports each
+/// change with ``ViewControllable/reportAppearance(_:)``, like a headless
+/// view layer does. The poller pauses while the app is in the background
+/// (UIKit: from `didEnterBackgroundNotification` to
+/// `willEnterForegroundNotification`; AppKit: while the app is hidden).
+/// Headless (Linux): nothing to install.
 @MainActor
 enum AppearanceObserver {
     #if canImport(UIKit) || canImport(AppKit)
@@ -24,10 +29,26 @@ enum AppearanceObserver {
         #else
         let controller = view.nsviewController
         #endif
+        if !followsLifecycle {
+            followsLifecycle = true
+            #if canImport(UIKit)
+            AppearancePoller.shared.follow(pauseOn: [UIApplication.didEnterBackgroundNotification],
+                                           resumeOn: [UIApplication.willEnterForegroundNotification])
+            #else
+            AppearancePoller.shared.follow(pauseOn: [NSApplication.didHideNotification],
+                                           resumeOn: [NSApplication.didUnhideNotification])
+            // NapkinTrace names no AppKit (command-line tools link it): the
+            // process trace's flush on termination is added here.
+            ExitFlush.alsoFlush(on: [NSApplication.willTerminateNotification])
+            #endif
+        }
         AppearancePoller.shared.register(view) { [weak controller] in
             controller.map(snapshot(of:))
         }
     }
+
+    /// The shared poller follows the app's background and foreground (once).
+    private static var followsLifecycle = false
     #else
     /// Headless: the view layer reports with ``ViewControllable/reportAppearance(_:)``.
     @inline(__always)

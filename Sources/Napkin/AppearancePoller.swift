@@ -4,7 +4,10 @@ import NapkinTrace
 /// The registry behind the UIKit and AppKit appearance observer: weak
 /// references to the views of traced routers, each with a way to read where
 /// its view controller is (an ``AppearanceSnapshot``), looked at on the main
-/// run loop about ten times a second while at least one is registered.
+/// run loop while at least one is registered: every ``interval`` (100 ms)
+/// after a change or a new view, then, while nothing changes, twice as long
+/// after each quiet poll, up to ``longestInterval`` (1.6 s); not at all while
+/// paused (the app is in the background, see `AppearanceObserver`).
 ///
 /// It adds nothing to any view or controller hierarchy and loads no view:
 /// it only reads. It keeps nothing alive (the view and, inside the reading
@@ -20,7 +23,7 @@ import NapkinTrace
 /// Platform-neutral so that its bookkeeping is tested on Linux; the
 /// framework registers views only on UIKit and AppKit (`AppearanceObserver`).
 @MainActor
-final class AppearancePoller {
+package final class AppearancePoller {
     /// The poller the framework's observer uses.
     static let shared = AppearancePoller()
 
@@ -34,28 +37,79 @@ final class AppearancePoller {
         var last: ViewAppearance?
     }
 
-    /// How often the views are looked at.
+    /// How often the views are looked at after a change.
     let interval: TimeInterval
+    /// The longest wait between two polls while nothing changes (16 intervals).
+    var longestInterval: TimeInterval { interval * 16 }
+    /// The wait before the next poll: ``interval``, doubled by each quiet poll.
+    package private(set) var currentInterval: TimeInterval
+    /// Paused: no poll until ``resume()``.
+    private(set) var isPaused = false
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var timer: Timer?
+    /// The tokens of ``follow(pauseOn:resumeOn:center:)``'s observers.
+    private var lifecycleObservers: [any NSObjectProtocol] = []
 
-    /// A poller that looks every `interval` seconds while it watches a view.
-    init(interval: TimeInterval = 0.1) {
+    /// A poller that looks every `interval` seconds after a change while it watches a view.
+    package init(interval: TimeInterval = 0.1) {
         self.interval = interval
+        self.currentInterval = interval
     }
 
     /// Watches `view`, whose view controller `read` looks at (capturing the
     /// controller weakly), and starts polling if it was not. Registering a
     /// view again starts it over (nothing reported until it is shown).
-    func register(_ view: any ViewControllable, reading read: @escaping @MainActor () -> AppearanceSnapshot?) {
+    package func register(_ view: any ViewControllable, reading read: @escaping @MainActor () -> AppearanceSnapshot?) {
         entries[ObjectIdentifier(view)] = Entry(view: view, read: read)
-        if timer == nil { startTimer() }
+        // A new view: the navigation it belongs to is under way.
+        currentInterval = interval
+        schedule()
+    }
+
+    /// Pauses when one of `pauseOn` is posted on `center` and resumes on
+    /// one of `resumeOn` (the app's background and foreground notifications,
+    /// named by `AppearanceObserver`), from then on. A notification posted
+    /// on the main thread (as UIKit and AppKit post these) takes effect at
+    /// once; one posted elsewhere, on the main actor soon after. The
+    /// observers are kept for the life of the poller.
+    func follow(pauseOn: [Notification.Name], resumeOn: [Notification.Name], center: NotificationCenter = .default) {
+        for (names, pauses) in [(pauseOn, true), (resumeOn, false)] {
+            for name in names {
+                lifecycleObservers.append(center.addObserver(forName: name, object: nil, queue: nil) { [weak self] _ in
+                    if Thread.isMainThread {
+                        MainActor.assumeIsolated { self?.follow(pauses: pauses) }
+                    } else {
+                        Task { @MainActor in self?.follow(pauses: pauses) }
+                    }
+                })
+            }
+        }
+    }
+
+    private func follow(pauses: Bool) {
+        if pauses { pause() } else { resume() }
+    }
+
+    /// Stops polling until ``resume()`` (the app went to the background:
+    /// nothing on screen changes, and a poll would only wake it).
+    func pause() {
+        isPaused = true
+        stopTimer()
+    }
+
+    /// Polls again, soon, after ``pause()`` (the app is coming back).
+    func resume() {
+        guard isPaused else { return }
+        isPaused = false
+        currentInterval = interval
+        schedule()
     }
 
     /// Looks at every watched view once: reports each change of appearance
     /// through ``ViewControllable/reportAppearance(_:)``, drops the views
     /// that are gone or no longer listed, and stops polling when none is left.
-    func poll() {
+    package func poll() {
+        var changed = false
         for key in Array(entries.keys) {
             guard var entry = entries[key] else { continue }
             // A view, or a view controller, that was freed is off screen:
@@ -65,6 +119,7 @@ final class AppearancePoller {
             guard let view = entry.view, ObjectIdentifier(view) == key else {
                 entries[key] = nil
                 if wasOnScreenOrCovered { ViewReports.viewWasFreed(key) }
+                changed = true
                 continue
             }
             guard ViewReports.lists(view) else {
@@ -74,15 +129,19 @@ final class AppearancePoller {
             guard let snapshot = entry.read() else {
                 entries[key] = nil
                 if wasOnScreenOrCovered { view.reportAppearance(.removed) }
+                changed = true
                 continue
             }
             if let appearance = snapshot.next(after: entry.last) {
                 entry.last = appearance
                 entries[key] = entry
                 view.reportAppearance(appearance)
+                changed = true
             }
         }
-        if entries.isEmpty { stopTimer() }
+        currentInterval = changed ? interval : min(currentInterval * 2, longestInterval)
+        stopTimer()
+        schedule()
     }
 
     /// How many views are watched (for tests).
@@ -91,13 +150,19 @@ final class AppearancePoller {
     /// Whether the timer is scheduled (for tests).
     var isPolling: Bool { timer != nil }
 
-    private func startTimer() {
-        let timer = Timer(timeInterval: interval, repeats: true) { [weak self] timer in
-            guard let self else { return timer.invalidate() } // a poller freed while watching
+    /// Schedules the next poll in ``currentInterval``, unless one is
+    /// scheduled, the poller is paused or it watches nothing.
+    private func schedule() {
+        guard timer == nil, !isPaused, !entries.isEmpty else { return }
+        let timer = Timer(timeInterval: currentInterval, repeats: false) { [weak self] _ in
+            guard let self else { return } // a poller freed while watching
             // Scheduled on the main run loop: it fires on the main thread.
-            MainActor.assumeIsolated { self.poll() }
+            MainActor.assumeIsolated {
+                self.timer = nil
+                self.poll()
+            }
         }
-        timer.tolerance = interval / 2
+        timer.tolerance = currentInterval / 2
         RunLoop.main.add(timer, forMode: .common)
         self.timer = timer
     }

@@ -8,7 +8,7 @@ import NapkinTrace
 /// The observer fills one in from what it may read without changing the
 /// app (`viewIfLoaded?.window`, `parent`, `presentingViewController`,
 /// `presentedViewController(s)`), then asks ``next(after:)`` what to report.
-struct AppearanceSnapshot: Equatable, Sendable {
+package struct AppearanceSnapshot: Equatable, Sendable {
     /// Its view is loaded (never loaded by the observer).
     var isLoaded: Bool
     /// Its view is in a window.
@@ -26,6 +26,10 @@ struct AppearanceSnapshot: Equatable, Sendable {
 
     /// Whether the view is on screen: in a window, not under a presented one.
     var isShown: Bool { isLoaded && inWindow && !presentsAnother }
+
+    /// A view controller on screen, alone in its window (for the idle benchmark).
+    package static let onScreenAlone = AppearanceSnapshot(isLoaded: true, inWindow: true, hasParent: false,
+                                                          isPresented: false, presentsAnother: false)
 
     /// What to report now, after `previous` (the last appearance reported,
     /// `nil` before the first); `nil` when nothing changed.

@@ -117,6 +117,15 @@ package final class Detector: Sendable {
         consume([], now: now)
     }
 
+    /// Whether the app's time can still decide something (a check waits for
+    /// its deadline or the probe runs): the writer keeps calling ``idle(now:)``.
+    package var isWaitingForTime: Bool {
+        state.withLock { s in
+            if case .idle = s.probing { return s.analyzer.pendingChecks > 0 }
+            return true
+        }
+    }
+
     /// The session ended (the process exits, or a new tracer replaced this
     /// one): decides what the end decides, reports it, and waits at most
     /// `timeoutMS` for the reports to go out.

@@ -15,8 +15,13 @@ import Synchronization
 /// to the flush, no `end` record.
 ///
 /// The posting thread (the main thread, for UIKit and AppKit) only asks for
-/// the flush: it runs on a serial queue of the triggers' own, and the poster
-/// waits for it at most ``patience``. A file or a local socket takes a batch
+/// the flush: it runs on a serial queue of the triggers' own. Where the
+/// platform can keep the app running without the poster (UIKit: a background
+/// task, ``FlushKeepAlive``), the poster does not wait at all: the main thread
+/// never waits on lower-priority work (Xcode's thread performance checker
+/// flags such waits), and the app is kept running until the flush is done.
+/// Elsewhere (AppKit's termination, tests) the poster waits for it at most
+/// ``patience``. A file or a local socket takes a batch
 /// in milliseconds; a reader that stopped reading must not hold the main
 /// thread, which UIKit gives five seconds in all (the app's own handlers
 /// included) to finish entering the background. While a flush is still
@@ -41,10 +46,12 @@ package final class FlushTriggers: Sendable {
     ///   - names: the notifications to flush on; none observes nothing.
     ///   - patience: how long a poster waits for the flush it asked for.
     ///   - flush: writes what the trace holds (``Tracer/flush()``).
+    ///   - keepAlive: keeps the app running while a flush the poster does not
+    ///     wait for finishes; `nil`: the poster waits, at most `patience`.
     package init(center: NotificationCenter, names: [Notification.Name], patience: Duration = defaultPatience,
-                 flush: @escaping @Sendable () -> Void) {
+                 keepAlive: (any FlushKeepAlive)? = nil, flush: @escaping @Sendable () -> Void) {
         self.patience = patience
-        let request = Request(patience: patience, flush: flush)
+        let request = Request(patience: patience, keepAlive: keepAlive, flush: flush)
         let tokens = names.map { name in
             center.addObserver(forName: name, object: nil, queue: nil) { _ in request.flushAndWait() }
         }
@@ -54,8 +61,11 @@ package final class FlushTriggers: Sendable {
     /// Triggers that flush the process-wide trace (``NapkinTrace/flush()``)
     /// when one of `names` is posted on `center`.
     package static func forProcessTrace(on center: NotificationCenter, names: [Notification.Name],
-                                        patience: Duration = defaultPatience) -> FlushTriggers {
-        FlushTriggers(center: center, names: names, patience: patience) { TraceContext.globalTracer?.flush() }
+                                        patience: Duration = defaultPatience,
+                                        keepAlive: (any FlushKeepAlive)? = nil) -> FlushTriggers {
+        FlushTriggers(center: center, names: names, patience: patience, keepAlive: keepAlive) {
+            TraceContext.globalTracer?.flush()
+        }
     }
 
     /// Stops observing. A flush already asked for still runs.
@@ -72,12 +82,14 @@ package final class FlushTriggers: Sendable {
     /// What an observer does: hand the flush to the queue, and wait for it a while.
     private final class Request: Sendable {
         let patience: DispatchTimeInterval
+        let keepAlive: (any FlushKeepAlive)?
         let flush: @Sendable () -> Void
         let queue = DispatchQueue(label: "napkin-trace-flush", qos: .userInitiated)
         /// A flush is on the queue and has not started yet.
         let pending = Atomic<Bool>(false)
 
-        init(patience: Duration, flush: @escaping @Sendable () -> Void) {
+        init(patience: Duration, keepAlive: (any FlushKeepAlive)?, flush: @escaping @Sendable () -> Void) {
+            self.keepAlive = keepAlive
             let (seconds, attoseconds) = patience.components
             // More than a century waits for ever; less than nothing does not wait.
             self.patience = seconds > 3_000_000_000 ? .never
@@ -87,6 +99,16 @@ package final class FlushTriggers: Sendable {
 
         func flushAndWait() {
             guard !pending.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            if let keepAlive {
+                // No wait: the app is kept running until the flush is done.
+                let token = keepAlive.begin()
+                queue.async { [self] in
+                    pending.store(false, ordering: .releasing)
+                    flush()
+                    keepAlive.end(token)
+                }
+                return
+            }
             let done = DispatchSemaphore(value: 0)
             queue.async { [self] in
                 pending.store(false, ordering: .releasing)

@@ -22,7 +22,7 @@ public enum NapkinTrace {
     ///   - bufferCapacity: how many events may wait for the writer before new
     ///     ones are dropped (and counted).
     public static func bootstrap(_ sink: some TraceSink, bufferCapacity: Int = 65_536) {
-        TraceContext.bootstrap(Tracer(sink: sink, capacity: bufferCapacity))
+        TraceContext.bootstrap { signposts in Tracer(sink: sink, capacity: bufferCapacity, signposts: signposts) }
     }
 
     /// Whether objects created now by this task would be traced.

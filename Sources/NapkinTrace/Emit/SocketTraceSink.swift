@@ -203,6 +203,12 @@ package final class SocketTraceSink: TracerAwareSink {
 
     /// A quiet interval: notices an inspector that went away, and connects
     /// (sending the replay and the backlog) when an attempt is due.
+    /// While open, the sink reconnects (no inspector yet, or one that left)
+    /// or watches its inspector leave in the writer's idle calls.
+    package var needsIdleCalls: Bool {
+        state.withLock { !$0.closed }
+    }
+
     package func writerIsIdle() {
         let exiting = exit.withLock { $0.exiting }
         state.withLock { s in

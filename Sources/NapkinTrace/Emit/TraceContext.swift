@@ -37,6 +37,14 @@ package enum TraceContext {
         var detector: Detector?
         /// `NAPKIN_DETECT` was read.
         var readDetectEnvironment = false
+        /// ``NapkinSignposts/bootstrap(_:)`` was called.
+        var signpostsBootstrapped = false
+        /// The signpost category asked for (by the bootstrap or `NAPKIN_SIGNPOSTS`), until a tracer is made.
+        var signpostCategory: NapkinSignposts.Category?
+        /// `NAPKIN_SIGNPOSTS` was read.
+        var readSignpostEnvironment = false
+        /// The process's signpost observer, once made (one per process).
+        var signposts: (any SignpostObserver)?
     }
 
     /// The tracer a recording scope installed for the current task.
@@ -73,7 +81,7 @@ package enum TraceContext {
         return global(from: state.load(ordering: .acquiring))
     }
 
-    /// Reads `NAPKIN_TRACE` (and `NAPKIN_DETECT`) once and installs the tracer they ask for.
+    /// Reads `NAPKIN_TRACE` (and `NAPKIN_DETECT`, `NAPKIN_SIGNPOSTS`) once and installs the tracer they ask for.
     private static func resolveFromEnvironment() {
         slow.withLock { slowState in
             guard state.load(ordering: .acquiring) == 0 else { return }
@@ -86,8 +94,49 @@ package enum TraceContext {
                 }
             }
             let detector = detector(&slowState)
-            if sink == nil && detector != nil { sink = DiscardingSink() }
-            publish(sink.map { Tracer(sink: $0, detector: detector) }, recordings: slowState.activeRecordings > 0)
+            let signposts = signposts(&slowState)
+            if sink == nil && (detector != nil || signposts != nil) { sink = DiscardingSink() }
+            publish(sink.map { Tracer(sink: $0, detector: detector, signposts: signposts) },
+                    recordings: slowState.activeRecordings > 0)
+        }
+    }
+
+    /// The observer a new process-wide tracer gets: from the bootstrap's
+    /// category, else from `NAPKIN_SIGNPOSTS`; nil when off.
+    private static func signposts(_ slowState: inout SlowState) -> (any SignpostObserver)? {
+        if let made = slowState.signposts { return made }
+        if slowState.signpostCategory == nil && !slowState.readSignpostEnvironment {
+            slowState.readSignpostEnvironment = true
+            if let value = ProcessInfo.processInfo.environment["NAPKIN_SIGNPOSTS"] {
+                do {
+                    slowState.signpostCategory = try NapkinSignposts.category(fromEnvironment: value)
+                } catch {
+                    DeveloperNotice.report("napkin: NAPKIN_SIGNPOSTS=\(value): \(error); signposts are off")
+                }
+            }
+        }
+        slowState.signposts = slowState.signpostCategory.flatMap(NapkinSignposts.observer(for:))
+        return slowState.signposts
+    }
+
+    /// Switches signposts on. Called by ``NapkinSignposts/bootstrap(_:)``.
+    package static func bootstrapSignposts(_ category: NapkinSignposts.Category) {
+        slow.withLock { slowState in
+            precondition(!slowState.signpostsBootstrapped, "NapkinSignposts.bootstrap(_:) may be called only once per process")
+            slowState.signpostsBootstrapped = true
+            slowState.signpostCategory = category
+            slowState.readSignpostEnvironment = true
+            let s = state.load(ordering: .acquiring)
+            // Not resolved yet: the tracer made at resolution (or by NapkinTrace.bootstrap) gets them.
+            guard s != 0 else { return }
+            if global(from: s) != nil {
+                // A tracer's observer is fixed when it is made, before any event.
+                DeveloperNotice.report("napkin: NapkinSignposts.bootstrap was called after tracing started; "
+                                       + "call it before building the tree (and before NapkinTrace.bootstrap); signposts are off")
+            } else if let signposts = signposts(&slowState) {
+                // Tracing was off: objects created from now on are traced for the signposts.
+                publish(Tracer(sink: DiscardingSink(), signposts: signposts), recordings: slowState.activeRecordings > 0)
+            }
         }
     }
 
@@ -106,8 +155,24 @@ package enum TraceContext {
                 }
             }
         }
-        slowState.detector = slowState.detectorSettings.map(Detector.init(settings:))
+        slowState.detector = slowState.detectorSettings.map { settings in
+            Detector(settings: withFindingSignposts(settings, slowState: &slowState))
+        }
         return slowState.detector
+    }
+
+    /// `settings` whose handler first signposts each finding it is called
+    /// with, when signposts are on (the detector reports a finding through
+    /// its handler once per fingerprint, on its reporting thread).
+    private static func withFindingSignposts(_ settings: DetectorSettings, slowState: inout SlowState) -> DetectorSettings {
+        guard let signposts = signposts(&slowState) else { return settings }
+        var settings = settings
+        let handler = settings.handler
+        settings.handler = { finding in
+            signposts.found(finding)
+            try handler?(finding)
+        }
+        return settings
     }
 
     /// Switches the in-app detector on. Called by ``NapkinDetector/bootstrap(_:grace:viewGrace:maxAlive:retainers:handler:)``.
@@ -119,7 +184,7 @@ package enum TraceContext {
             let s = state.load(ordering: .acquiring)
             // Not resolved yet: the tracer made at resolution (or by NapkinTrace.bootstrap) gets it.
             guard s != 0 else { return }
-            let detector = Detector(settings: settings)
+            let detector = Detector(settings: withFindingSignposts(settings, slowState: &slowState))
             slowState.detector = detector
             if let tracer = global(from: s) {
                 if !tracer.attach(detector) {
@@ -128,7 +193,8 @@ package enum TraceContext {
                 }
             } else {
                 // Tracing was off: objects created from now on are traced for the detector.
-                publish(Tracer(sink: DiscardingSink(), detector: detector), recordings: slowState.activeRecordings > 0)
+                publish(Tracer(sink: DiscardingSink(), detector: detector, signposts: signposts(&slowState)),
+                        recordings: slowState.activeRecordings > 0)
             }
         }
     }
@@ -143,11 +209,13 @@ package enum TraceContext {
         state.store(bits, ordering: .releasing)
     }
 
-    /// Installs `tracer` as the process-wide tracer. Called by ``NapkinTrace/bootstrap(_:bufferCapacity:)``.
-    package static func bootstrap(_ tracer: Tracer) {
+    /// Installs the tracer `make` returns, given the signposts it must
+    /// feed, as the process-wide tracer. Called by ``NapkinTrace/bootstrap(_:bufferCapacity:)``.
+    package static func bootstrap(_ make: ((any SignpostObserver)?) -> Tracer) {
         slow.withLock { slowState in
             precondition(!slowState.bootstrapped, "NapkinTrace.bootstrap(_:) may be called only once per process")
             slowState.bootstrapped = true
+            let tracer = make(signposts(&slowState))
             let s = state.load(ordering: .acquiring)
             if let previous = global(from: s), s != 0 {
                 previous.shutdown(reason: "replaced")
@@ -188,10 +256,22 @@ package enum TraceContext {
 
 /// Flushes the process-wide trace when the process exits normally, and when
 /// the app may be about to be ended without exiting normally (see ``FlushTriggers``).
-enum ExitFlush {
+package enum ExitFlush {
     private static let registered = Atomic<Bool>(false)
     /// The app lifecycle's triggers, kept for the rest of the process.
     @MainActor private static var lifecycleTriggers: FlushTriggers?
+    /// The triggers the framework added (``alsoFlush(on:)``), kept for the rest of the process.
+    @MainActor private static var addedTriggers: FlushTriggers?
+
+    /// Flushes the process-wide trace also when one of `names` is posted:
+    /// how the framework adds AppKit's `willTerminateNotification`, which
+    /// NapkinTrace does not name (a command-line tool linking NapkinTrace
+    /// must not link AppKit). The first call counts; later ones do nothing.
+    @MainActor
+    package static func alsoFlush(on names: [Notification.Name]) {
+        guard addedTriggers == nil else { return }
+        addedTriggers = FlushTriggers.forProcessTrace(on: .default, names: names)
+    }
 
     static func register() {
         guard !registered.exchange(true, ordering: .acquiringAndReleasing) else { return }
@@ -200,12 +280,12 @@ enum ExitFlush {
             (tracer.sink as? any TracerAwareSink)?.processWillExit()
             tracer.shutdown(reason: "exit")
         }
-        // On the main actor, where AppKit declares its notification's name;
-        // tracing may start on any thread. Once per process.
+        // On the main actor, where the kits declare their notifications'
+        // names; tracing may start on any thread. Once per process.
         Task { @MainActor in
             let names = Platform.appLifecycleFlushNotifications
             guard !names.isEmpty, lifecycleTriggers == nil else { return }
-            lifecycleTriggers = FlushTriggers.forProcessTrace(on: .default, names: names)
+            lifecycleTriggers = FlushTriggers.forProcessTrace(on: .default, names: names, keepAlive: Platform.appLifecycleKeepAlive)
         }
     }
 }

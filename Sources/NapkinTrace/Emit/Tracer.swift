@@ -7,7 +7,11 @@ import Synchronization
 /// `emit` never waits for I/O: it takes a short lock, stamps the event and
 /// appends it to a bounded queue. A background writer thread drains the queue
 /// into the sink every ``flushInterval`` (or sooner when the queue is half
-/// full). When the queue is full the event is dropped and counted; the count
+/// full) while events come; when a drain finds nothing and nothing else needs
+/// the time to pass (the detector's checks, a socket sink's reconnection),
+/// the writer sleeps until the next event is emitted, which wakes it (one
+/// semaphore signal), then waits one interval to gather a batch. An idle
+/// app's writer thread does not wake. When the queue is full the event is dropped and counted; the count
 /// and the missing sequence numbers are written as a `dropped` record with the
 /// next batch.
 ///
@@ -26,6 +30,9 @@ package final class Tracer: Sendable {
     /// Serialises every call into the sink and owns the writer's spare buffer.
     let writer = Locked<[TraceEvent]>([])
     let wake = DispatchSemaphore(value: 0)
+    /// Where emitted events also go as signposts, if signposts are on
+    /// (``NapkinSignposts``); nil costs ``emit(_:at:)`` one check.
+    package let signposts: (any SignpostObserver)?
     /// The in-app detector the writer feeds, if detection is on.
     private let detectorSlot = Locked<Detector?>(nil)
     /// The traced routers and interactors alive, for the retainer search:
@@ -34,6 +41,8 @@ package final class Tracer: Sendable {
     /// The sink threw while a detector was attached: the trace stopped,
     /// detection goes on.
     private let sinkFailed = Atomic<Bool>(false)
+    /// How many times the writer thread woke up (for the idle benchmark and tests).
+    private let wakeUps = Atomic<UInt64>(0)
 
     struct Queue {
         var events: [TraceEvent] = []
@@ -43,6 +52,8 @@ package final class Tracer: Sendable {
         var droppedLast: UInt64 = 0
         var totalDropped: UInt64 = 0
         var signalled = false
+        /// The writer sleeps until an event comes: the next emit wakes it.
+        var writerAsleep = false
         /// No more events are accepted: the session ended or the sink failed.
         var closed = false
     }
@@ -55,9 +66,12 @@ package final class Tracer: Sendable {
     ///   - flushInterval: how often the background writer drains the queue.
     ///   - startWriter: start the background writer thread (with a sink).
     ///   - detector: the in-app detector to feed (with a sink).
+    ///   - signposts: where events also go as signposts, as they are emitted.
     package init(sink: (any TraceSink)?, app: String? = nil, capacity: Int = 65_536,
-                 flushInterval: Duration = .milliseconds(50), startWriter: Bool = true, detector: Detector? = nil) {
+                 flushInterval: Duration = .milliseconds(50), startWriter: Bool = true, detector: Detector? = nil,
+                 signposts: (any SignpostObserver)? = nil) {
         self.origin = MonotonicClock.now()
+        self.signposts = signposts
         self.sink = sink
         self.capacity = sink == nil ? Int.max : max(capacity, 16)
         self.flushInterval = flushInterval
@@ -91,13 +105,21 @@ package final class Tracer: Sendable {
     }
 
     /// Stamps `kind` with the next sequence number and the current time, and
-    /// queues it. Never blocks on I/O; drops (and counts) when the queue is full.
+    /// queues it. Never blocks on I/O; drops (and counts) when the queue is
+    /// full. With signposts on, the event is signposted first, on this thread
+    /// (an interval must begin and end where the work happens, not when the
+    /// writer gets to it).
     package func emit(_ kind: TraceEvent.Kind, at location: CodeLocation? = nil) {
+        if let signposts { signposts.observe(kind) }
         var signal = false
         queue.withLock { q in
             if q.closed { return }
             q.seq &+= 1
             let time = MonotonicClock.now() &- origin
+            if q.writerAsleep {
+                q.writerAsleep = false
+                signal = true
+            }
             if q.events.count < capacity {
                 q.events.append(TraceEvent(seq: q.seq, time: time, kind: kind, location: location))
                 if !q.signalled && q.events.count >= capacity / 2 {
@@ -171,6 +193,7 @@ package final class Tracer: Sendable {
     /// Ends the session: queues the session-end record, writes everything and
     /// closes the sink. Later events are ignored. Safe to call more than once.
     package func shutdown(reason: String) {
+        signposts?.observe(.sessionEnd(reason: reason))
         guard let sink else {
             queue.withLock { q in
                 guard !q.closed else { return }
@@ -261,11 +284,44 @@ package final class Tracer: Sendable {
         }
     }
 
+    /// How many times the writer thread has woken up so far: each wait that
+    /// ended, by an event, a full queue, the end or its interval.
+    package var writerWakeUps: UInt64 {
+        wakeUps.load(ordering: .relaxed)
+    }
+
+    /// Whether the writer thread sleeps until the next event (for tests).
+    package var writerIsAsleep: Bool {
+        queue.withLock { $0.writerAsleep }
+    }
+
+    /// Whether something other than an event needs the writer to wake every
+    /// interval: a detector whose checks wait for the app's time, or a sink
+    /// with idle work (reconnecting).
+    private var needsTime: Bool {
+        if let detector, detector.isWaitingForTime { return true }
+        if let aware = sink as? any TracerAwareSink, aware.needsIdleCalls { return true }
+        return false
+    }
+
     private func writerLoop() {
         let interval = DispatchTimeInterval.nanoseconds(Int(flushInterval.components.seconds * 1_000_000_000
                                                             + flushInterval.components.attoseconds / 1_000_000_000))
         while true {
+            let ticking = needsTime
+            // Decided under the queue's lock: an emit after this sees the flag and wakes the writer.
+            let sleeps = queue.withLock { q -> Bool in
+                q.writerAsleep = !ticking && q.events.isEmpty && !q.closed
+                return q.writerAsleep
+            }
+            if sleeps {
+                wake.wait()
+                wakeUps.add(1, ordering: .relaxed)
+                if queue.withLock({ $0.closed }) { return }
+            }
+            // Events came (or time must pass): gather for one interval, or until the queue is half full.
             _ = wake.wait(timeout: .now() + interval)
+            wakeUps.add(1, ordering: .relaxed)
             if queue.withLock({ $0.closed }) { return }
             flush()
         }

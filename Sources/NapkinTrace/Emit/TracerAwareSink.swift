@@ -15,9 +15,18 @@ package protocol TracerAwareSink: TraceSink {
     /// like ``TraceSink/write(_:)``, one call at a time, on its writer thread
     /// (or the thread that calls ``NapkinTrace/flush()``).
     func writerIsIdle()
+
+    /// Whether ``writerIsIdle()`` has work to do while no event comes
+    /// (reconnecting, noticing a peer that left): the writer thread then
+    /// keeps waking every flush interval; otherwise it sleeps until an event
+    /// is emitted. Read on the writer thread, between two waits.
+    var needsIdleCalls: Bool { get }
 }
 
 extension TracerAwareSink {
     /// Nothing to do by default.
     package func writerIsIdle() {}
+
+    /// No idle work by default: the writer may sleep until an event comes.
+    package var needsIdleCalls: Bool { false }
 }

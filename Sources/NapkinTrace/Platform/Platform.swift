@@ -5,16 +5,17 @@
 // public declaration, and nothing of libc leaks to clients. This file holds
 // the `Platform` namespace: errors, descriptors (opening, reading, writing,
 // searching, waiting), signals and exit, locks, and the clocks; it is also
-// the only file of NapkinTrace that names UIKit or AppKit (the notifications
-// after which an app may be killed, see FlushTriggers). File facts and
+// the only file of NapkinTrace that names UIKit (the notifications after
+// which an app may be killed, see FlushTriggers). It names no AppKit: every
+// macOS command-line tool that links NapkinTrace (napkin-inspect) would link
+// AppKit for one notification name; the framework, which an AppKit app links
+// anyway, adds AppKit's (`ExitFlush.alsoFlush(on:)`). File facts and
 // sockets have files of their own (FileFacts.swift, Sockets.swift), and so
 // do the values reads, writes and waits report (PlatformOutcomes.swift).
 internal import NapkinLibc
 import Foundation
 #if canImport(UIKit)
 internal import UIKit
-#elseif canImport(AppKit)
-internal import AppKit
 #endif
 
 /// Thin wrappers around the C library facilities NapkinTrace needs: file
@@ -218,16 +219,25 @@ package enum Platform {
     /// The notifications on which the trace is flushed because the process
     /// may end soon, perhaps without running its `atexit` handlers (see
     /// ``FlushTriggers``): on UIKit, entering the background (a suspended
-    /// app is ended with `SIGKILL`) and terminating; on AppKit, terminating;
-    /// none elsewhere. On the main actor, where AppKit declares its name.
+    /// app is ended with `SIGKILL`) and terminating; none elsewhere (AppKit's
+    /// termination is added by the framework, see ``ExitFlush/alsoFlush(on:)``).
     @MainActor
     package static var appLifecycleFlushNotifications: [Notification.Name] {
         #if canImport(UIKit)
         [UIApplication.didEnterBackgroundNotification, UIApplication.willTerminateNotification]
-        #elseif canImport(AppKit)
-        [NSApplication.willTerminateNotification]
         #else
         []
+        #endif
+    }
+
+    /// What keeps the app running while a lifecycle flush finishes, so that
+    /// the main thread does not wait for it: a UIKit background task; none
+    /// elsewhere (the poster waits, at most its patience).
+    package static var appLifecycleKeepAlive: (any FlushKeepAlive)? {
+        #if canImport(UIKit)
+        BackgroundTaskKeepAlive()
+        #else
+        nil
         #endif
     }
 
@@ -291,3 +301,36 @@ package enum MonotonicClock {
         return Int64(ts.tv_sec) &* 1_000_000_000 &+ Int64(ts.tv_nsec)
     }
 }
+
+#if canImport(UIKit)
+/// UIKit's background tasks as a ``FlushKeepAlive``: `begin` (on the main
+/// thread, where UIKit posts its lifecycle notifications) starts one with
+/// `UIApplication.shared.beginBackgroundTask(expirationHandler:)`, `end` ends
+/// it on the main actor (`endBackgroundTask(_:)`); the expiration handler ends
+/// it too, so that an unfinished flush never gets the app killed. The
+/// identifiers stay on the main actor, under a token. Posted off the main
+/// thread, nothing is begun (the flush still runs).
+struct BackgroundTaskKeepAlive: FlushKeepAlive {
+    @MainActor private static var tasks: [Int: UIBackgroundTaskIdentifier] = [:]
+    @MainActor private static var nextToken = 0
+
+    func begin() -> Int {
+        guard Thread.isMainThread else { return -1 }
+        return MainActor.assumeIsolated {
+            Self.nextToken += 1
+            let token = Self.nextToken
+            Self.tasks[token] = UIApplication.shared.beginBackgroundTask { Self.endTask(token) }
+            return token
+        }
+    }
+
+    func end(_ token: Int) {
+        Task { @MainActor in Self.endTask(token) }
+    }
+
+    @MainActor private static func endTask(_ token: Int) {
+        guard let task = tasks.removeValue(forKey: token) else { return }
+        UIApplication.shared.endBackgroundTask(task)
+    }
+}
+#endif

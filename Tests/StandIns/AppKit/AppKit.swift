@@ -7,7 +7,8 @@
 // …/parent, …/presentingviewcontroller, …/presentedviewcontrollers, nsview,
 // nsview/window, nswindow, nswindow/contentviewcontroller,
 // nswindow/makekeyandorderfront(_:), nsapplication,
-// nsapplication/willterminatenotification. Nothing here behaves: every body
+// nsapplication/willterminatenotification, nsapplication/didhidenotification,
+// nsapplication/didunhidenotification. Nothing here behaves: every body
 // is a placeholder, because nothing built against it ever runs.
 //
 // `NSViewController` and `NSApplication` are shown as plain classes; they
@@ -61,4 +62,10 @@ open class NSApplication: NSResponder {
     /// Posted, on the main actor, when the app is about to terminate.
     public static let willTerminateNotification =
         NSNotification.Name("NSApplicationWillTerminateNotification")
+
+    /// Posted, on the main actor, when the app is now hidden.
+    public static let didHideNotification = NSNotification.Name("NSApplicationDidHideNotification")
+
+    /// Posted, on the main actor, when the app is now visible again.
+    public static let didUnhideNotification = NSNotification.Name("NSApplicationDidUnhideNotification")
 }

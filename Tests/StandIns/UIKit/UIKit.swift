@@ -8,7 +8,10 @@
 // uiview/window, uiwindow, uiwindow/rootviewcontroller,
 // uiwindow/makekeyandvisible(), uiapplication,
 // uiapplication/didenterbackgroundnotification,
-// uiapplication/willterminatenotification. Nothing here behaves: every body
+// uiapplication/willterminatenotification,
+// uiapplication/willenterforegroundnotification, uiapplication/shared,
+// uiapplication/beginbackgroundtask(expirationhandler:),
+// uiapplication/endbackgroundtask(_:), uibackgroundtaskidentifier. Nothing here behaves: every body
 // is a placeholder, because nothing built against it ever runs.
 //
 // Where Swift cannot spell Apple's declaration the closest spelling is used:
@@ -61,4 +64,21 @@ open class UIApplication {
     /// Posted when the app is about to terminate.
     nonisolated public static let willTerminateNotification =
         NSNotification.Name("UIApplicationWillTerminateNotification")
+
+    /// The singleton app instance (`class var shared: UIApplication { get }`).
+    public static var shared: UIApplication { UIApplication() }
+
+    /// Starts a task that should continue if the app enters the background.
+    nonisolated public func beginBackgroundTask(expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil)
+        -> UIBackgroundTaskIdentifier { UIBackgroundTaskIdentifier() }
+
+    /// Ends a task started with `beginBackgroundTask(expirationHandler:)`.
+    nonisolated public func endBackgroundTask(_ identifier: UIBackgroundTaskIdentifier) {}
+
+    /// Posted shortly before the app leaves the background.
+    nonisolated public static let willEnterForegroundNotification =
+        NSNotification.Name("UIApplicationWillEnterForegroundNotification")
 }
+
+/// Stand-in for `UIBackgroundTaskIdentifier` (a structure; its members are not used).
+public struct UIBackgroundTaskIdentifier {}
