@@ -169,6 +169,8 @@ enum CreationSite {
             guard let source = frame.symbol?.sourceLocation, source.line > 0, !source.path.contains("<compiler-generated>") else { continue }
             let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
             let location = CodeLocation(fileID: "\(module)/\(file)", line: UInt(source.line))
+            // The debug information's path: where a test failure can open the file.
+            SourcePaths.note(location.fileID, source.path)
             if skippedFiles.contains(file) {
                 fallback = fallback ?? location
                 continue

@@ -108,16 +108,20 @@ extension Interactable {
     /// capture the caller's; nothing is kept when tracing is off).
     @discardableResult
     public func task(priority: TaskPriority? = nil, file: StaticString = #fileID, line: UInt = #line,
+                     filePath: StaticString = #filePath,
                      _ work: @Sendable @escaping () async -> Void) -> Task<Void, Never> {
-        lifecycle.register(label: nil, ownerType: Self.self, priority: priority,
+        if lifecycle.traceID != 0 { SourcePaths.note(file, filePath) }
+        return lifecycle.register(label: nil, ownerType: Self.self, priority: priority,
                            from: CodeLocation(fileID: file, line: line), work)
     }
 
     /// Starts `work` in a task bound to the active scope, named `label` in the trace.
     @discardableResult
     public func task(named label: String, priority: TaskPriority? = nil, file: StaticString = #fileID, line: UInt = #line,
+                     filePath: StaticString = #filePath,
                      _ work: @Sendable @escaping () async -> Void) -> Task<Void, Never> {
-        lifecycle.register(label: label, ownerType: Self.self, priority: priority,
+        if lifecycle.traceID != 0 { SourcePaths.note(file, filePath) }
+        return lifecycle.register(label: label, ownerType: Self.self, priority: priority,
                            from: CodeLocation(fileID: file, line: line), work)
     }
 }

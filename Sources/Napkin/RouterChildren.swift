@@ -14,7 +14,9 @@ extension Router {
     /// router another router still lists goes on (both list it). `file` and
     /// `line` name the calling code for the report and the trace (the
     /// defaults capture the caller's; nothing is kept when tracing is off).
-    public final func attachChild(_ child: Routing, file: StaticString = #fileID, line: UInt = #line) async {
+    public final func attachChild(_ child: Routing, file: StaticString = #fileID, line: UInt = #line,
+                                  filePath: StaticString = #filePath) async {
+        if tracer != nil { SourcePaths.note(file, filePath) }
         await attach(child, from: CodeLocation(fileID: file, line: line))
     }
 
@@ -72,7 +74,9 @@ extension Router {
     /// changes nothing and is reported (see ``RouterMisuse``; the trace
     /// records it too). `file` and `line` name the calling code for the
     /// report and the trace.
-    public final func detachChild(_ child: Routing, file: StaticString = #fileID, line: UInt = #line) async {
+    public final func detachChild(_ child: Routing, file: StaticString = #fileID, line: UInt = #line,
+                                  filePath: StaticString = #filePath) async {
+        if tracer != nil { SourcePaths.note(file, filePath) }
         await detach(child, from: CodeLocation(fileID: file, line: line))
     }
 

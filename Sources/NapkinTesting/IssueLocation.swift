@@ -5,9 +5,12 @@ import NapkinTrace
 /// and `#line`: `Shop/ShopRouter.swift:31`), which IDEs want to show a
 /// failure on that line.
 ///
-/// The trace knows the module and the file name only, so the path is found,
-/// best effort, from where the test is, and only a file that exists is
-/// taken:
+/// First the path the process noted when it captured the line
+/// (``NapkinTrace/SourcePaths``: the attach's, the detach's or the task's
+/// `#filePath`, or the file a creation line was symbolicated from), when it
+/// exists: it holds wherever the tests run from (`xcodebuild` on a
+/// simulator runs them from `/`, the bundle outside `.build/`). Else, best
+/// effort, from where the test is, and only a file that exists is taken:
 ///
 /// 1. the test's file itself, when the location is in it;
 /// 2. a file of that name next to the test's file, in the test's module;
@@ -24,6 +27,7 @@ enum IssueLocation {
     static func filePath(of location: CodeLocation, test: TestSource?, packageRoots: [String] = [],
                          fileExists: (String) -> Bool = fileExists) -> String? {
         if let test, location.fileID == test.fileID { return test.filePath }
+        if let noted = SourcePaths.path(forFileID: location.fileID), fileExists(noted) { return noted }
         guard let module = location.module else { return nil }
         var candidates: [String] = []
         if let test, module == test.moduleName, let testDirectory = directory(of: test.filePath) {

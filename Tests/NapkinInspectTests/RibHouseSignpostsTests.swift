@@ -55,7 +55,7 @@ struct RibHouseSignpostsTests {
             case .attach, .launch, .activate, .taskStart: true
             case .view(_, let appearance): appearance == .shown
             case .sessionStart, .interactorCreated, .routerCreated, .detach, .deactivate, .hookEnd, .load,
-                 .taskCancel, .taskEnd, .deallocated, .mark, .dropped, .sessionEnd: false
+                 .taskCancel, .taskEnd, .deallocated, .mark, .dropped, .sessionEnd, .retained: false
             }
         }
         #expect(begins == expected, "\(lines)")

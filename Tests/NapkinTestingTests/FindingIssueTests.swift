@@ -93,4 +93,31 @@ struct IssueLocationTests {
         #expect(!IssueLocation.fileExists(String(#filePath.prefix(upTo: #filePath.lastIndex(of: "/")!))))
         #expect(!IssueLocation.fileExists(#filePath + ".missing"))
     }
+
+    @Test("the path the process noted when it captured the line wins, from any working directory and without a test's path (xcodebuild on a simulator)")
+    func notedPath() {
+        SourcePaths.note("NotedShop/NotedRouter.swift", "/build-machine/shop/Sources/NotedShop/Routing/NotedRouter.swift")
+        let location = CodeLocation(fileID: "NotedShop/NotedRouter.swift", line: 31)
+        #expect(IssueLocation.filePath(of: location, test: nil, fileExists: { $0.hasPrefix("/build-machine/") })
+                == "/build-machine/shop/Sources/NotedShop/Routing/NotedRouter.swift")
+        // Noted but gone (built elsewhere): the usual search, here nothing.
+        #expect(IssueLocation.filePath(of: location, test: nil, fileExists: { _ in false }) == nil)
+    }
+
+    @Test("a traced attach, detach and task note their file's full path; untraced ones note nothing")
+    @MainActor
+    func capturedPaths() async {
+        let recorder = TraceRecorder(app: "paths")
+        await recorder.record {
+            var root: RootRouter? = RootRouter()
+            await root!.launch()
+            let child = PlainRouter()
+            await root!.attachChild(child)
+            await root!.detachChild(child)
+            root = nil
+        }
+        #expect(SourcePaths.path(forFileID: #fileID) == #filePath)
+        #expect(IssueLocation.filePath(of: CodeLocation(fileID: #fileID, line: 1), test: nil) == #filePath)
+    }
 }
+
