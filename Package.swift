@@ -53,7 +53,10 @@ let package = Package(
         .testTarget(name: "NapkinTraceTests", dependencies: ["NapkinTrace", "NapkinTraceReader", "TestSupport"], swiftSettings: strict),
         // A small traced program the tests run as a child process (exit, crash, closed pipe).
         .executableTarget(name: "TraceProbe", dependencies: ["Napkin", "NapkinLibc", "NapkinTrace", "RuntimeCounters"], path: "Tests/TraceProbe", swiftSettings: strict),
-        .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "TraceProbe", "TestSupport"], swiftSettings: strict),
+        // A module built without reflection metadata, for the retainer search's tests of what it cannot see.
+        .target(name: "StrippedReflection", path: "Tests/StrippedReflection",
+                swiftSettings: strict + [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]),
+        .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "TraceProbe", "TestSupport", "StrippedReflection"], swiftSettings: strict),
         .testTarget(name: "NapkinTestingTests", dependencies: ["NapkinTesting", "Napkin", "NapkinTrace", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "NapkinTraceReader", "RibHouse", "TraceProbe", "TestSupport"], swiftSettings: strict),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import Napkin
+import StrippedReflection
 @testable import NapkinTrace
 import Testing
 import TestSupport
@@ -142,6 +143,18 @@ struct RetainerSearchTests {
         let retainers = try #require(finding.retainers)
         #expect(retainers.paths.isEmpty, "\(retainers)")
         #expect(retainers.note?.contains("still running: LeakyInteractor#\(ids.childInteractor) 'holder'") == true, "\(retainers)")
+    }
+
+    @Test("held by a module built without reflection metadata: no path; the tally shows what is unaccounted for and the note says what else to suspect")
+    func strippedReflectionMetadata() async throws {
+        let holder = StrippedHolder()
+        NapkinTrace.retainerRoot(holder, named: "StrippedHolder.shared")
+        defer { NapkinTrace.removeRetainerRoot(named: "StrippedHolder.shared") }
+        let (finding, _) = try await leak { child, _ in holder.hold(child) } release: { _, _ in holder.release() }
+        let retainers = try #require(finding.retainers)
+        #expect(retainers.paths.isEmpty, "\(retainers)")
+        #expect(retainers.tally == "0 of 2 strong references found", "\(retainers)")
+        #expect(retainers.note?.contains("no strong reference to it found") == true, "\(retainers)")
     }
 
     @Test("an object gone before the search: nothing to explain")
