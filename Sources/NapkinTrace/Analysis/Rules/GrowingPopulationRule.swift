@@ -150,7 +150,8 @@ extension GrowingPopulationRule {
             and was still rising at the end. Nothing left the tree, so no other rule sees
             it: these objects were never attached, or were kept outside the tree. Reported
             at the end of the session, with the counts per round and the lines that created
-            the survivors.
+            the survivors; `live` shows it before, provisionally, at the start of each round
+            where it would be reported if the trace ended there.
             """#,
         cause: #"""
             Something keeps what each round makes: a builder or service
