@@ -87,6 +87,21 @@ struct LiveProvisionalGrowthTests {
         }
     }
 
+    @Test("live --rounds round -- rib-house --loop 0 --bug prefetch-leak: flagged while the app runs, at the builder's line")
+    func whileTheCommandRuns() async throws {
+        try await LiveTerminalTests().withInspect("live --rounds round -- '\(CLIHarness.ribHousePath)' --loop 0 --bug prefetch-leak") { tmux in
+            let flagged = try await tmux.waitFor("the provisional finding") { screen in
+                Self.header(screen).contains(" provisional") && screen.contains { $0.hasPrefix("    error[growing-population] ") }
+            }
+            let pid = try #require(LiveTerminalTests.pid(fromHeader: Self.header(flagged)), "\(flagged)")
+            #expect(LiveTerminalTests.isRunning(pid), "the app still runs (--loop 0): \(flagged)")
+            #expect(flagged.contains { $0.hasPrefix("      at RibHouse/") && $0.contains("Builder.swift:") && $0.hasSuffix("(created)") }, "\(flagged)")
+            try await tmux.send("q")
+            let after = try await tmux.waitFor("napkin-inspect to exit") { $0.contains { $0.hasPrefix("EXIT=") } }
+            #expect(!after.contains { $0.contains("provisional") }, "\(after)")
+        }
+    }
+
     @Test("off a terminal, the clean twins stay clean with --rounds, the growing fixture gets check's finding",
           arguments: ["growing-population-clean", "growing-population-cache-clean", "growing-population-every-second-round-clean",
                       "growing-population-pool-clean", "growing-population"])
