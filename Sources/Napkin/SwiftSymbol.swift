@@ -105,3 +105,95 @@ struct InitializerNames {
         return false
     }
 }
+
+extension SwiftSymbol {
+    /// The function a demangled name names, as a developer writes it, and
+    /// its module: `("RibHouse", "LoggedInBuilder.build(withListener:)")`
+    /// for `RibHouse.LoggedInBuilder.build(withListener: RibHouse.LoggedInListener)
+    /// -> RibHouse.LoggedInRouting` (`swift_demangle`'s form, and `Runtime`'s).
+    /// The enclosing function of a closure or a specialization (`closure #1
+    /// () -> () in …`, `function signature specialization <…> of …`); generic
+    /// arguments and parameter types dropped, labels kept (`_:` for none).
+    /// What a creation names where only a symbol can be had (`dladdr(3)` on
+    /// an iOS device, no line); nil for a name that is not a Swift function's.
+    static func function(demangled name: String) -> (module: String, function: String)? {
+        // An arrow's `>` is no bracket.
+        var text = Substring(name.replacing("->", with: "\u{2192}"))
+        // The enclosing function: after the last ` in ` or ` of ` outside brackets.
+        if let cut = lastTopLevel(in: text, of: [" in ", " of "]) { text = text[cut...] }
+        // `Module.Type.name(` up to its parameter list.
+        guard let open = firstTopLevel(in: text, "(") else { return nil }
+        var path = ""
+        var depth = 0
+        for character in text[..<open] {
+            if character == "<" { depth += 1 } else if character == ">" { depth -= 1 } else if depth == 0 { path.append(character) }
+        }
+        let components = path.split(separator: ".", omittingEmptySubsequences: false)
+        guard components.count >= 2, components.allSatisfy({ !$0.isEmpty && !$0.contains(" ") }) else { return nil }
+        // The parameters: up to the matching `)`, split at top-level commas.
+        var labels: [String] = []
+        var current = ""
+        depth = 0
+        var closed = false
+        for character in text[text.index(after: open)...] {
+            if character == "(" || character == "<" || character == "[" { depth += 1 }
+            if character == ")" || character == ">" || character == "]" {
+                if depth == 0 && character == ")" { closed = true; break }
+                depth -= 1
+            }
+            if depth == 0 && character == "," {
+                labels.append(label(of: current))
+                current = ""
+            } else {
+                current.append(character)
+            }
+        }
+        guard closed else { return nil }
+        if !current.trimmingSpaces.isEmpty { labels.append(label(of: current)) }
+        let name = components.dropFirst().map { $0 == "__allocating_init" ? "init" : String($0) }
+        let function = name.joined(separator: ".") + "(" + labels.joined() + ")"
+        return (String(components[0]), function)
+    }
+
+    /// `withListener:` for `withListener: RibHouse.LoggedInListener`, `_:` for `Swift.Int`.
+    private static func label(of parameter: String) -> String {
+        let parameter = parameter.trimmingSpaces
+        guard let colon = parameter.firstIndex(of: ":"),
+              parameter[..<colon].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }), colon != parameter.startIndex
+        else { return "_:" }
+        return parameter[..<colon] + ":"
+    }
+
+    /// Where the text after the last of `separators` outside brackets starts.
+    private static func lastTopLevel(in text: Substring, of separators: [String]) -> Substring.Index? {
+        var depth = 0
+        var found: Substring.Index?
+        var index = text.startIndex
+        while index < text.endIndex {
+            let character = text[index]
+            if character == "(" || character == "<" || character == "[" { depth += 1 }
+            if character == ")" || character == ">" || character == "]" { depth -= 1 }
+            if depth == 0, character == " ", let separator = separators.first(where: { text[index...].hasPrefix($0) }) {
+                found = text.index(index, offsetBy: separator.count)
+            }
+            index = text.index(after: index)
+        }
+        return found
+    }
+
+    /// The first `character` outside `<…>`.
+    private static func firstTopLevel(in text: Substring, _ character: Character) -> Substring.Index? {
+        var depth = 0
+        for index in text.indices {
+            if text[index] == "<" { depth += 1 } else if text[index] == ">" { depth -= 1 } else if depth == 0 && text[index] == character { return index }
+        }
+        return nil
+    }
+}
+
+private extension StringProtocol {
+    /// Without leading and trailing spaces.
+    var trimmingSpaces: String {
+        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+}

@@ -10,6 +10,9 @@ struct AnalysisContext: Sendable {
     private(set) var findings: [Finding] = []
     /// Findings established beyond ``TraceAnalyzer/maxKeptFindings``.
     private(set) var findingsNotKept = 0
+    /// What the rules would report if the session ended now and only then
+    /// (``TraceAnalyzer/provisionalFindings``), replaced as they judge again.
+    var provisional: [Finding] = []
     /// Causes already reported: (rule, key).
     private var reported: Set<Cause> = []
     /// Which test ran when (from the trace's test marks).
@@ -192,6 +195,7 @@ struct AnalysisContext: Sendable {
     /// Forgets the causes reported (a new session starts: its ids are new).
     mutating func startSession() {
         reported.removeAll()
+        provisional = []
         sessionFindingsStart = findings.count
         retainerSearches.startSession()
         state = TraceState()

@@ -109,6 +109,12 @@ public struct TraceAnalyzer: Sendable {
     public var populations: PopulationCounts { context.populations }
     /// Findings so far, in the order they were established.
     public var findings: [Finding] { context.findings }
+    /// What would be reported if the session ended at the last event, of
+    /// what is only decided at its end: today `growing-population`, judged
+    /// on the rounds seen so far at the start of each round (and replaced
+    /// then: a population that stopped growing is withdrawn). Not findings:
+    /// empty once the session ends, when ``findings`` holds the verdict.
+    public var provisionalFindings: [Finding] { context.provisional }
     /// Findings established beyond ``maxKeptFindings`` (counted, not kept).
     public var findingsNotKept: Int { context.findingsNotKept }
     /// Checks still waiting for their deadline (or for the main actor to catch up).

@@ -31,8 +31,11 @@ struct PopulationFlag: Sendable, Equatable {
     /// from its budgets (``TraceAnalyzer/Options/maxAlive``); over budget
     /// first, then by live count, most first. One pass over the findings and,
     /// with budgets, one over the populations.
+    /// A provisional `growing-population` (``TraceAnalyzer/provisionalFindings``)
+    /// flags its population as growing too: the live view's header and
+    /// details say so as soon as the findings pane does.
     static func flags(_ analyzer: TraceAnalyzer) -> [PopulationFlag] {
-        flags(findings: analyzer.findings, populations: analyzer.populations, budgets: analyzer.options.maxAlive)
+        flags(findings: analyzer.findings + analyzer.provisionalFindings, populations: analyzer.populations, budgets: analyzer.options.maxAlive)
     }
 
     /// The flags of `findings` (growing, over budget) and of `budgets` (a

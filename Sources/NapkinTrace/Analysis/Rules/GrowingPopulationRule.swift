@@ -13,6 +13,13 @@
 /// shrinks, a warm-up in the first round: no finding. Reported once per
 /// population and session, about its newest instance, naming the counts per
 /// round and the lines that created the survivors.
+///
+/// At the start of every round the rule also judges the rounds seen so far
+/// exactly as it would if the trace ended there, and keeps the result as
+/// ``TraceAnalyzer/provisionalFindings`` (what `live` shows before the end):
+/// replaced at each round, so a cache that fills up and stops is flagged
+/// while it fills and withdrawn once it has stopped for longer than it grew;
+/// at the end they give way to the findings.
 struct GrowingPopulationRule: FindingRule {
     static let rule = Finding.Rule("growing-population", .error, title: "growing population", summary: "a flow repeated in rounds leaves more instances of a type alive after every round", help: help)
     static let watches: Set<TraceEvent.Name> = [.mark]
@@ -32,6 +39,8 @@ struct GrowingPopulationRule: FindingRule {
     private var seriesIndex: [String: Int] = [:]
     private var series: [RoundSeries] = []
     private var sampleWork = 0
+    /// The provisional findings of each series, by its index in ``series``.
+    private var provisional: [[Finding]] = []
 
     init() {}
 
@@ -45,11 +54,18 @@ struct GrowingPopulationRule: FindingRule {
             index = series.count
             seriesIndex[name] = index
             series.append(RoundSeries(name: name))
+            provisional.append([])
         }
         let populations = context.populations
         guard sampleWork + populations.populations.count <= Self.maxSampleWork else { return }
         sampleWork += populations.populations.count
         series[index].sample(populations, seq: event.seq)
+        // If the trace ended here, the end's sample would be this one again: a round without a rise.
+        let finals = Array(repeating: series[index].rounds, count: series[index].trends.count)
+        provisional[index] = growing(series[index], finals: finals, populations).map {
+            finding($0.key, $0.trend, in: series[index], ending: false, context)
+        }
+        context.provisional = provisional.flatMap { $0 }
     }
 
     /// The series a mark starts a round of, if it does.
@@ -64,23 +80,35 @@ struct GrowingPopulationRule: FindingRule {
     }
 
     mutating func finish(_ context: inout AnalysisContext) {
+        // The verdict replaces what was provisional.
+        context.provisional = []
         let populations = context.populations
         for k in series.indices where series[k].rounds > 0 {
             let finals = series[k].end(populations, seq: context.state.lastSeq)
-            let growing = series[k].trends.indices.filter {
-                series[k].trends[$0].isGrowing(minimumRises: Self.minimumRises, final: finals[$0])
-            }
-            // Interactors that grow with their routers are the same cause: the router's finding names it.
-            let ownedInteractors = Set(growing.map { populations.populations[$0] }.filter { $0.key.kind == .router }.compactMap(\.interactorType))
-            for index in growing {
-                let key = populations.populations[index].key
-                if key.kind == .interactor && ownedInteractors.contains(key.type) { continue }
-                report(key, series[k].trends[index], in: series[k], &context)
+            for (key, trend) in growing(series[k], finals: finals, populations) {
+                context.report(finding(key, trend, in: series[k], ending: true, context), key: FNV1a64.hash(key.description))
             }
         }
     }
 
-    private func report(_ key: PopulationCounts.Key, _ trend: RoundSeries.Trend, in series: RoundSeries, _ context: inout AnalysisContext) {
+    /// The populations of `series` growing when each trend's last sample is
+    /// at the round in `finals`; interactors that grow with their routers
+    /// are left out (the same cause: the router's finding names it).
+    private func growing(_ series: RoundSeries, finals: [Int], _ populations: PopulationCounts) -> [(key: PopulationCounts.Key, trend: RoundSeries.Trend)] {
+        let growing = series.trends.indices.filter {
+            series.trends[$0].isGrowing(minimumRises: Self.minimumRises, final: finals[$0])
+        }
+        let ownedInteractors = Set(growing.map { populations.populations[$0] }.filter { $0.key.kind == .router }.compactMap(\.interactorType))
+        return growing.compactMap { index in
+            let key = populations.populations[index].key
+            if key.kind == .interactor && ownedInteractors.contains(key.type) { return nil }
+            return (key, series.trends[index])
+        }
+    }
+
+    /// The finding about `key`: at the end of the session (`ending`), or
+    /// provisional, at the start of a round (its survivors are those alive now).
+    private func finding(_ key: PopulationCounts.Key, _ trend: RoundSeries.Trend, in series: RoundSeries, ending: Bool, _ context: AnalysisContext) -> Finding {
         // The survivors: alive at the end, made since the run began (all alive, if the end tore them down).
         var survey = PopulationSurvey(of: key, in: context.state, createdAfter: trend.startSeq)
         if survey.count == 0 { survey = PopulationSurvey(of: key, in: context.state) }
@@ -93,13 +121,14 @@ struct GrowingPopulationRule: FindingRule {
         case .router, .interactor: "live instances"
         case .task: "running tasks"
         }
-        let survivors = survey.count == 0 ? "" : "; \(survey.count) made in those rounds are alive at the end\(survey.linesText(key.kind))"
-        context.report(Finding(rule: Self.rule, subject: subject, type: key.type, id: survey.subjectID(key.kind, in: context.state),
-                               label: key.label,
-                               seqs: [trend.startSeq, context.state.lastSeq], time: context.state.time,
-                               message: "\(what) at the start of each round (\(series.name)), then at the end: \(trend.countsText): rose \(trend.rises) times and never went down\(survivors)",
-                               locations: survey.references(key.kind)),
-                       key: FNV1a64.hash(key.description))
+        let now = ending ? "at the end" : "now"
+        let survivors = survey.count == 0 ? "" : "; \(survey.count) made in those rounds are alive \(now)\(survey.linesText(key.kind))"
+        let counts = ending ? "at the start of each round (\(series.name)), then at the end" : "at the start of each round so far (\(series.name))"
+        return Finding(rule: Self.rule, subject: subject, type: key.type, id: survey.subjectID(key.kind, in: context.state),
+                       label: key.label,
+                       seqs: [trend.startSeq, context.state.lastSeq], time: context.state.time,
+                       message: "\(what) \(counts): \(trend.countsText): rose \(trend.rises) times and never went down\(survivors)",
+                       locations: survey.references(key.kind))
     }
 }
 
@@ -121,7 +150,8 @@ extension GrowingPopulationRule {
             and was still rising at the end. Nothing left the tree, so no other rule sees
             it: these objects were never attached, or were kept outside the tree. Reported
             at the end of the session, with the counts per round and the lines that created
-            the survivors.
+            the survivors; `live` shows it before, provisionally, at the start of each round
+            where it would be reported if the trace ended there.
             """#,
         cause: #"""
             Something keeps what each round makes: a builder or service

@@ -89,7 +89,13 @@ struct LiveView {
     private func body(_ facts: LiveFrame, inspector: inout InspectorState, room: Int, columns: Int) -> ([String], String?) {
         let findings = facts.analyzer.findings
         let found = findings.count + facts.analyzer.findingsNotKept
-        let findingLines = FindingLine.lines(findings, style: style).suffix(Self.maxPaneLines).map { "  " + $0 }
+        var findingLines = FindingLine.lines(findings, style: style).suffix(Self.maxPaneLines).map { "  " + $0 }
+        let provisional = facts.analyzer.provisionalFindings
+        if !provisional.isEmpty {
+            // Judged on the rounds so far, as check would if the trace ended now; the end confirms or withdraws them.
+            let heading = "  " + style.yellow("provisional") + style.dim(" (judged on the rounds so far; confirmed or withdrawn when the session ends)")
+            findingLines += ([heading] + FindingLine.lines(provisional, style: style).map { "    " + $0 }).prefix(Self.maxPaneLines)
+        }
         let outputLines = facts.pane.map { $0.last(Self.maxPaneLines).map { "  " + style.dim(PrintableText.printable($0, limit: columns)) } } ?? []
         var fixed = 0
         if !findingLines.isEmpty { fixed += findingLines.count + 1 }

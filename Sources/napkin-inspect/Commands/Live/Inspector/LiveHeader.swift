@@ -18,11 +18,13 @@ extension LiveView {
     func header(_ facts: LiveFrame, inspector: InspectorState, columns: Int) -> String {
         let state = facts.analyzer.state
         let found = facts.analyzer.findings.count + facts.analyzer.findingsNotKept
+        let provisional = facts.analyzer.provisionalFindings.count
         var header = style.bold("napkin-inspect live") + "  "
         if facts.sessions.count > 1 { header += "[\(facts.sessionIndex + 1)/\(facts.sessions.count)] " }
         header += state.session.map { PrintableText.printable($0.heading, limit: columns) } ?? PrintableText.printable(sourceName, limit: columns)
         let counts = "  routers \(NumberFormat.grouped(state.routerCount))  tasks \(NumberFormat.grouped(state.taskCount))"
             + "  " + (found == 0 ? style.green("no findings") : style.red(NumberFormat.count(found, "finding")))
+            + (provisional == 0 ? "" : style.yellow(", \(NumberFormat.grouped(provisional)) provisional"))
         guard inspector.isPaused else {
             header += "  t=" + TimeFormat.duration(state.time)
             header += "  \(NumberFormat.grouped(facts.events)) events (\(NumberFormat.grouped(facts.rate))/s)"
