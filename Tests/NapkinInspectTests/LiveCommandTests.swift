@@ -12,17 +12,20 @@ struct LiveCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty, "\(result)")
         let lines = result.stdoutLines
-        #expect(lines.first == "rib-house (pid 3510) at t=4.834s (after seq 176) (176 events)")
+        #expect(lines.first == "rib-house (pid 21099) at t=5.246s (after seq 207) (207 events)")
         #expect(lines.contains("Outside the tree, still alive:"))
         let leaked = lines.filter { $0.contains("! not-deallocated") }
         #expect(leaked.count == 2)
         #expect(leaked.allSatisfy { $0.hasPrefix("  LoggedInRouter#") })
         #expect(lines.contains { $0.hasPrefix("  ├─ MenuRouter#8 ") })
         let findings = try #require(lines.firstIndex(of: "Findings:"))
-        // Each finding, then the code it points at (#fileIDs: live does not look for files).
+        // Each finding, the code it points at (#fileIDs: live does not look for
+        // files), then what retains it (the trace's `retained` records).
         let listed = Array(lines[(findings + 1)...])
-        #expect(listed.count == 4)
-        #expect(listed.enumerated().allSatisfy { $0.offset % 2 == 0 ? $0.element.hasPrefix("  error[not-deallocated] LoggedInRouter#") : $0.element.hasPrefix("    at RibHouse/LaunchNapkinRouter.swift:70 (detached)") }, "\(listed)")
+        #expect(listed.count == 8)
+        let starts = ["  error[not-deallocated] LoggedInRouter#", "    at RibHouse/LaunchNapkinRouter.swift:70 (detached)",
+                      "    retained by: LoggedInRouter#", "    1 of 1 strong reference found"]
+        #expect(listed.enumerated().allSatisfy { $0.element.hasPrefix(starts[$0.offset % 4]) }, "\(listed)")
         #expect(!result.stdout.contains("\u{1B}"), "no terminal control sequences off a terminal")
     }
 
