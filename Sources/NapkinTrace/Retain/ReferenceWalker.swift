@@ -52,7 +52,8 @@ struct ReferenceWalker {
     // MARK: - Objects
 
     private mutating func walkFields(of object: AnyObject) {
-        let type: Any.Type = Swift.type(of: object)
+        let type: AnyClass = Swift.type(of: object)
+        if Self.isSealed(type) { return }
         let fields = RuntimeFields.fields(of: type)
         withExtendedLifetime(object) {
             let base = UnsafeRawPointer(Unmanaged.passUnretained(object).toOpaque())
@@ -154,6 +155,29 @@ struct ReferenceWalker {
     }
 
     // MARK: - What needs no reading
+
+    /// Classes whose state the walk must not read: napkin's own machinery
+    /// (NapkinTrace's tracer, detector and locks; Napkin's
+    /// `InteractorLifecycle`), whose state is guarded by locks the walk does
+    /// not take and holds nothing of the app's but tasks, and every
+    /// `ManagedBuffer` subclass (a lock's storage, a hand-made buffer: its
+    /// header is read through a pointer, under whatever guards it). Decided
+    /// once per class.
+    static func isSealed(_ type: AnyClass) -> Bool {
+        let key = ObjectIdentifier(type)
+        if let known = sealed.withLock({ $0[key] }) { return known }
+        var result = false
+        var current: AnyClass? = type
+        while let each = current, !result {
+            let name = _typeName(each, qualified: true)
+            result = name.hasPrefix("NapkinTrace.") || name == "Napkin.InteractorLifecycle" || name.hasPrefix("Swift.ManagedBuffer<")
+            current = _getSuperclass(each)
+        }
+        sealed.withLock { $0[key] = result }
+        return result
+    }
+
+    private static let sealed = Locked<[ObjectIdentifier: Bool]>([:])
 
     /// The standard library's collections, read element by element (their
     /// storage is a buffer the field metadata does not describe). Named by
