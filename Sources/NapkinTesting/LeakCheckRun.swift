@@ -32,13 +32,17 @@ struct LeakCheckRun: Sendable {
     let testName: String
     /// The test's recording; nil when the whole process is traced.
     private let recorder: TraceRecorder?
+    /// The test's tally in the process trace (``NapkinTrace/ScopeTallies``); nil when recorded.
+    private let scope: ScopeActivity?
 
     /// A check with `check`'s settings for the test `testName`, recorded
     /// in memory (as the app `recordingName`) unless the process is traced.
     init(_ check: NapkinLeakCheck, testName: String, recordingName: String) {
         self.check = check
         self.testName = testName
-        recorder = NapkinTrace.isTracingProcess ? nil : TraceRecorder(app: recordingName)
+        let traced = NapkinTrace.isTracingProcess
+        recorder = traced ? nil : TraceRecorder(app: recordingName)
+        scope = traced ? ScopeActivity() : nil
     }
 
     /// Whether the test is recorded in memory (false under `check -- swift test`).
@@ -50,7 +54,7 @@ struct LeakCheckRun: Sendable {
     nonisolated(nonsending) func record(_ body: () async throws -> Void) async rethrows {
         guard let recorder else {
             NapkinTrace.testStarted(testName)
-            try await body()
+            if let scope { try await ScopeTallies.withScope(scope) { try await body() } } else { try await body() }
             return
         }
         try await recorder.record { try await body() }
@@ -60,7 +64,7 @@ struct LeakCheckRun: Sendable {
     func record(_ body: () throws -> Void) rethrows {
         guard let recorder else {
             NapkinTrace.testStarted(testName)
-            try body()
+            if let scope { try ScopeTallies.withScope(scope) { try body() } } else { try body() }
             return
         }
         try recorder.record { try body() }
@@ -76,12 +80,12 @@ struct LeakCheckRun: Sendable {
         guard let recorder else {
             // What the test let go deallocates inside its own window of the trace.
             defer { NapkinTrace.testEnded(testName) }
-            try await wait.quiet { NapkinTrace.processSequenceNumber }
+            if let scope { try await wait.quiet(scope: scope) }
             return nil
         }
         var report: AnalysisReport
         do {
-            report = try await wait.settle {
+            report = try await wait.settle(activity: recorder.activity) {
                 recorder.analyze(grace: check.grace, expectTeardown: check.expectTeardown, viewGrace: check.viewGrace,
                                  maxAlive: check.maxAlive)
             }
