@@ -54,7 +54,7 @@ struct VerdictWait: Sendable {
     /// `activity` (the recording's events) and by `clock`'s ticks (made on
     /// `activity` by default); throws if the task is cancelled meanwhile.
     /// The time waited is the app's (``AppTimeClock``).
-    func settle(activity: ScopeActivity = ScopeActivity(), clock: AppTimeClock? = nil,
+    nonisolated(nonsending) func settle(activity: ScopeActivity = ScopeActivity(), clock: AppTimeClock? = nil,
                 _ analyze: () -> AnalysisReport) async throws -> AnalysisReport {
         let clock = clock ?? AppTimeClock(pause: pollInterval, waking: activity)
         defer { clock.stop() }
@@ -76,7 +76,7 @@ struct VerdictWait: Sendable {
     /// something alive, until its own events did not move during two ticks
     /// of the clock in a row, or ``grace`` has passed. Other tests' events,
     /// in a parallel run, neither wake nor delay it.
-    func quiet(scope: ScopeActivity, clock: AppTimeClock? = nil) async throws {
+    nonisolated(nonsending) func quiet(scope: ScopeActivity, clock: AppTimeClock? = nil) async throws {
         let clock = clock ?? AppTimeClock(pause: pollInterval, waking: scope)
         defer { clock.stop() }
         try await quiet(pending: { scope.pending }, events: { scope.events }, elapsed: { clock.elapsed },
@@ -89,7 +89,7 @@ struct VerdictWait: Sendable {
 
     /// ``quiet(scope:clock:)`` on the process trace's `sequence` alone, each
     /// wake-up a `sleep` of ``pollInterval`` (for tests).
-    func quiet(sequence: () -> UInt64, elapsed: () -> Duration, sleep: (Duration) async throws -> Void) async throws {
+    nonisolated(nonsending) func quiet(sequence: () -> UInt64, elapsed: () -> Duration, sleep: (Duration) async throws -> Void) async throws {
         try await quiet(pending: { 1 }, events: sequence, elapsed: elapsed, generation: { 0 },
                         next: { _ in try await sleep(pollInterval) })
     }
@@ -98,7 +98,7 @@ struct VerdictWait: Sendable {
     /// test's objects alive and tasks running, `events` its events so far,
     /// `elapsed` tells the time since the test ended, `generation` and
     /// `next` wait for the next wake-up after the generation read.
-    func quiet(pending: () -> Int, events: () -> UInt64, elapsed: () -> Duration,
+    nonisolated(nonsending) func quiet(pending: () -> Int, events: () -> UInt64, elapsed: () -> Duration,
                generation: () -> UInt64, next: (UInt64) async throws -> Void) async throws {
         var lastEvents = events()
         var lastTick = elapsed()
@@ -122,7 +122,7 @@ struct VerdictWait: Sendable {
     /// Analyses until ``step(after:waited:)`` gives the verdict: `elapsed`
     /// tells the time since the test ended, `sleep` waits (both injectable
     /// for tests); each wake-up is one `sleep` of ``pollInterval``.
-    func settle(elapsed: () -> Duration, sleep: (Duration) async throws -> Void,
+    nonisolated(nonsending) func settle(elapsed: () -> Duration, sleep: (Duration) async throws -> Void,
                 _ analyze: () -> AnalysisReport) async throws -> AnalysisReport {
         try await settle(elapsed: elapsed, generation: { 0 }, next: { _ in try await sleep(pollInterval) }, analyze)
     }
@@ -133,7 +133,7 @@ struct VerdictWait: Sendable {
     /// event, a tick). The time is read before each analysis, so an analysis
     /// is never credited with more waiting than it had, and the generation
     /// too, so an event during an analysis is never missed.
-    func settle(elapsed: () -> Duration, generation: () -> UInt64, next: (UInt64) async throws -> Void,
+    nonisolated(nonsending) func settle(elapsed: () -> Duration, generation: () -> UInt64, next: (UInt64) async throws -> Void,
                 _ analyze: () -> AnalysisReport) async throws -> AnalysisReport {
         while true {
             let mark = generation()
