@@ -9,10 +9,13 @@
 # of the rounds.
 #   Benchmarks/leakcheck.sh [--quick] [--tests N] [--leaks M] [--rounds R]
 #     default: N=200, M=5, R=5; --quick: N=50, M=2, R=1
-# Prints, per mode, the run's time without and with the trait, and the
-# added time per test ((with - without) / N), then `key value` lines:
+# Prints, per mode, each test's own time (its start to its end in Swift
+# Testing's event stream, the trait's wait included) without and with the trait, median and
+# mean over every test of every round, and the whole run's time, then
+# `key value` lines:
 #   LEAKCHECK_CLEAN_SERIAL_MS, LEAKCHECK_CLEAN_PARALLEL_MS, LEAKCHECK_CLEAN_CHECK_MS
-#       added time per clean test (serial, parallel, under check), ms
+#       added time per clean test (serial, parallel, under check), ms:
+#       the medians' difference (_MEAN: the means', _WALL: the runs' / N)
 #   LEAKCHECK_LEAK_SERIAL_MS   added time per leaking test (serial), ms
 #   LEAKCHECK_GRACE_MS         the grace period the leaking tests use, ms
 # Needs the Swift toolchain; napkin-inspect is built in release mode.
@@ -107,37 +110,52 @@ inspect=$root/.build/release/napkin-inspect
 swift build --package-path "$pkg" --build-tests >/dev/null
 
 now_ms() { date +%s%N | awk '{ printf "%.3f", $1 / 1e6 }'; }
-# Runs `swift test` on SUITE in MODE (serial, parallel, check); prints its wall ms.
+# Runs `swift test` on SUITE in MODE (serial, parallel, check); prints its
+# wall ms, and appends each test's own time (from its start to its end in
+# Swift Testing's event stream, the trait's wait included), in ms, to the
+# file DURATIONS.
 run() {
-  local mode=$1 suite=$2 start end
-  local cmd=(swift test --package-path "$pkg" --skip-build --filter "BenchTests.$suite/")
+  local mode=$1 suite=$2 durations=$3 start end
+  rm -f "$events"
+  local cmd=(swift test --package-path "$pkg" --skip-build --filter "BenchTests.$suite/"
+             --event-stream-output-path "$events" --event-stream-version 0)
   case "$mode" in
     serial) cmd+=(--no-parallel) ;;
     parallel) ;;
     check) cmd=("$inspect" check --grace "${grace_ms}ms" -- "${cmd[@]}" --no-parallel) ;;
   esac
   start=$(now_ms)
-  "${cmd[@]}" >/dev/null 2>&1 || true    # the leaking suites fail, as they must
+  "${cmd[@]}" >"$log" 2>&1 || true    # the leaking suites fail, as they must
   end=$(now_ms)
+  sed -nE 's/.*"absolute":([0-9.]+).*"kind":"test(Started|Ended)".*"testID":"([^"]*t[0-9]+\(\)[^"]*)".*/\2 \3 \1/p' "$events" |
+    awk '$1 == "Started" { s[$2] = $3 } $1 == "Ended" && ($2 in s) { printf "%.4f\n", ($3 - s[$2]) * 1000 }' >> "$durations"
   awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }'
 }
 median() { tr ' ' '\n' | grep . | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+mean() { awk '{ s += $1 } END { printf "%.3f", NR ? s / NR : 0 }'; }
 
-# MODE, PLAIN, CHECKED, COUNT, KEY
+# MODE, PLAIN, CHECKED, COUNT, KEY: the added time per test, as the median
+# of each test's own time with the trait minus the median without it (and
+# the same with the means, and with the whole run's wall time / COUNT).
 measure() {
   local plain="" checked="" p c
+  : > "$dplain"; : > "$dchecked"
   for _ in $(seq 1 "$rounds"); do
-    plain="$plain $(run "$1" "$2")"
-    checked="$checked $(run "$1" "$3")"
+    plain="$plain $(run "$1" "$2" "$dplain")"
+    checked="$checked $(run "$1" "$3" "$dchecked")"
   done
   p=$(echo "$plain" | median)
   c=$(echo "$checked" | median)
-  awk -v m="$1" -v s="$2" -v p="$p" -v c="$c" -v n="$4" -v k="$5" 'BEGIN {
-    printf "%-8s %-10s %4d tests: without the trait %8.1f ms, with it %8.1f ms: %+.2f ms per test\n", m, s, n, p, c, (c - p) / n
-    printf "%s %.2f\n", k, (c - p) / n > "/dev/stderr" }' 2>>"$keys"
+  local mp mc ap ac
+  mp=$(tr '\n' ' ' < "$dplain" | median); mc=$(tr '\n' ' ' < "$dchecked" | median)
+  ap=$(mean < "$dplain"); ac=$(mean < "$dchecked")
+  awk -v m="$1" -v p="$p" -v c="$c" -v n="$4" -v k="$5" -v mp="$mp" -v mc="$mc" -v ap="$ap" -v ac="$ac" 'BEGIN {
+    printf "%-8s %4d tests: per test, median %.3f -> %.3f ms (%+.3f), mean %.3f -> %.3f ms (%+.3f); run %.0f -> %.0f ms (%+.2f ms per test)\n",
+      m, n, mp, mc, mc - mp, ap, ac, ac - ap, p, c, (c - p) / n
+    printf "%s %.3f\n%s_MEAN %.3f\n%s_WALL %.2f\n", k, mc - mp, k, ac - ap, k, (c - p) / n > "/dev/stderr" }' 2>>"$keys"
 }
-keys=$(mktemp)
-trap 'rm -f "$keys"' EXIT
+keys=$(mktemp) log=$(mktemp) dplain=$(mktemp) dchecked=$(mktemp) events=$(mktemp -u)
+trap 'rm -f "$keys" "$log" "$dplain" "$dchecked" "$events"' EXIT
 echo "== $tests clean tests, $leaks leaking ones (grace ${grace_ms} ms), $rounds rounds, $(nproc) cores"
 measure serial CleanPlain CleanChecked "$tests" LEAKCHECK_CLEAN_SERIAL_MS
 measure parallel CleanPlain CleanChecked "$tests" LEAKCHECK_CLEAN_PARALLEL_MS

@@ -85,10 +85,10 @@ struct LeakCheckRun: Sendable {
         }
         var report: AnalysisReport
         do {
-            report = try await wait.settle(activity: recorder.activity) {
-                recorder.analyze(grace: check.grace, expectTeardown: check.expectTeardown, viewGrace: check.viewGrace,
-                                 maxAlive: check.maxAlive)
-            }
+            // Each event analysed once, however often the wait looks.
+            var analysis = RecordingAnalysis(recorder, grace: check.grace, expectTeardown: check.expectTeardown,
+                                             viewGrace: check.viewGrace, maxAlive: check.maxAlive)
+            report = try await wait.settle(activity: recorder.activity) { analysis.report() }
         } catch {
             recorder.finish()
             throw error
