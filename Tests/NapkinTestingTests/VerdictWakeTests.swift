@@ -23,6 +23,7 @@ struct VerdictWakeTests {
         var analyses = 0
         let report = try await Self.wait.settle(activity: activity, clock: clock) {
             analyses += 1
+            let report = released.get() ? Reports.report() : Reports.report(undecided: 1)
             if analyses == 1 {
                 // The test's last object goes after the verdict's first look.
                 Task.detached {
@@ -30,7 +31,7 @@ struct VerdictWakeTests {
                     activity.note(-1)
                 }
             }
-            return released.get() ? Reports.report() : Reports.report(undecided: 1)
+            return report
         }
         #expect(report.isClean && report.undecided == 0, "\(report)")
         #expect(analyses == 2)
