@@ -116,9 +116,9 @@ awk -v quick="$quick" '
     if (has("LIVE_CEILING_EVENTS_PER_S"))
       row("live on a terminal, from a pipe", "synthetic", "", "", v["LIVE_CEILING_EVENTS_PER_S"] " kept", v["LIVE_PEAK_MIB"] " MiB", "",
           sprintf("%s redraws/s", v["LIVE_REDRAWS_PER_S"]), ">= 1000000 events/s", met(v["LIVE_CEILING_EVENTS_PER_S"] >= 1000000))
-    split("SERIAL PARALLEL CHECK", modes, " ")
-    split("swift test --no-parallel;swift test (parallel);check -- swift test --no-parallel", names, ";")
-    for (i = 1; i <= 3; i++) {
+    split("SERIAL PARALLEL CHECK CHECK_PARALLEL", modes, " ")
+    split("swift test --no-parallel;swift test (parallel);check -- swift test --no-parallel;check -- swift test (parallel)", names, ";")
+    for (i = 1; i <= 4; i++) {
       k = "LEAKCHECK_CLEAN_" modes[i] "_MS"
       if (!has(k)) continue
       row("leak check trait: added time per clean test (debug build)", names[i], "", "", "", "", "",

@@ -13,8 +13,9 @@
 # Testing's event stream, the trait's wait included) without and with the trait, median and
 # mean over every test of every round, and the whole run's time, then
 # `key value` lines:
-#   LEAKCHECK_CLEAN_SERIAL_MS, LEAKCHECK_CLEAN_PARALLEL_MS, LEAKCHECK_CLEAN_CHECK_MS
-#       added time per clean test (serial, parallel, under check), ms: the
+#   LEAKCHECK_CLEAN_SERIAL_MS, LEAKCHECK_CLEAN_PARALLEL_MS, LEAKCHECK_CLEAN_CHECK_MS,
+#   LEAKCHECK_CLEAN_CHECK_PARALLEL_MS
+#       added time per clean test (serial, parallel, under check serial and parallel), ms: the
 #       medians' difference (in parallel, where tests overlap, the runs'
 #       difference / N); _MEAN: the means', _WALL: the runs' / N
 #   LEAKCHECK_LEAK_SERIAL_MS   added time per leaking test (serial), ms
@@ -124,6 +125,7 @@ run() {
     serial) cmd+=(--no-parallel) ;;
     parallel) ;;
     check) cmd=("$inspect" check --grace "${grace_ms}ms" -- "${cmd[@]}" --no-parallel) ;;
+    check-parallel) cmd=("$inspect" check --grace "${grace_ms}ms" -- "${cmd[@]}") ;;
   esac
   start=$(now_ms)
   "${cmd[@]}" >"$log" 2>&1 || true    # the leaking suites fail, as they must
@@ -154,7 +156,7 @@ measure() {
     printf "%-8s %4d tests: per test, median %.3f -> %.3f ms (%+.3f), mean %.3f -> %.3f ms (%+.3f); run %.0f -> %.0f ms (%+.2f ms per test)\n",
       m, n, mp, mc, mc - mp, ap, ac, ac - ap, p, c, (c - p) / n
     # In parallel the tests overlap (each one'"'"'s time includes its neighbours'"'"'): there the whole run says it.
-    primary = (m == "parallel") ? (c - p) / n : mc - mp
+    primary = (m ~ /parallel/) ? (c - p) / n : mc - mp
     printf "%s %.3f\n%s_MEAN %.3f\n%s_WALL %.2f\n", k, primary, k, ac - ap, k, (c - p) / n > "/dev/stderr" }' 2>>"$keys"
 }
 keys=$(mktemp) log=$(mktemp) dplain=$(mktemp) dchecked=$(mktemp) events=$(mktemp -u)
@@ -163,6 +165,7 @@ echo "== $tests clean tests, $leaks leaking ones (grace ${grace_ms} ms), $rounds
 measure serial CleanPlain CleanChecked "$tests" LEAKCHECK_CLEAN_SERIAL_MS
 measure parallel CleanPlain CleanChecked "$tests" LEAKCHECK_CLEAN_PARALLEL_MS
 measure check CleanPlain CleanChecked "$tests" LEAKCHECK_CLEAN_CHECK_MS
+measure check-parallel CleanPlain CleanChecked "$tests" LEAKCHECK_CLEAN_CHECK_PARALLEL_MS
 measure serial LeakPlain LeakChecked "$leaks" LEAKCHECK_LEAK_SERIAL_MS
 echo
 cat "$keys"
