@@ -47,6 +47,7 @@ if [ "$quick" -eq 1 ]; then
   run "$bench" framework --cycles 5000 --rounds 1
   run "$bench" check-dir --traces 4 --cycles 2000 --rounds 1
   run Benchmarks/live.sh --quick
+  run Benchmarks/leakcheck.sh --quick
 else
   run "$bench" reader --events 1000000
   run "$bench" emit
@@ -54,6 +55,7 @@ else
   run Benchmarks/framework.sh 3
   run "$bench" check-dir
   run Benchmarks/live.sh
+  run Benchmarks/leakcheck.sh
 fi
 [ -n "$napkin2" ] && run Benchmarks/napkin2.sh "$napkin2" 5
 
@@ -114,6 +116,17 @@ awk -v quick="$quick" '
     if (has("LIVE_CEILING_EVENTS_PER_S"))
       row("live on a terminal, from a pipe", "synthetic", "", "", v["LIVE_CEILING_EVENTS_PER_S"] " kept", v["LIVE_PEAK_MIB"] " MiB", "",
           sprintf("%s redraws/s", v["LIVE_REDRAWS_PER_S"]), ">= 1000000 events/s", met(v["LIVE_CEILING_EVENTS_PER_S"] >= 1000000))
+    split("SERIAL PARALLEL CHECK CHECK_PARALLEL", modes, " ")
+    split("swift test --no-parallel;swift test (parallel);check -- swift test --no-parallel;check -- swift test (parallel)", names, ";")
+    for (i = 1; i <= 4; i++) {
+      k = "LEAKCHECK_CLEAN_" modes[i] "_MS"
+      if (!has(k)) continue
+      row("leak check trait: added time per clean test (debug build)", names[i], "", "", "", "", "",
+          sprintf("%+.3f ms median (%+.3f mean)", v[k], v[k "_MEAN"]), "<= 1 ms", met(v[k] <= 1))
+    }
+    if (has("LEAKCHECK_LEAK_SERIAL_MS"))
+      row("leak check trait: added time per leaking test (debug build)", "swift test --no-parallel", "", "", "", "", "",
+          sprintf("%+.1f ms median", v["LEAKCHECK_LEAK_SERIAL_MS"]), "the grace period (" v["LEAKCHECK_GRACE_MS"] " ms)", "")
   }' "$keys"
 
 # The counts: the same on every machine, so they are checked.

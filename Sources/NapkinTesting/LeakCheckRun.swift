@@ -23,7 +23,7 @@ import NapkinTrace
 /// nothing is recorded in memory: the process's trace gets the test's
 /// objects, ``record(_:)`` and ``verdict()`` mark where the
 /// test starts and ends (``NapkinTrace/testStarted(_:)``), ``verdict()``
-/// lets what the test released go before the end mark, and the verdict is
+/// waits for the test's own objects (``NapkinTrace/ScopeTallies``) before the end mark, and the verdict is
 /// `check`'s (``verdict()`` returns nil).
 struct LeakCheckRun: Sendable {
     /// The check's settings (``NapkinLeakCheck``'s properties).
@@ -32,6 +32,9 @@ struct LeakCheckRun: Sendable {
     let testName: String
     /// The test's recording; nil when the whole process is traced.
     private let recorder: TraceRecorder?
+    /// The test's tally in the process trace (``NapkinTrace/ScopeTallies``),
+    /// what its wait waits for when the process is traced.
+    private let scope = ScopeActivity()
 
     /// A check with `check`'s settings for the test `testName`, recorded
     /// in memory (as the app `recordingName`) unless the process is traced.
@@ -50,7 +53,7 @@ struct LeakCheckRun: Sendable {
     nonisolated(nonsending) func record(_ body: () async throws -> Void) async rethrows {
         guard let recorder else {
             NapkinTrace.testStarted(testName)
-            try await body()
+            try await ScopeTallies.withScope(scope) { try await body() }
             return
         }
         try await recorder.record { try await body() }
@@ -60,7 +63,7 @@ struct LeakCheckRun: Sendable {
     func record(_ body: () throws -> Void) rethrows {
         guard let recorder else {
             NapkinTrace.testStarted(testName)
-            try body()
+            try ScopeTallies.withScope(scope) { try body() }
             return
         }
         try recorder.record { try body() }
@@ -76,15 +79,15 @@ struct LeakCheckRun: Sendable {
         guard let recorder else {
             // What the test let go deallocates inside its own window of the trace.
             defer { NapkinTrace.testEnded(testName) }
-            try await wait.quiet { NapkinTrace.processSequenceNumber }
+            try await wait.quiet(scope: scope)
             return nil
         }
         var report: AnalysisReport
         do {
-            report = try await wait.settle {
-                recorder.analyze(grace: check.grace, expectTeardown: check.expectTeardown, viewGrace: check.viewGrace,
-                                 maxAlive: check.maxAlive)
-            }
+            // Each event analysed once, however often the wait looks.
+            var analysis = RecordingAnalysis(recorder, grace: check.grace, expectTeardown: check.expectTeardown,
+                                             viewGrace: check.viewGrace, maxAlive: check.maxAlive)
+            report = try await wait.settle(activity: recorder.activity) { analysis.report() }
         } catch {
             recorder.finish()
             throw error

@@ -248,10 +248,16 @@ struct XCTestLeakReport: Sendable {
     /// for `run`'s verdict (nil: nothing to report, or cancelled). The
     /// verdict is computed in a task; meanwhile the calling thread runs its
     /// run loop, as XCTest does while it waits for an `async` test: on the
-    /// main thread that runs the main actor's jobs, which the wait needs.
+    /// main thread that runs the main actor's jobs, which the wait needs. The
+    /// verdict wakes it (no 10 ms slice is waited out on the clean path).
     static func waitForVerdict(of run: LeakCheckRun) -> LeakVerdict? {
         let box = VerdictBox()
-        Task { box.set(try? await run.verdict()) }
+        Task {
+            box.set(try? await run.verdict())
+            // Wakes the run loop below now, not at the end of its slice: a
+            // job on the main queue ends the main thread's `run(mode:before:)`.
+            DispatchQueue.main.async {}
+        }
         while !box.isSet {
             if !RunLoop.current.run(mode: .default, before: Date(timeIntervalSinceNow: 0.01)) {
                 // A run loop with nothing to run returns at once: do not spin.

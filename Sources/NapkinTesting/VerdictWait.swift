@@ -6,11 +6,15 @@ import NapkinTrace
 /// deactivates its interactors in a main-actor task, a task notices its
 /// cancellation at its next suspension point), and the analysis reports
 /// something only once it is older than the grace period. So the trait
-/// analyses the recording again and again, ``pollInterval`` apart, and stops:
+/// analyses the test's recording when the test returns and again each time
+/// the recording moves (an event of the test's own objects: a release, a
+/// deinit, a task's end) or the wait's clock ticks (``AppTimeClock``, every
+/// ``pollInterval`` of the app's time), and stops:
 ///
 /// - at once when the analysis is clean with nothing pending (no finding, no
 ///   check waiting for its deadline): everything the test let go is gone,
-///   the usual case for a passing test;
+///   the usual case for a passing test, decided by the event that settled
+///   the last pending check, never by a tick;
 /// - once ``grace`` has passed since the test ended, if no check is pending
 ///   any more: every check the test's events asked for is then decided;
 /// - at the latest once the longer of ``grace`` and ``viewGrace`` has passed
@@ -18,13 +22,15 @@ import NapkinTrace
 ///
 /// A finding may disappear while waiting (with `expectTeardown`, something
 /// still alive when the test returned that deallocates a moment later), so a
-/// test with findings waits the whole grace period before failing.
+/// test with findings waits the whole grace period before failing. Another
+/// test's events never wake this wait: each recording has its own
+/// ``NapkinTrace/ScopeActivity``.
 struct VerdictWait: Sendable {
     /// What comes after an analysis.
     enum Step: Sendable, Equatable {
         /// The report is the verdict.
         case verdict
-        /// Analyse again after ``VerdictWait/pollInterval``.
+        /// Analyse again at the next wake-up (an event of the test, a tick).
         case poll
     }
 
@@ -32,7 +38,8 @@ struct VerdictWait: Sendable {
     var grace: Duration
     /// The trait's view grace period.
     var viewGrace: Duration
-    /// The time between two analyses.
+    /// The time between two ticks of the wait's clock (on the clean path,
+    /// never waited for).
     var pollInterval: Duration = .milliseconds(10)
 
     /// What to do after `report`, an analysis made `waited` after the test ended.
@@ -43,22 +50,18 @@ struct VerdictWait: Sendable {
         return .poll
     }
 
-    /// Analyses until ``step(after:waited:)`` gives the verdict; throws if
-    /// the task is cancelled meanwhile.
-    ///
-    /// The time waited is the app's, not the clock's: a pause counts only
-    /// once the main actor and the global executor have each run a job
-    /// queued after it (what they had queued before, a deactivation or a
-    /// release, ran first). On a starved machine (a sanitizer, a busy CI
-    /// runner) the clock runs on while the app cannot, and a lag would
-    /// otherwise be reported as a leak; on an idle one both are the same.
-    func settle(_ analyze: () -> AnalysisReport) async throws -> AnalysisReport {
-        var progressed: Duration = .zero
-        return try await settle(elapsed: { progressed }, sleep: { pause in
-            try await Task.sleep(for: pause)
-            await MainActor.run {}
-            await Task.detached {}.value
-            progressed += pause
+    /// Analyses until ``step(after:waited:)`` gives the verdict, woken by
+    /// `activity` (the recording's events) and by `clock`'s ticks (made on
+    /// `activity` by default); throws if the task is cancelled meanwhile.
+    /// The time waited is the app's (``AppTimeClock``).
+    nonisolated(nonsending) func settle(activity: ScopeActivity = ScopeActivity(), clock: AppTimeClock? = nil,
+                _ analyze: () -> AnalysisReport) async throws -> AnalysisReport {
+        let clock = clock ?? AppTimeClock(pause: pollInterval, waking: activity)
+        defer { clock.stop() }
+        return try await settle(elapsed: { clock.elapsed }, generation: { activity.generation }, next: { generation in
+            clock.start()
+            await activity.changed(since: generation)
+            try Task.checkCancellation()
         }, analyze)
     }
 
@@ -66,45 +69,78 @@ struct VerdictWait: Sendable {
     /// let go has had its chance to go, so that its deallocations are in the
     /// trace before the next test (or the process's exit) and `check` does
     /// not mistake a lagging deinit for something alive at the end. The
-    /// trait decides nothing here, so it cannot analyse: it waits, in the
-    /// app's time as ``settle(_:)`` does, until the trace is quiet (its
-    /// sequence number, read by `sequence`, did not move during two pauses
-    /// in a row) or ``grace`` has passed. One test at a time it is quiet at
-    /// once; in a parallel run, where other tests keep the trace busy, it
-    /// is the grace period.
-    func quiet(sequence: () -> UInt64) async throws {
-        var progressed: Duration = .zero
-        try await quiet(sequence: sequence, elapsed: { progressed }, sleep: { pause in
-            try await Task.sleep(for: pause)
-            await MainActor.run {}
-            await Task.detached {}.value
-            progressed += pause
+    /// trait decides nothing here, so it cannot analyse: it waits on the
+    /// test's own tally (`scope`, see ``NapkinTrace/ScopeTallies``) until
+    /// every object the test made is gone and every task it started ended
+    /// (woken by the event that settles the last), or, for a test that keeps
+    /// something alive, until its own events did not move during two ticks
+    /// of the clock in a row, or ``grace`` has passed. Other tests' events,
+    /// in a parallel run, neither wake nor delay it.
+    nonisolated(nonsending) func quiet(scope: ScopeActivity, clock: AppTimeClock? = nil) async throws {
+        let clock = clock ?? AppTimeClock(pause: pollInterval, waking: scope)
+        defer { clock.stop() }
+        try await quiet(pending: { scope.pending }, events: { scope.events }, elapsed: { clock.elapsed },
+                        generation: { scope.generation }, next: { generation in
+            clock.start()
+            await scope.changed(since: generation)
+            try Task.checkCancellation()
         })
     }
 
-    /// ``quiet(sequence:)`` with the time and the pause injected (for tests).
-    func quiet(sequence: () -> UInt64, elapsed: () -> Duration, sleep: (Duration) async throws -> Void) async throws {
-        var last = sequence()
-        var stillPauses = 0
-        while stillPauses < 2 && elapsed() < grace {
-            try await sleep(pollInterval)
-            let now = sequence()
-            stillPauses = now == last ? stillPauses + 1 : 0
-            last = now
+    /// ``quiet(scope:clock:)`` on the process trace's `sequence` alone, each
+    /// wake-up a `sleep` of ``pollInterval`` (for tests).
+    nonisolated(nonsending) func quiet(sequence: () -> UInt64, elapsed: () -> Duration, sleep: (Duration) async throws -> Void) async throws {
+        try await quiet(pending: { 1 }, events: sequence, elapsed: elapsed, generation: { 0 },
+                        next: { _ in try await sleep(pollInterval) })
+    }
+
+    /// ``quiet(scope:clock:)`` with its parts injected: `pending` counts the
+    /// test's objects alive and tasks running, `events` its events so far,
+    /// `elapsed` tells the time since the test ended, `generation` and
+    /// `next` wait for the next wake-up after the generation read.
+    nonisolated(nonsending) func quiet(pending: () -> Int, events: () -> UInt64, elapsed: () -> Duration,
+               generation: () -> UInt64, next: (UInt64) async throws -> Void) async throws {
+        var lastEvents = events()
+        var lastTick = elapsed()
+        var stillTicks = 0
+        while true {
+            let mark = generation()
+            if pending() <= 0 { return }
+            let now = elapsed()
+            if now >= grace { return }
+            if now != lastTick {
+                let seen = events()
+                stillTicks = seen == lastEvents ? stillTicks + 1 : 0
+                lastEvents = seen
+                lastTick = now
+                if stillTicks >= 2 { return }
+            }
+            try await next(mark)
         }
     }
 
     /// Analyses until ``step(after:waited:)`` gives the verdict: `elapsed`
     /// tells the time since the test ended, `sleep` waits (both injectable
-    /// for tests). The time is read before each analysis, so an analysis is
-    /// never credited with more waiting than it had.
-    func settle(elapsed: () -> Duration, sleep: (Duration) async throws -> Void,
+    /// for tests); each wake-up is one `sleep` of ``pollInterval``.
+    nonisolated(nonsending) func settle(elapsed: () -> Duration, sleep: (Duration) async throws -> Void,
+                _ analyze: () -> AnalysisReport) async throws -> AnalysisReport {
+        try await settle(elapsed: elapsed, generation: { 0 }, next: { _ in try await sleep(pollInterval) }, analyze)
+    }
+
+    /// Analyses until ``step(after:waited:)`` gives the verdict: `elapsed`
+    /// tells the time since the test ended; `generation` is read before each
+    /// analysis and `next` returns once something happened after it (an
+    /// event, a tick). The time is read before each analysis, so an analysis
+    /// is never credited with more waiting than it had, and the generation
+    /// too, so an event during an analysis is never missed.
+    nonisolated(nonsending) func settle(elapsed: () -> Duration, generation: () -> UInt64, next: (UInt64) async throws -> Void,
                 _ analyze: () -> AnalysisReport) async throws -> AnalysisReport {
         while true {
+            let mark = generation()
             let waited = elapsed()
             let report = analyze()
             if step(after: report, waited: waited) == .verdict { return report }
-            try await sleep(pollInterval)
+            try await next(mark)
         }
     }
 }

@@ -43,6 +43,8 @@ package final class Tracer: Sendable {
     private let sinkFailed = Atomic<Bool>(false)
     /// How many times the writer thread woke up (for the idle benchmark and tests).
     private let wakeUps = Atomic<UInt64>(0)
+    /// A recording's (no sink) scope: every event wakes its verdict's wait.
+    package let activity: ScopeActivity?
 
     struct Queue {
         var events: [TraceEvent] = []
@@ -83,6 +85,7 @@ package final class Tracer: Sendable {
         q.seq = 1
         q.events.append(TraceEvent(seq: 1, time: 0, kind: .sessionStart(info)))
         self.queue = Locked(q)
+        self.activity = sink == nil ? ScopeActivity() : nil
         self.liveObjects = LiveObjects(enabled: sink == nil || (detector?.searchesRetainers ?? false))
         if sink != nil, let detector {
             detectorSlot.withLock { $0 = detector }
@@ -133,6 +136,12 @@ package final class Tracer: Sendable {
             }
         }
         if signal { wake.signal() }
+        // What the event does to its test's tally, and the wake-up of its verdict.
+        if let activity {
+            activity.note(ScopeTallies.delta(of: kind))
+        } else if ScopeTallies.isOn {
+            ScopeTallies.note(kind)
+        }
     }
 
     // MARK: - Detection
