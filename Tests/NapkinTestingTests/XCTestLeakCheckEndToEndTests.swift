@@ -42,16 +42,18 @@ struct XCTestLeakCheckEndToEndTests {
     static let traces = PackagePaths.url("\(package)/.build/napkin-traces")
 
     /// The whole fixture, one test at a time (XCTest's default), then the
-    /// Swift Testing tests: run once, shared by the tests below.
-    static let serialRun = Task { try await run(["test", "--package-path", package]) }
+    /// Swift Testing tests: run once, shared by the tests below, from `/`
+    /// (as `xcodebuild` runs tests on a simulator), so that the failures'
+    /// absolute paths cannot come from the working directory.
+    static let serialRun = Task { try await run(["test", "--package-path", PackagePaths.url(package).path], from: "/") }
 
     /// `ParallelTests` under `swift test --parallel`.
     static let parallelRun = Task { try await run(["test", "--package-path", package, "--parallel", "--filter", "ParallelTests"]) }
 
-    static func run(_ arguments: [String]) async throws -> SwiftTestRun {
+    static func run(_ arguments: [String], from directory: String? = nil) async throws -> SwiftTestRun {
         try? FileManager.default.removeItem(at: traces)
         try FileManager.default.createDirectory(at: traces, withIntermediateDirectories: true)
-        return try await SwiftTestRun.run(arguments, environment: ["TMPDIR": traces.path], timeout: .seconds(1_800))
+        return try await SwiftTestRun.run(arguments, environment: ["TMPDIR": traces.path], from: directory, timeout: .seconds(1_800))
     }
 
     /// The line of `Store.swift` marked `// the NAME's attach the leak check points at`.

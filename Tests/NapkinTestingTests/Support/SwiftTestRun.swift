@@ -23,18 +23,20 @@ struct SwiftTestRun: Sendable, CustomStringConvertible {
         "`swift \(arguments.joined(separator: " "))` exited \(status)\n---\n\(output.suffix(16_384))\n---"
     }
 
-    /// Runs `swift ARGUMENTS` from the repository root with `environment`
-    /// added; killed (with everything it started) after `timeout`, which is
-    /// for a hang only (a first run builds the package: minutes).
-    static func run(_ arguments: [String], environment: [String: String] = [:], timeout: Duration) async throws -> SwiftTestRun {
+    /// Runs `swift ARGUMENTS` from `directory` (the repository root by
+    /// default) with `environment` added; killed (with everything it
+    /// started) after `timeout`, which is for a hang only (a first run builds
+    /// the package: minutes).
+    static func run(_ arguments: [String], environment: [String: String] = [:], from directory: String? = nil,
+                    timeout: Duration) async throws -> SwiftTestRun {
         guard let swift = executable(named: "swift") else { throw TestFailure("swift is not on PATH") }
         let scratch = try ScratchDirectory("swift-test")
         defer { scratch.remove() }
         let outPath = scratch.file("stdout"), errPath = scratch.file("stderr")
         let adding = environment.mapValues { Optional($0) }
         let env = ChildProcess.environment(removing: ["NAPKIN_TRACE", "NAPKIN_DETECT"], adding: adding)
-        // `sh` changes to the repository root (posix_spawn has no portable chdir).
-        let argv = ["/bin/sh", "-c", "cd -- \"$1\" || exit 125; shift; exec \"$@\"", "sh", PackagePaths.root.path, swift] + arguments
+        // `sh` changes to the directory (posix_spawn has no portable chdir).
+        let argv = ["/bin/sh", "-c", "cd -- \"$1\" || exit 125; shift; exec \"$@\"", "sh", directory ?? PackagePaths.root.path, swift] + arguments
         let child = try ChildProcess.spawn(argv, environment: env, descriptors: [.reading("/dev/null"), .writing(outPath), .writing(errPath)],
                                            ownProcessGroup: true, defaultSignals: true)
         let status: ChildProcess.Status?
