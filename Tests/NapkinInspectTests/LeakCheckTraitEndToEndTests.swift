@@ -84,14 +84,14 @@ struct LeakCheckTraitEndToEndTests {
         if let first = xctestBlock.first, let path = first.range(of: "/Sources/Shop/ShopRouter.swift:") {
             xctestBlock[0] = String(first[path.lowerBound...])
         }
-        #expect(xctestBlock.count == 4, "\(result)")
+        #expect(xctestBlock.count == 6, "\(result)")
         #expect(Self.quotes(try String.repoFile("docs/testing.md"), xctestBlock, firstLineSuffix: true),
                 "docs/testing.md quotes the XCTest failure:\n\(xctestBlock.joined(separator: "\n"))")
         #endif
 
         // README.md and docs/testing.md quote this issue as it is.
         let block = Self.issueBlock(lines)
-        #expect(block.count == 5, "\(result)")
+        #expect(block.count == 7, "\(result)")
         for document in ["README.md", "docs/testing.md"] {
             #expect(Self.quotes(try String.repoFile(document), block), "\(document) quotes the issue:\n\(block.joined(separator: "\n"))")
         }

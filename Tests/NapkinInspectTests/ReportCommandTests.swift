@@ -152,13 +152,13 @@ struct ReportCommandTests {
         let out = dir + "/check.html"
         let result = try await CLIHarness.inspect(["check", "Examples/traces", "--report", out])
         #expect(result.status == 1, "\(result)")
-        #expect(result.stderr.contains("wrote the report \(out) (8 traces)"))
+        #expect(result.stderr.contains("wrote the report \(out) (10 traces)"))
         let html = try String(contentsOfFile: out, encoding: .utf8)
         let meta = try Self.embedded("report-meta", in: html)
         let traces = try #require(meta["traces"] as? [[String: Any]])
-        #expect(traces.count == 8)
+        #expect(traces.count == 10)
         #expect(traces.contains { ($0["title"] as? String)?.hasSuffix("clean.ndjson") == true && $0["findings"] as? Int == 0 })
-        #expect(traces.filter { ($0["findings"] as? Int ?? 0) > 0 }.count == 6)
+        #expect(traces.filter { ($0["findings"] as? Int ?? 0) > 0 }.count == 8)
 
         let stdoutReport = try await CLIHarness.inspect(["check", "Examples/traces", "--report", "-"])
         #expect(stdoutReport.status == 2)
@@ -215,7 +215,7 @@ struct ReportCommandTests {
         #expect((first["title"] as? String)?.hasSuffix("two.ndjson — session 1 of 2: rib-house (pid 3447)") == true)
         #expect((first["findings"] as? [Any])?.isEmpty == true, "the clean session has no finding")
         #expect((second["findings"] as? [[String: Any]])?.map { $0["name"] as? String } == ["LoggedInRouter#6", "LoggedInRouter#22"])
-        #expect(second["app"] as? String == "rib-house" && second["pid"] as? Int == 3510)
+        #expect(second["app"] as? String == "rib-house" && second["pid"] as? Int == 21099)
 
         // check --report shows check's findings: those the allow-list allows are counted, not shown.
         let allowed = dir + "/allowed.html"

@@ -100,7 +100,7 @@ struct ReportSchemaTests {
             let time = try #require(finding["time"] as? Int)
             #expect(finding["at"] as? String == TimeFormat.point(UInt64(time)))
         }
-        #expect(trace["endText"] as? String == "4.834s")
+        #expect(trace["endText"] as? String == "5.246s")
         #expect((trace["facts"] as? String)?.hasPrefix("rib-house (pid ") == true)
         #expect((trace["verdict"] as? [String: String]) == ["text": "trace damaged", "tone": "bad"])
         #expect((trace["notes"] as? [[String: String]])?.first == ["tone": "problem", "text": "The trace cannot be trusted: gap: a made-up problem"])

@@ -95,7 +95,7 @@ struct TreeAndStatsCommandTests {
     @Test("tree marks every finding on its router: the undetached children, while they live")
     func treeMarksUndetachedChild() async throws {
         let path = CLIHarness.exampleTrace("bug-service-keeps-child")
-        let during = try await CLIHarness.inspect(["tree", path, "--at", "4.6s"])
+        let during = try await CLIHarness.inspect(["tree", path, "--at", "4.9s"])
         #expect(during.status == 0)
         let marked = during.stdoutLines.filter { $0.contains("! undetached-child") }
         #expect(marked.count == 2, "\(during)")
@@ -103,7 +103,7 @@ struct TreeAndStatsCommandTests {
         #expect(during.stdout.contains("Outside the tree, still alive:"))
         #expect(during.stdout.contains("parent LoggedInRouter#6 deallocated"), "\(during)")
         // Between the two findings only the first is established.
-        let between = try await CLIHarness.inspect(["tree", path, "--at", "4.1s"])
+        let between = try await CLIHarness.inspect(["tree", path, "--at", "4.6s"])
         #expect(between.stdoutLines.filter { $0.contains("! undetached-child") }.count == 1, "\(between)")
         // At the end the app has released the registry: nothing is left to mark, the findings remain.
         let end = try await CLIHarness.inspect(["tree", path])
@@ -120,7 +120,7 @@ struct TreeAndStatsCommandTests {
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr.isEmpty)
         let lines = result.stdoutLines
-        #expect(lines.first == "Trace        \(path) (13.1 KiB, 192 events, format v1)")
+        #expect(lines.first == "Trace        \(path) (14.2 KiB, 192 events, format v1)")
         #expect(lines.contains { $0.hasPrefix("App          rib-house (pid 3447), started ") })
         #expect(lines.contains("Duration     4.8s (39 events/s)"))
         #expect(lines.contains("Complete     yes: ended cleanly (exit)"))
