@@ -15,10 +15,10 @@
 /// reference, runs where the app's own would (a router's is isolated to
 /// the main actor anyway). Nothing is held past the search.
 ///
-/// `@unchecked Sendable`: all state is behind one lock; the objects it holds
-/// are read only by ``expand(_:)``, in the isolation the search proved
+/// `Sendable` through its lock: all state is behind it; the objects it
+/// holds are read only by ``expand(_:)``, in the isolation the search proved
 /// theirs.
-final class Exploration: @unchecked Sendable {
+final class Exploration: Sendable {
     /// Where a batch must be read.
     enum Domain: Sendable {
         /// On the main actor.
