@@ -104,20 +104,15 @@ struct IssueLocationTests {
         #expect(IssueLocation.filePath(of: location, test: nil, fileExists: { _ in false }) == nil)
     }
 
-    @Test("a traced attach, detach and task note their file's full path; untraced ones note nothing")
+    @Test("a traced attach and detach note their file's full path, which the issue then uses")
     @MainActor
-    func capturedPaths() async {
+    func capturedPaths() async throws {
         let recorder = TraceRecorder(app: "paths")
-        await recorder.record {
-            var root: RootRouter? = RootRouter()
-            await root!.launch()
-            let child = PlainRouter()
-            await root!.attachChild(child)
-            await root!.detachChild(child)
-            root = nil
-        }
-        #expect(SourcePaths.path(forFileID: #fileID) == #filePath)
-        #expect(IssueLocation.filePath(of: CodeLocation(fileID: #fileID, line: 1), test: nil) == #filePath)
+        // The flow's attach and detach are in Support/Screens.swift.
+        await recorder.record { await playCleanFlow() }
+        let screens = try #require(SourcePaths.path(forFileID: "NapkinTestingTests/Screens.swift"))
+        #expect(screens.hasPrefix("/") && screens.hasSuffix("/Tests/NapkinTestingTests/Support/Screens.swift"), "\(screens)")
+        #expect(IssueLocation.filePath(of: CodeLocation(fileID: "NapkinTestingTests/Screens.swift", line: 1), test: nil) == screens)
     }
 }
 
