@@ -251,8 +251,8 @@ struct ReportCommandTests {
         let dom = try await HeadlessChromium.dom(of: out)
         #expect(dom.contains("data-ready=\"yes\""), "the script ran to its end")
         #expect(!dom.contains("class=\"js-error\""), "a script error: \(dom.components(separatedBy: "js-error").dropFirst().first?.prefix(300) ?? "")")
-        #expect(Self.text(ofID: "tree-at", in: dom) == "at t=4.834s")
-        #expect(Self.text(ofID: "now", in: dom) == "t=4.834s of 4.834s", "the script's moment and the end napkin-inspect wrote agree")
+        #expect(Self.text(ofID: "tree-at", in: dom) == "at t=5.246s")
+        #expect(Self.text(ofID: "now", in: dom) == "t=5.246s of 5.246s", "the script's moment and the end napkin-inspect wrote agree")
         #expect(dom.contains("<span class=\"name\">LoggedInRouter#6</span><span class=\"state\">detached</span>"))
         #expect(dom.contains("<span class=\"mark\">! not-deallocated</span>"))
         #expect(dom.components(separatedBy: "class=\"finding error").count - 1 == 2)
@@ -276,7 +276,7 @@ struct ReportCommandTests {
         #expect(end.contains("<span class=\"name\">LoggedInRouter#6</span><span class=\"state\">detached</span>"))
 
         let clicked = try await HeadlessChromium.dom(of: out, fragment: "finding=1")
-        #expect(Self.text(ofID: "tree-at", in: clicked) == "at t=4.481s", "the second finding was established at 4.481s")
+        #expect(Self.text(ofID: "tree-at", in: clicked) == "at t=4.893s", "the second finding was established at 4.893s")
         #expect(clicked.contains("class=\"finding error chosen\" data-finding=\"1\""))
         #expect(clicked.contains("class=\"node detached flagged selected\""))
     }

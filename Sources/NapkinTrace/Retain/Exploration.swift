@@ -139,15 +139,18 @@ final class Exploration: Sendable {
 
     // MARK: - Reading, in the batch's isolation
 
-    /// Reads every object of `items` and everything they reach that belongs
-    /// to the same isolation (anything but another actor), recording edges.
-    /// Runs in the batch's isolation.
-    func expand(_ items: [Int]) {
+    /// Reads the objects of `items` and what they reach that belongs to the
+    /// same isolation (anything but another actor), recording edges, at
+    /// most ``objectsPerStep`` of them; returns those left to read (the
+    /// caller queues them again: the main actor, or the actor, gets to run
+    /// the app's work between steps). Runs in the batch's isolation.
+    func expand(_ items: [Int]) -> [Int] {
         let started = MonotonicClock.now()
         defer { state.withLock { $0.spent &+= MonotonicClock.now() &- started } }
         var queue = items
         var head = 0
         while head < queue.count {
+            if head >= Self.objectsPerStep { return Array(queue[head...]) }
             let node = queue[head]
             head += 1
             if exhausted(since: started) { break }
@@ -171,6 +174,23 @@ final class Exploration: Sendable {
                 s.nodes[node].edges = edges
                 s.visited += 1
                 s.unsearched.formUnion(unsearched)
+            }
+        }
+        return []
+    }
+
+    /// The most objects one step reads before it lets its isolation run
+    /// the app's work (a main actor busy with a search for longer would
+    /// stall the app's UI).
+    static let objectsPerStep = 1_000
+
+    /// Queues `items`, left by a step in `domain`, to be read next.
+    func requeue(_ items: [Int], in domain: Domain) {
+        guard !items.isEmpty else { return }
+        state.withLock { s in
+            switch domain {
+            case .main: s.mainQueue.append(contentsOf: items)
+            case .actor(let node): s.actorQueue.insert((node, items), at: 0)
             }
         }
     }

@@ -28,7 +28,9 @@ import Dispatch
 /// the search, there is nothing to explain and the result is nil.
 ///
 /// Cost: nothing until a finding asks; then bounded by ``Limits`` (objects
-/// visited and time), measured in `docs/benchmarks.md`.
+/// visited and time), measured in `docs/benchmarks.md`. The main actor and
+/// each actor are taken for at most ``Exploration/objectsPerStep`` objects
+/// at a time, so the app's own work runs between steps.
 package enum RetainerSearch {
     /// How far a search may go.
     package struct Limits: Sendable {
@@ -94,10 +96,12 @@ package enum RetainerSearch {
         while let batch = exploration.nextBatch() {
             switch batch.domain {
             case .main:
-                await MainActor.run { exploration.expand(batch.items) }
+                let left = await MainActor.run { exploration.expand(batch.items) }
+                exploration.requeue(left, in: batch.domain)
             case .actor(let node):
                 guard let actor = exploration.actor(at: node) else { continue }
-                await expand(batch.items, isolatedTo: actor, exploration: exploration)
+                let left = await expand(batch.items, isolatedTo: actor, exploration: exploration)
+                exploration.requeue(left, in: batch.domain)
             }
         }
         let summary = exploration.summary(target: targetEntry)
@@ -110,8 +114,8 @@ package enum RetainerSearch {
         return Retainers(paths: paths, found: found, total: total, note: note)
     }
 
-    /// Reads `items` isolated to `actor`.
-    private static func expand(_ items: [Int], isolatedTo actor: isolated any Actor, exploration: Exploration) {
+    /// Reads `items` isolated to `actor`; returns those left for the next step.
+    private static func expand(_ items: [Int], isolatedTo actor: isolated any Actor, exploration: Exploration) -> [Int] {
         exploration.expand(items)
     }
 
