@@ -111,23 +111,17 @@ struct ReferenceWalker {
     /// field by field (so its `weak` fields stay unread).
     private mutating func walkStructure(_ value: Any, type: Any.Type, label: String, depth: Int) {
         if Self.isLeaf(type) { return }
-        switch Self.collectionKind(type) {
-        case .sequence:
-            let mirror = Mirror(reflecting: value)
-            for (index, child) in mirror.children.enumerated() {
+        let kind = Self.collectionKind(type)
+        switch kind {
+        case .sequence, .dictionary:
+            for (index, child) in Mirror(reflecting: value).children.enumerated() {
                 guard index < limits.elementsPerCollection else {
                     unsearched.insert("elements past the first \(limits.elementsPerCollection) of a collection")
                     break
                 }
-                walk(child.value, label: label + "[\(index)]", depth: depth + 1)
-            }
-            return
-        case .dictionary:
-            let mirror = Mirror(reflecting: value)
-            for (index, child) in mirror.children.enumerated() {
-                guard index < limits.elementsPerCollection else {
-                    unsearched.insert("elements past the first \(limits.elementsPerCollection) of a collection")
-                    break
+                guard kind == .dictionary else {
+                    walk(child.value, label: label + "[\(index)]", depth: depth + 1)
+                    continue
                 }
                 let pair = Array(Mirror(reflecting: child.value).children)
                 guard pair.count == 2 else { continue }

@@ -155,6 +155,19 @@ struct ReferenceWalkerTests {
         #expect(ReferenceWalker.references(of: holder).unsearched == [ClosureCaptures.unnamedCapture])
     }
 
+    @Test("a huge collection: read up to its limit, and what lies past it is said", .singleThreaded)
+    func hugeCollection() {
+        final class Holder { var items: [Target] = [] }
+        let target = Target()
+        let holder = Holder()
+        holder.items = (0..<20).map { _ in Target() } + [target]
+        let cut = ReferenceWalker.references(of: holder, limits: .init(depth: 24, elementsPerCollection: 20))
+        #expect(!cut.references.contains { $0.object === target })
+        #expect(cut.references.count == 20)
+        #expect(cut.unsearched == ["elements past the first 20 of a collection"])
+        #expect(labels(holder, to: target) == ["items[20]"])
+    }
+
     @Test("an actor's state", .singleThreaded)
     func actorState() async {
         actor Keeper { var kept: Target?; func keep(_ t: Target) { kept = t } }
