@@ -95,6 +95,7 @@ struct LiveProvisionalGrowthTests {
             // and the routers left outside the tree can fill the screen).
             let flagged = try await tmux.waitFor("the provisional finding") { screen in
                 Self.header(screen).contains(" provisional")
+                    || screen.contains { $0.hasPrefix("  provisional (judged on the rounds so far") }
             }
             // The app still runs (--loop 0), when the header has room for its pid.
             if let pid = LiveTerminalTests.pid(fromHeader: Self.header(flagged)) {

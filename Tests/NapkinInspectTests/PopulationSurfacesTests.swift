@@ -80,6 +80,26 @@ struct PopulationSurfacesTests {
         #expect(text.hasSuffix(" +1 more"))
     }
 
+    @Test("live's header on a narrow screen: the rate goes first, then the events count, so the findings count stays in view")
+    func narrowHeaderKeepsFindings() {
+        func header(columns: Int) -> String {
+            var inspector = InspectorState()
+            var facts = LiveFrame(analyzer: Self.analyzer(Self.growing()))
+            facts.size = (20, columns)
+            facts.events = 8_445
+            facts.rate = 65
+            return LiveView(style: .plain, sourceName: "test").frame(facts, inspector: &inspector)[0]
+        }
+        let wide = header(columns: 200)
+        #expect(wide.contains("8,445 events (65/s)  routers ") && wide.contains("1 finding"), "\(wide)")
+        let withoutRate = wide.replacingOccurrences(of: " (65/s)", with: "")
+        let fitsWithoutRate = header(columns: withoutRate.prefix { $0 != "\u{26A0}" }.count)
+        #expect(fitsWithoutRate.contains("8,445 events  routers ") && fitsWithoutRate.contains("1 finding"), "\(fitsWithoutRate)")
+        #expect(!fitsWithoutRate.contains("/s)"), "\(fitsWithoutRate)")
+        let narrow = header(columns: withoutRate.prefix { $0 != "\u{26A0}" }.count - 5)
+        #expect(!narrow.contains("events") && narrow.contains("routers ") && narrow.contains("1 finding"), "\(narrow)")
+    }
+
     // MARK: - live: the details
 
     @Test("live's details of a node: its type's live count now, the most at once, its budget, and a sparkline per second")

@@ -3,7 +3,9 @@ import NapkinTrace
 /// The first line of the inspector, and the rule under the header.
 ///
 /// Live: `napkin-inspect live  [2/3] app (pid 12)  t=4.2s  1,234 events
-/// (300/s)  routers 5  tasks 2  no findings  [live; history 4.1s]`.
+/// (300/s)  routers 5  tasks 2  no findings  [live; history 4.1s]`; on a
+/// screen too narrow for it all, the rate and then the events count are
+/// left out before the findings count is cut.
 /// Paused, the moment shown instead of the clock, how far the history goes
 /// (from the oldest moment it can rebuild to the newest event), and the
 /// counts of that moment: `… app (pid 12)  paused at seq 1,100, t=3.9s
@@ -26,9 +28,18 @@ extension LiveView {
             + "  " + (found == 0 ? style.green("no findings") : style.red(NumberFormat.count(found, "finding")))
             + (provisional == 0 ? "" : style.yellow(", \(NumberFormat.grouped(provisional)) provisional"))
         guard inspector.isPaused else {
-            header += "  t=" + TimeFormat.duration(state.time)
-            header += "  \(NumberFormat.grouped(facts.events)) events (\(NumberFormat.grouped(facts.rate))/s)"
-            header += counts
+            // The findings count matters most: on a narrow screen the rate goes first, then the events.
+            let clock = "  t=" + TimeFormat.duration(state.time)
+            let events = "  \(NumberFormat.grouped(facts.events)) events"
+            let rate = " (\(NumberFormat.grouped(facts.rate))/s)"
+            let full = header + clock + events + rate + counts
+            if full.visibleCount <= columns {
+                header = full
+            } else if (header + clock + events + counts).visibleCount <= columns {
+                header += clock + events + counts
+            } else {
+                header += clock + counts
+            }
             header = flagged(header, facts, columns: columns)
             let history = facts.reach.map { "history " + TimeFormat.duration($0.span) } ?? "no history"
             header += style.dim("  [\(facts.finished ? "ended" : "live"); \(history)]")
