@@ -132,14 +132,19 @@ public enum TraceEncoder {
         return String(scalars)
     }
 
-    /// `,"src":"Module/File.swift:42"`.
+    /// `,"src":"Module/File.swift:42"`; for a function (no line), the `fn`
+    /// field instead, `,"fn":"Module/Type.function(label:)"` (a reader that
+    /// does not know `fn` skips it, where a `src` without a line would make
+    /// the record invalid to it).
     @inline(__always)
     private static func writeLocation(_ location: CodeLocation, to out: inout EncodingCursor) {
-        key(.src, &out)
+        key(location.isFunction ? .fn : .src, &out)
         out.byte(UInt8(ascii: "\""))
         location.withFileIDBytes { out.escaped($0) }
-        out.byte(UInt8(ascii: ":"))
-        out.decimal(UInt64(location.line))
+        if !location.isFunction {
+            out.byte(UInt8(ascii: ":"))
+            out.decimal(UInt64(location.line))
+        }
         out.byte(UInt8(ascii: "\""))
     }
 

@@ -19,6 +19,7 @@ package enum TraceField: CaseIterable, Sendable {
     case text, count, first, last, reason
     case state, src
     case found, refs
+    case fn
 
     /// The field's name on the wire.
     @_transparent @usableFromInline package var name: StaticString {
@@ -53,6 +54,7 @@ package enum TraceField: CaseIterable, Sendable {
         case .src: "src"
         case .found: "found"
         case .refs: "refs"
+        case .fn: "fn"
         }
     }
 
@@ -71,7 +73,7 @@ package enum TraceField: CaseIterable, Sendable {
         switch self {
         case .seq, .t, .v, .pid, .rev, .part, .lost, .replay, .id, .interactor, .parent, .child, .task, .owner, .count, .first, .last, .found, .refs: .unsigned
         case .wall: .signed
-        case .ev, .app, .type, .itype, .label, .outcome, .text, .reason, .state, .src: .string
+        case .ev, .app, .type, .itype, .label, .outcome, .text, .reason, .state, .src, .fn: .string
         }
     }
 

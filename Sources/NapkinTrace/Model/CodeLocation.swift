@@ -6,6 +6,11 @@
 /// call and no string work until it is written; a reader builds it from the
 /// `src` field of a record (`"RibHouse/LoggedInRouter.swift:57"`, see
 /// `docs/trace-format.md`).
+///
+/// Where only a function's symbol can be had (a creation on an iOS device,
+/// or a binary without debug information), a location names the function
+/// instead of a line: ``init(module:function:)``, ``isFunction``,
+/// `"RibHouse/LoggedInBuilder.build(withListener:)"`; its ``line`` is 0.
 public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
     private enum File: Sendable {
         case literal(StaticString)
@@ -28,7 +33,29 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
         self.line = line
     }
 
-    /// `Module/File.swift`: the module and the file name, as `#fileID` gives them.
+    /// A function of the app's code, where no line is known: `module`
+    /// `RibHouse`, `function` `LoggedInBuilder.build(withListener:)` (as
+    /// `SwiftSymbol.function(demangled:)` writes it). Its ``line`` is 0 and
+    /// its ``fileID`` is `RibHouse/LoggedInBuilder.build(withListener:)`.
+    public init(module: String, function: String) {
+        self.file = .text(module + "/" + function)
+        self.line = 0
+    }
+
+    /// Whether this names a function rather than a line (``line`` is 0).
+    public var isFunction: Bool { line == 0 }
+
+    /// The function this names (`LoggedInBuilder.build(withListener:)`),
+    /// without its module; nil for a line.
+    public var function: String? {
+        guard isFunction else { return nil }
+        let id = fileID
+        guard let slash = id.firstIndex(of: "/") else { return id }
+        return String(id[id.index(after: slash)...])
+    }
+
+    /// `Module/File.swift`: the module and the file name, as `#fileID` gives
+    /// them (for a function: the module and the function).
     public var fileID: String {
         switch file {
         case .literal(let text): text.description
@@ -50,8 +77,8 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
         return String(id[..<slash])
     }
 
-    /// `Module/File.swift:42`.
-    public var description: String { "\(fileID):\(line)" }
+    /// `Module/File.swift:42`; for a function, `Module/Type.function(label:)`.
+    public var description: String { isFunction ? fileID : "\(fileID):\(line)" }
 
     /// Calls `body` with the UTF-8 bytes of ``fileID`` (no copy for a literal).
     func withFileIDBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
@@ -75,6 +102,15 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
         guard let colon = text.lastIndex(of: ":"), colon != text.startIndex,
               let line = UInt(text[text.index(after: colon)...]), line > 0 else { return nil }
         self.init(fileID: String(text[..<colon]), line: line)
+    }
+
+    /// Reads a function, `Module/Type.function(label:)` (the `fn` field);
+    /// nil when it is not a module, a slash, and a name ending in a
+    /// parameter list.
+    public init?(parsingFunction text: String) {
+        guard let slash = text.firstIndex(of: "/"), slash != text.startIndex, text.hasSuffix(")"),
+              let open = text.firstIndex(of: "("), open > text.index(after: slash) else { return nil }
+        self.init(module: String(text[..<slash]), function: String(text[text.index(after: slash)...]))
     }
 
     /// The same file ID and line.

@@ -188,12 +188,19 @@ struct TraceRecordFields {
         return value
     }
 
-    /// The code location `src` names, if the record has one.
+    /// The code location `src` names, or else the function `fn` names, if
+    /// the record has one.
     @inline(__always)
     private func location() throws(JSONError) -> CodeLocation? {
-        guard let src = strings[.src] else { return nil }
-        guard let location = CodeLocation(parsing: src) else {
-            throw JSONError("\"src\" must be FILE:LINE (e.g. \"App/HomeRouter.swift:42\"), not \"\(src)\"")
+        if let src = strings[.src] {
+            guard let location = CodeLocation(parsing: src) else {
+                throw JSONError("\"src\" must be FILE:LINE (e.g. \"App/HomeRouter.swift:42\"), not \"\(src)\"")
+            }
+            return location
+        }
+        guard let fn = strings[.fn] else { return nil }
+        guard let location = CodeLocation(parsingFunction: fn) else {
+            throw JSONError("\"fn\" must be MODULE/FUNCTION(LABELS) (e.g. \"App/HomeBuilder.build(withListener:)\"), not \"\(fn)\"")
         }
         return location
     }
