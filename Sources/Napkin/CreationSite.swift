@@ -26,8 +26,9 @@
 // callers capture only when `tracerForNewObject()` gave a tracer.
 //
 // Where `Runtime` is missing (iOS) or the stack has no line for the frame
-// (no debug information), no line is found; a router then falls back to the
-// default arguments of `Router.init(interactor:file:line:)`.
+// (no debug information), the chosen frame's function is recorded instead
+// of a line (`CreationSiteSymbols.swift`); where not even a symbol names it,
+// the record has no location.
 #if canImport(Runtime)
 import Runtime
 #endif
@@ -61,7 +62,8 @@ enum CreationSite {
         if let known { return known }
         // Outside the lock: a line lookup takes milliseconds. The stack is
         // still the one read: this runs inside the same initializer.
-        let found = resolve(type.map(InitializerNames.init(of:)))
+        let found = resolve(type.map(InitializerNames.init(of:)), stack: key.stack)
+        if functionsOnly { return found }
         table.withLock { table in
             if table.count < limit { table[key] = .some(found) }
         }
@@ -88,39 +90,21 @@ enum CreationSite {
     #endif
 
     /// Symbolicates the current stack (names only), picks the frame, and
-    /// looks up that one frame's line. `names` nil: taken from the first
-    /// frame of the app's code (see ``location(skippingInitializersOf:)``).
+    /// looks up that one frame's line; where it has none (no debug
+    /// information), names its function. Without `Runtime` (iOS), names the
+    /// function from `stack`'s symbols (`CreationSiteSymbols.swift`).
+    /// `names` nil: taken from the first frame of the app's code (see
+    /// ``location(skippingInitializersOf:)``).
     @inline(never)
-    static func resolve(_ names: InitializerNames?) -> CodeLocation? {
+    static func resolve(_ names: InitializerNames?, stack: ReturnAddresses) -> CodeLocation? {
         #if canImport(Runtime)
         let images = processImages
-        guard let stack = try? Backtrace.capture(algorithm: .fast, limit: depth + 8, top: 0, images: images),
-              let named = stack.symbolicated(with: images, options: [.useSymbolCache])
+        guard let captured = try? Backtrace.capture(algorithm: .fast, limit: depth + 8, top: 0, images: images),
+              let named = captured.symbolicated(with: images, options: [.useSymbolCache])
         else { return nil }
-        var names = names
-        var start = 0
-        if names == nil {
-            // No type given (an interactor's lifecycle): the type whose
-            // initializer is among the first frames of the app's code (an
-            // optimised build may put a helper before it); none: the first
-            // frame of the app's code is the builder (the initializer was inlined).
-            let appFrames = named.frames.indices.filter { appFrameName(named.frames[$0]) != nil }.prefix(4)
-            for index in appFrames {
-                if let type = SwiftSymbol.initializedType(in: appFrameName(named.frames[index])!) {
-                    names = InitializerNames(names: [type])
-                    start = index
-                    break
-                }
-            }
-        }
-        var chosen: Int?
-        for (index, frame) in named.frames.enumerated() where index >= start {
-            guard let name = appFrameName(frame) else { continue }
-            if names?.matches(name) == true { continue }
-            chosen = index
-            break
-        }
-        guard let chosen else { return nil }
+        guard let (chosen, names) = chooseFrame(named.frames.map(appFrameName), skipping: names),
+              let symbol = named.frames[chosen].symbol else { return nil }
+        if functionsOnly { return functionLocation(mangled: symbol.rawName) }
         // The same builder reached from other callers is another stack, but the same frame: its line is known.
         let frameKey = FrameKey(address: named.frames[chosen].captured.originalProgramCounter, names: names?.names ?? [])
         if let known = frameLines.withLock({ $0[frameKey] }) { return known }
@@ -129,15 +113,21 @@ enum CreationSite {
         guard let one = try? Backtrace.capture(algorithm: .fast, limit: 2, offset: chosen, top: 0, images: images),
               let lines = one.symbolicated(with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
         else { return nil }
-        let found = line(of: lines, skipping: names)
+        // No line (no debug information): the function.
+        let found = line(of: lines, skipping: names) ?? functionLocation(mangled: symbol.rawName)
         frameLines.withLock { table in
             if table.count < limit { table[frameKey] = .some(found) }
         }
         return found
         #else
-        return nil
+        return functionFromSymbols(of: stack, skipping: names)
         #endif
     }
+
+    /// Tests only: resolve a stack not seen before to the function, as
+    /// where no line can be had (iOS), and keep nothing (the tables stay as
+    /// they were). Read only when a stack is resolved, never on the cached path.
+    @TaskLocal static var functionsOnly = false
 
     #if canImport(Runtime)
     /// A frame chosen as a creation's line, and the initializers skipped in it.

@@ -22,12 +22,43 @@ enum SwiftSymbol {
 }
 
 extension SwiftSymbol {
+    /// `name` without the private discriminators a `private` or
+    /// `fileprivate` declaration's symbol carries: `Router.(creationLocation
+    /// in _30F4…)(file:)` gives `Router.creationLocation(file:)`, and a
+    /// private initializer's `FactoryRouter.().init()` (`Runtime`'s simplified
+    /// form) or `M.FactoryRouter.() -> M.FactoryRouter(in _464C…).init()`
+    /// (`swift_demangle`'s) gives `FactoryRouter.init()` / `M.FactoryRouter.() ->
+    /// M.FactoryRouter.init()`, where the initializer is found as any other.
+    static func withoutPrivateDiscriminators(_ name: String) -> String {
+        guard name.contains("(") else { return name }
+        var text = Substring(name)
+        var result = ""
+        while let open = text.firstIndex(of: "(") {
+            result += text[..<open]
+            let inside = text[text.index(after: open)...]
+            // `(NAME in _HEX)` or `(in _HEX)`.
+            if let close = inside.firstIndex(of: ")"), let marker = inside[..<close].firstRange(of: "in _"),
+               inside[marker.upperBound..<close].allSatisfy({ $0.isHexDigit }),
+               marker.lowerBound == inside.startIndex || inside[inside.index(before: marker.lowerBound)] == " " {
+                let declared = inside[..<marker.lowerBound]
+                result += declared.hasSuffix(" ") ? declared.dropLast() : declared
+                text = inside[inside.index(after: close)...]
+            } else {
+                result += "("
+                text = inside
+            }
+        }
+        result += text
+        return result.replacing(".().", with: ".")
+    }
+
     /// The type a demangled name initializes, unqualified: `LoggedInRouter`
     /// for `RibHouse.LoggedInRouter.__allocating_init(interactor:)`,
     /// `RecordedInteractor` for `variable initialization expression of
     /// RecordedInteractor.lifecycle : Napkin.InteractorLifecycle`; nil for
     /// another function.
     static func initializedType(in name: String) -> String? {
+        let name = withoutPrivateDiscriminators(name)
         let property = "variable initialization expression of "
         if let start = name.firstRange(of: property)?.upperBound {
             let owner = name[start...].prefix { $0 != " " }
@@ -81,6 +112,7 @@ struct InitializerNames {
     /// `X.init<...>`, or the initial value of a stored property
     /// (`variable initialization expression of X.lifecycle`).
     func matches(_ symbol: String) -> Bool {
+        let symbol = SwiftSymbol.withoutPrivateDiscriminators(symbol)
         for name in names {
             for suffix in [".init(", ".init<", ".__allocating_init(", ".__allocating_init<"] where Self.contains(symbol, name + suffix) {
                 return true
@@ -112,15 +144,19 @@ extension SwiftSymbol {
     /// for `RibHouse.LoggedInBuilder.build(withListener: RibHouse.LoggedInListener)
     /// -> RibHouse.LoggedInRouting` (`swift_demangle`'s form, and `Runtime`'s).
     /// The enclosing function of a closure or a specialization (`closure #1
-    /// () -> () in …`, `function signature specialization <…> of …`); generic
+    /// () -> () in …`, `function signature specialization <…> of …`, an
+    /// async function's `suspend resume partial function for …`; `static`
+    /// dropped); generic
     /// arguments and parameter types dropped, labels kept (`_:` for none).
     /// What a creation names where only a symbol can be had (`dladdr(3)` on
     /// an iOS device, no line); nil for a name that is not a Swift function's.
     static func function(demangled name: String) -> (module: String, function: String)? {
         // An arrow's `>` is no bracket.
-        var text = Substring(name.replacing("->", with: "\u{2192}"))
-        // The enclosing function: after the last ` in ` or ` of ` outside brackets.
-        if let cut = lastTopLevel(in: text, of: [" in ", " of "]) { text = text[cut...] }
+        var text = Substring(withoutPrivateDiscriminators(name).replacing("->", with: "\u{2192}"))
+        // The enclosing function: after the last ` in `, ` of ` or ` for ` outside brackets
+        // (`closure #1 … in`, `specialization … of`, `suspend resume partial function for`).
+        if let cut = lastTopLevel(in: text, of: [" in ", " of ", " for "]) { text = text[cut...] }
+        for keyword in ["static ", "class "] where text.hasPrefix(keyword) { text = text.dropFirst(keyword.count) }
         // `Module.Type.name(` up to its parameter list.
         guard let open = firstTopLevel(in: text, "(") else { return nil }
         var path = ""

@@ -1,4 +1,5 @@
 @testable import Napkin
+import Foundation
 import NapkinTrace
 import Testing
 import TestSupport
@@ -115,6 +116,21 @@ struct CreationSiteRecordedTests {
         withExtendedLifetime(router) {}
     }
 
+    @Test("a factory in the router's own file (a private init building its interactor, a static make()) → the factory's line, sync and async")
+    func factoryInTheRoutersFile() async {
+        let file = "NapkinTests/FactoryRouter.swift"
+        let recorder = TraceRecorder(app: "factory")
+        let router = recorder.record { FactoryRouter.make() }
+        let found = Self.created("FactoryRouter", in: recorder)
+        #expect(found.router == CodeLocation(fileID: file, line: UInt(FactoryRouter.makeLine)), "\(recorder.events.map(\.kind))")
+        // The interactor is constructed inside the router's initializer: that line is the one that made it.
+        #expect(found.interactor == CodeLocation(fileID: file, line: UInt(FactoryRouter.initLine)))
+        let asyncRecorder = TraceRecorder(app: "factory-async")
+        let other = await asyncRecorder.record { await FactoryRouter.makeAsync() }
+        #expect(Self.created("FactoryRouter", in: asyncRecorder).router == CodeLocation(fileID: file, line: UInt(FactoryRouter.makeAsyncLine)))
+        withExtendedLifetime((router, other)) {}
+    }
+
     @Test("file and line given to the initializer (a factory naming its caller) are recorded instead of the stack's")
     func explicitLine() {
         let recorder = TraceRecorder(app: "explicit")
@@ -183,5 +199,102 @@ struct CreationSiteRecordedTests {
     init(items: [Item]) {
         self.items = items
         super.init(interactor: RecordedInteractor())
+    }
+}
+
+// MARK: - Where no line can be had
+
+/// The function a creation names where only a symbol can be had (an iOS
+/// device: no `Runtime`; a binary without debug information): the same
+/// frame as the line, named `Module/Type.function(labels:)`. On Linux the
+/// path is taken on purpose (`CreationSite.functionsOnly`); the iOS name
+/// source (`dladdr`) is tested on an exported symbol of the Swift runtime.
+@Suite("Creation sites, by function name")
+@MainActor
+struct CreationSiteFunctionTests {
+    @Test("a builder method, a factory in the router's file, an async factory, a closure: the function that built it, for router and interactor")
+    func functionNames() async {
+        let recorder = TraceRecorder(app: "functions")
+        let routers = CreationSite.$functionsOnly.withValue(true) {
+            recorder.record { (OwnInitBuilder().build(), FactoryRouter.make()) }
+        }
+        let own = CreationSiteRecordedTests.created("OwnInitRouter", in: recorder)
+        #expect(own.router == CodeLocation(module: "NapkinTests", function: "OwnInitBuilder.build()"), "\(recorder.events.map(\.kind))")
+        #expect(own.router?.isFunction == true)
+        #expect(own.interactor == CodeLocation(module: "NapkinTests", function: "OwnInitBuilder.build()"))
+        let factory = CreationSiteRecordedTests.created("FactoryRouter", in: recorder)
+        #expect(factory.router == CodeLocation(module: "NapkinTests", function: "FactoryRouter.make()"))
+
+        let asyncRecorder = TraceRecorder(app: "functions-async")
+        let other = await CreationSite.$functionsOnly.withValue(true) {
+            await asyncRecorder.record { await FactoryRouter.makeAsync() }
+        }
+        #expect(CreationSiteRecordedTests.created("FactoryRouter", in: asyncRecorder).router
+                    == CodeLocation(module: "NapkinTests", function: "FactoryRouter.makeAsync()"))
+
+        let closureRecorder = TraceRecorder(app: "functions-closure")
+        let inClosure = CreationSite.$functionsOnly.withValue(true) {
+            closureRecorder.record { [InheritingRouter(interactor: RecordedInteractor())] }
+        }
+        #expect(CreationSiteRecordedTests.created("InheritingRouter", in: closureRecorder).router
+                    == CodeLocation(module: "NapkinTests", function: "CreationSiteFunctionTests.functionNames()"))
+        withExtendedLifetime((routers, other, inClosure)) {}
+    }
+
+    @Test("the choice of frame from names alone: initializers skipped (private ones too), the interactor's type found from its own initializer")
+    func chooseFrame() {
+        // dladdr's names (swift_demangle's full form); nil for Napkin's and the system's frames.
+        let frames: [String?] = [
+            nil, nil,
+            "RibHouse.LoggedInRouter.() -> RibHouse.LoggedInRouter(in _464CC02B0149E2D519C5D76426539C7C).init(interactor: RibHouse.LoggedInInteractor) -> RibHouse.LoggedInRouter",
+            "RibHouse.LoggedInRouter.__allocating_init(interactor: RibHouse.LoggedInInteractor) -> RibHouse.LoggedInRouter",
+            "RibHouse.LoggedInBuilder.build(withListener: RibHouse.LoggedInListener) -> RibHouse.LoggedInRouting",
+            nil,
+        ]
+        let chosen = CreationSite.chooseFrame(frames, skipping: InitializerNames(names: ["LoggedInRouter", "ViewableRouter", "Router"]))
+        #expect(chosen?.index == 4)
+        let interactor: [String?] = [
+            nil, "RibHouse.LoggedInInteractor.init() -> RibHouse.LoggedInInteractor",
+            "RibHouse.LoggedInInteractor.__allocating_init() -> RibHouse.LoggedInInteractor",
+            "RibHouse.LoggedInBuilder.build(withListener: RibHouse.LoggedInListener) -> RibHouse.LoggedInRouting",
+        ]
+        let found = CreationSite.chooseFrame(interactor, skipping: nil)
+        #expect(found?.index == 3)
+        #expect(found?.skipped?.names == ["LoggedInInteractor"])
+        #expect(CreationSite.chooseFrame([nil, frames[2], frames[3]], skipping: InitializerNames(names: ["LoggedInRouter"])) == nil,
+                "only initializers: no frame")
+    }
+
+    @Test("the dynamic linker names an exported Swift function by its address, and the runtime demangles it; an unknown address has no name")
+    func dladdrAndDemangle() throws {
+        let handle = try #require(dlopen(nil, RTLD_NOW))
+        defer { dlclose(handle) }
+        // String.count's getter, exported by the Swift runtime library.
+        let symbol = try #require(dlsym(handle, "$sSS5countSivg"))
+        var stack = ReturnAddresses()
+        // A return address just past the function's first byte: inside it.
+        stack.addresses.0 = UInt(bitPattern: symbol) + 1
+        stack.addresses.1 = 1
+        stack.count = 2
+        let names = stack.symbolNames()
+        #expect(names.count == 2)
+        #expect(names[0] == "$sSS5countSivg", "\(names)")
+        #expect(names[1] == nil, "address 1 is no symbol's")
+        #expect(SwiftSymbol.demangle("$sSS5countSivg") == "Swift.String.count.getter : Swift.Int")
+        #expect(SwiftSymbol.demangle("main") == nil)
+        #expect(SwiftSymbol.isAppCode(mangled: "$sSS5countSivg") == false, "the standard library")
+        #expect(SwiftSymbol.isAppCode(mangled: "$s8RibHouse15LoggedInBuilderC5build12withListener4userAA0cD7Routing_pAA0cdH0_p_AA4UserVtYaF"))
+        #expect(SwiftSymbol.isAppCode(mangled: "$s8RibHouse15LoggedInBuilderC5build12withListener4userAA0cD7Routing_pAA0cdH0_p_AA4UserVtYaFTA") == false, "a thunk")
+        #expect(SwiftSymbol.isAppCode(mangled: "$s6Napkin6RouterC10interactorACyxGx_tcfc") == false, "Napkin's")
+        #expect(CreationSite.functionLocation(mangled: "$s8RibHouse15LoggedInBuilderC5build12withListener4userAA0cD7Routing_pAA0cdH0_p_AA4UserVtYaF")
+                    == CodeLocation(module: "RibHouse", function: "LoggedInBuilder.build(withListener:user:)"))
+    }
+
+    @Test("names from symbols are used only when the first frame is named as Napkin's (a stripped binary names neighbours)")
+    func strippedGuard() {
+        var stack = ReturnAddresses()
+        stack.addresses.0 = 1
+        stack.count = 1
+        #expect(CreationSite.functionFromSymbols(of: stack, skipping: nil) == nil)
     }
 }

@@ -63,6 +63,22 @@ struct CreationSiteTests {
         let interactor = InitializerNames(names: ["RecordedInteractor"])
         #expect(interactor.matches("variable initialization expression of RecordedInteractor.lifecycle"))
         #expect(interactor.matches("variable initialization expression of OtherInteractor.lifecycle") == false)
+        // A private initializer, in both demanglers' forms (its discriminator in the way).
+        let factory = InitializerNames(names: ["FactoryRouter"])
+        #expect(factory.matches("FactoryRouter.().init()"))
+        #expect(factory.matches("NapkinTests.FactoryRouter.() -> NapkinTests.FactoryRouter(in _464CC02B0149E2D519C5D76426539C7C).init() -> NapkinTests.FactoryRouter"))
+        #expect(factory.matches("static FactoryRouter.make()") == false)
+        #expect(SwiftSymbol.initializedType(in: "FactoryRouter.().init()") == "FactoryRouter")
+    }
+
+    @Test("private discriminators are dropped; other parentheses are kept")
+    func privateDiscriminators() {
+        #expect(SwiftSymbol.withoutPrivateDiscriminators("Napkin.Router.(creationLocation in _30F42EA9F5BFD8F721C708404E996AC3)(file: Swift.StaticString?)")
+                    == "Napkin.Router.creationLocation(file: Swift.StaticString?)")
+        #expect(SwiftSymbol.withoutPrivateDiscriminators("FactoryRouter.().init()") == "FactoryRouter.init()")
+        #expect(SwiftSymbol.withoutPrivateDiscriminators("closure #1 (Swift.Int) -> () in M.B.build(in: Swift.Int)") == "closure #1 (Swift.Int) -> () in M.B.build(in: Swift.Int)")
+        #expect(SwiftSymbol.withoutPrivateDiscriminators("M.B.(helper in _ZZ)(x:)") == "M.B.(helper in _ZZ)(x:)", "not hex: kept")
+        #expect(SwiftSymbol.function(demangled: "Shop.CartBuilder.(make in _ABC123)(for: Shop.Cart) -> Shop.CartRouter")! == ("Shop", "CartBuilder.make(for:)"))
     }
 }
 

@@ -18,6 +18,10 @@ struct SwiftSymbolFunctionTests {
               ("Shop.Cache<Shop.OrderRouter>.make<A>(with: (Swift.Int) -> A) -> A", "Shop", "Cache.make(with:)"),
               ("Shop.Outer.Inner.make() -> ()", "Shop", "Outer.Inner.make()"),
               ("Shop.App.__allocating_init(services: [Swift.String : Swift.Int]) -> Shop.App", "Shop", "App.init(services:)"),
+              ("static NapkinTests.FactoryRouter.make() -> NapkinTests.FactoryRouter", "NapkinTests", "FactoryRouter.make()"),
+              ("(1) suspend resume partial function for static NapkinTests.FactoryRouter.makeAsync() async -> NapkinTests.FactoryRouter",
+               "NapkinTests", "FactoryRouter.makeAsync()"),
+              ("Shop.CartBuilder.(make in _ABC123)(for: Shop.Cart) -> Shop.CartRouter", "Shop", "CartBuilder.make(for:)"),
           ])
     func named(_ demangled: String, _ module: String, _ function: String) throws {
         let found = try #require(SwiftSymbol.function(demangled: demangled), "\(demangled)")
