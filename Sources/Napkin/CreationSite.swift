@@ -60,9 +60,22 @@ enum CreationSite {
         key.type = type.map(ObjectIdentifier.init)
         let known: CodeLocation?? = table.withLock { $0[key] }
         if let known { return known }
-        // Outside the lock: a line lookup takes milliseconds. The stack is
-        // still the one read: this runs inside the same initializer.
-        let found = resolve(type.map(InitializerNames.init(of:)), stack: key.stack)
+        // A stack not seen before. Symbolicating it reads the binary's symbol
+        // and line tables (milliseconds, and 0.1 s or more the first time):
+        // not on this thread (the main actor, for a router). What the answer
+        // needs is kept (the stack, read here, inside the initializer) and it
+        // is worked out when the tracer takes the event from its queue.
+        let names = type.map(InitializerNames.init(of:))
+        let functionsOnly = Self.functionsOnly
+        let stack = key.stack
+        #if canImport(Runtime)
+        let captured = capture()
+        #else
+        let captured: Void? = nil
+        #endif
+        let found = CodeLocation(deferred: DeferredCodeLocation {
+            resolve(names, captured: captured, stack: stack, functionsOnly: functionsOnly)
+        })
         if functionsOnly { return found }
         table.withLock { table in
             if table.count < limit { table[key] = .some(found) }
@@ -89,32 +102,64 @@ enum CreationSite {
     static let processImages = ImageMap.capture()
     #endif
 
-    /// Symbolicates the current stack (names only), picks the frame, and
-    /// looks up that one frame's line; where it has none (no debug
+    #if canImport(Runtime)
+    /// What a creation keeps of its call stack for ``resolve(_:captured:stack:functionsOnly:)``:
+    /// the stack, and each of its frames alone. A line is looked up for one
+    /// frame only: in a large debug binary a frame's line costs milliseconds
+    /// to seconds, its name microseconds.
+    struct CapturedStack: Sendable {
+        /// The stack, outermost frames cut.
+        let all: Backtrace
+        /// `all`'s frames, each captured alone (the same offsets).
+        let frames: [Backtrace]
+    }
+
+    /// The current stack, as ``CapturedStack``: a few microseconds and an
+    /// allocation per frame, on the creating thread, for a stack not seen before.
+    @inline(never)
+    static func capture() -> CapturedStack? {
+        // The images given: without them each capture reads the process's image list again (about 0.5 ms).
+        let images = processImages
+        guard let all = try? Backtrace.capture(algorithm: .fast, limit: depth + 8, top: 0, images: images) else { return nil }
+        var frames: [Backtrace] = []
+        frames.reserveCapacity(depth + 8)
+        // A loop in this function, not a closure: each capture sees the same frames below it.
+        for offset in 0..<(depth + 8) {
+            guard let one = try? Backtrace.capture(algorithm: .fast, limit: 2, offset: offset, top: 0, images: images) else { break }
+            frames.append(one)
+        }
+        return CapturedStack(all: all, frames: frames)
+    }
+    #else
+    typealias CapturedStack = Void
+    #endif
+
+    /// Works out a creation's location from its stack, off the creating
+    /// thread: symbolicates the stack (names only), picks the frame, and
+    /// looks up that frame's line; where it has none (no debug
     /// information), names its function. Without `Runtime` (iOS), names the
     /// function from `stack`'s symbols (`CreationSiteSymbols.swift`).
     /// `names` nil: taken from the first frame of the app's code (see
     /// ``location(skippingInitializersOf:)``).
-    @inline(never)
-    static func resolve(_ names: InitializerNames?, stack: ReturnAddresses) -> CodeLocation? {
+    static func resolve(_ names: InitializerNames?, captured: CapturedStack?, stack: ReturnAddresses, functionsOnly: Bool) -> CodeLocation? {
         #if canImport(Runtime)
         let images = processImages
-        guard let captured = try? Backtrace.capture(algorithm: .fast, limit: depth + 8, top: 0, images: images),
-              let named = captured.symbolicated(with: images, options: [.useSymbolCache])
-        else { return nil }
+        guard let captured, let named = captured.all.symbolicated(with: images, options: [.useSymbolCache]) else {
+            return functionFromSymbols(of: stack, skipping: names)
+        }
         guard let (chosen, names) = chooseFrame(named.frames.map(appFrameName), skipping: names),
               let symbol = named.frames[chosen].symbol else { return nil }
         if functionsOnly { return functionLocation(mangled: symbol.rawName) }
         // The same builder reached from other callers is another stack, but the same frame: its line is known.
-        let frameKey = FrameKey(address: named.frames[chosen].captured.originalProgramCounter, names: names?.names ?? [])
+        let address = named.frames[chosen].captured.originalProgramCounter
+        let frameKey = FrameKey(address: address, names: names?.names ?? [])
         if let known = frameLines.withLock({ $0[frameKey] }) { return known }
-        // The same depth as the capture above (this function): `offset` skips
-        // to the chosen frame; the limit counts the truncation marker after it.
-        guard let one = try? Backtrace.capture(algorithm: .fast, limit: 2, offset: chosen, top: 0, images: images),
-              let lines = one.symbolicated(with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
+        // The chosen frame alone, with the frames inlined into it; no line (no debug information): the function.
+        guard chosen < captured.frames.count,
+              let lines = captured.frames[chosen].symbolicated(with: images, options: [.showInlineFrames, .showSourceLocations, .useSymbolCache])
         else { return nil }
-        // No line (no debug information): the function.
-        let found = line(of: lines, skipping: names) ?? functionLocation(mangled: symbol.rawName)
+        let frame = lines.frames.filter { $0.captured.originalProgramCounter == address }
+        let found = line(of: frame, skipping: names) ?? functionLocation(mangled: symbol.rawName)
         frameLines.withLock { table in
             if table.count < limit { table[frameKey] = .some(found) }
         }
@@ -139,23 +184,23 @@ enum CreationSite {
     /// The lines of chosen frames (bounded like ``table``).
     static let frameLines = Locked<[FrameKey: CodeLocation?]>([:])
 
-    /// The line of the one frame symbolicated in `lines`, with its inlined
+    /// The line of the one frame symbolicated in `frames`, with its inlined
     /// frames. Which inlined frame is the builder's cannot be read from their
     /// names: `Runtime` (Swift 6.3, Linux) pairs an inlined frame's name with
     /// a neighbour's line. So the lines are taken in order, innermost first,
     /// and a line in a file named after one of the skipped types
     /// (`LoggedInInteractor.swift`, where an inlined initializer's code is)
     /// or in compiler-generated code is passed over, unless no other remains.
-    private static func line(of lines: SymbolicatedBacktrace, skipping names: InitializerNames?) -> CodeLocation? {
+    private static func line(of frames: [SymbolicatedBacktrace.Frame], skipping names: InitializerNames?) -> CodeLocation? {
         // The module of the frame itself (the builder's), not of code inlined into it.
-        guard let outer = lines.frames.last(where: { !$0.inlined && $0.symbol != nil }),
+        guard let outer = frames.last(where: { !$0.inlined && $0.symbol != nil }),
               let module = outer.symbol.flatMap({ SwiftSymbol.module(ofMangled: $0.rawName) }) else { return nil }
         var skippedFiles = Set((names?.names ?? []).map { $0 + ".swift" })
-        for frame in lines.frames {
+        for frame in frames {
             if let name = frame.symbol?.name, let type = SwiftSymbol.initializedType(in: name) { skippedFiles.insert(type + ".swift") }
         }
         var fallback: CodeLocation?
-        for frame in lines.frames {
+        for frame in frames {
             guard let source = frame.symbol?.sourceLocation, source.line > 0, !source.path.contains("<compiler-generated>") else { continue }
             let file = source.path.split(separator: "/").last.map(String.init) ?? source.path
             let location = CodeLocation(fileID: "\(module)/\(file)", line: UInt(source.line))

@@ -227,10 +227,10 @@ struct CreationSiteFunctionTests {
 
         let asyncRecorder = TraceRecorder(app: "functions-async")
         let other = await CreationSite.$functionsOnly.withValue(true) {
-            await asyncRecorder.record { await FactoryRouter.makeAsync() }
+            await asyncRecorder.record { await FactoryRouter.makeAsyncByName() }
         }
         #expect(CreationSiteRecordedTests.created("FactoryRouter", in: asyncRecorder).router
-                    == CodeLocation(module: "NapkinTests", function: "FactoryRouter.makeAsync()"))
+                    == CodeLocation(module: "NapkinTests", function: "FactoryRouter.makeAsyncByName()"))
 
         let closureRecorder = TraceRecorder(app: "functions-closure")
         let inClosure = CreationSite.$functionsOnly.withValue(true) {

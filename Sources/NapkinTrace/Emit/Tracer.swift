@@ -176,7 +176,18 @@ package final class Tracer: Sendable {
 
     /// Everything queued so far (for a tracer without a sink: every event of the session).
     package func snapshot() -> [TraceEvent] {
-        queue.withLock { $0.events }
+        var events = queue.withLock { $0.events }
+        Self.resolveLocations(&events)
+        return events
+    }
+
+    /// Works out the deferred code locations (creation lines, see
+    /// `DeferredCodeLocation`) of `events`, off the threads that emitted
+    /// them; a location that comes to nothing is removed.
+    private static func resolveLocations(_ events: inout [TraceEvent]) {
+        for index in events.indices where events[index].location?.isDeferred == true {
+            events[index].location = events[index].location?.resolvedNow()
+        }
     }
 
     /// The sequence number of the last event queued (or dropped) so far.
@@ -259,6 +270,7 @@ package final class Tracer: Sendable {
             if final { q.closed = true }
         }
         defer { spare.removeAll(keepingCapacity: true) }
+        Self.resolveLocations(&spare)
         let detector = self.detector
         guard !spare.isEmpty else {
             // A quiet interval: a sink with work of its own (reconnecting) does it now.

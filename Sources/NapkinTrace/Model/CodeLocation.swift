@@ -15,22 +15,48 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
     private enum File: Sendable {
         case literal(StaticString)
         case text(String)
+        /// Not known yet (a creation line, see ``DeferredCodeLocation``).
+        case deferred(DeferredCodeLocation)
     }
 
     private let file: File
-    /// The line number (1-based).
-    public let line: UInt
+    private let storedLine: UInt
+
+    /// The line number (1-based); 0 for a function (``isFunction``).
+    public var line: UInt {
+        if case .deferred(let later) = file { return later.resolve()?.line ?? 0 }
+        return storedLine
+    }
 
     /// A location from `#fileID` and `#line`, without copying the file name.
     public init(fileID: StaticString, line: UInt) {
         self.file = .literal(fileID)
-        self.line = line
+        self.storedLine = line
     }
 
     /// A location from a file id read back from a trace.
     public init(fileID: String, line: UInt) {
         self.file = .text(fileID)
-        self.line = line
+        self.storedLine = line
+    }
+
+    /// A location worked out later (see ``DeferredCodeLocation``): reading
+    /// it computes it; the tracer resolves it before any sink sees it.
+    package init(deferred: DeferredCodeLocation) {
+        self.file = .deferred(deferred)
+        self.storedLine = 0
+    }
+
+    /// Whether this location is still to be worked out.
+    package var isDeferred: Bool {
+        if case .deferred = file { return true }
+        return false
+    }
+
+    /// This location, worked out now if it was deferred (nil if there is none).
+    package func resolvedNow() -> CodeLocation? {
+        if case .deferred(let later) = file { return later.resolve() }
+        return self
     }
 
     /// A function of the app's code, where no line is known: `module`
@@ -39,7 +65,7 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
     /// its ``fileID`` is `RibHouse/LoggedInBuilder.build(withListener:)`.
     public init(module: String, function: String) {
         self.file = .text(module + "/" + function)
-        self.line = 0
+        self.storedLine = 0
     }
 
     /// Whether this names a function rather than a line (``line`` is 0).
@@ -60,6 +86,7 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
         switch file {
         case .literal(let text): text.description
         case .text(let text): text
+        case .deferred(let later): later.resolve()?.fileID ?? ""
         }
     }
 
@@ -93,6 +120,9 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
             if let result = text.utf8.withContiguousStorageIfAvailable(body) { return result }
             var copy = text
             return copy.withUTF8(body)
+        case .deferred(let later):
+            guard let location = later.resolve() else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+            return location.withFileIDBytes(body)
         }
     }
 

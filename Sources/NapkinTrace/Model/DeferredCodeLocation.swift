@@ -1,0 +1,40 @@
+/// A code location worked out later, off the thread that made it: the
+/// creation line of a router or interactor, whose symbolication reads the
+/// binary's symbol and line tables from disk (100 ms and more the first
+/// time; seconds in a large debug binary). The creating thread (the main
+/// actor, for a router) keeps only what the answer needs (the call stack's
+/// return addresses) and a closure to compute it; the tracer's writer thread
+/// asks for it when it takes the event from the queue, before any sink or
+/// the detector sees it (and `TraceRecorder.events` before it returns
+/// them), so nothing after the queue ever meets an unresolved location.
+///
+/// Copies share one answer: the first to ask computes it, under a lock
+/// (another asking meanwhile waits for it), and every later ask reads it.
+package struct DeferredCodeLocation: Sendable {
+    private enum State {
+        case pending(@Sendable () -> CodeLocation?)
+        case resolved(CodeLocation?)
+    }
+
+    private let state: Locked<State>
+
+    /// A location `compute` will give when first asked (nil: no location).
+    package init(_ compute: @escaping @Sendable () -> CodeLocation?) {
+        state = Locked(.pending(compute))
+    }
+
+    /// The location, computed on the first call; nil when there is none.
+    package func resolve() -> CodeLocation? {
+        state.withLock { state in
+            switch state {
+            case .resolved(let location):
+                return location
+            case .pending(let compute):
+                // A deferred answer is never itself deferred.
+                let location = compute().flatMap { $0.isDeferred ? $0.resolvedNow() : $0 }
+                state = .resolved(location)
+                return location
+            }
+        }
+    }
+}
