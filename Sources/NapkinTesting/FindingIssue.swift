@@ -3,7 +3,9 @@ import Testing
 
 /// One finding as ``NapkinLeakCheck`` reports it to Swift Testing: the
 /// issue's text (``FindingMessage``'s), and the line an IDE shows it on as
-/// a `SourceLocation`: the finding's first code location, else the test.
+/// a `SourceLocation`: the finding's first code location that names a line,
+/// else the test (a function, recorded on a device, has no line: the text
+/// names it).
 struct FindingIssue: Sendable {
     /// The issue's text.
     var text: String

@@ -21,14 +21,20 @@ import NapkinTrace
 /// per path, then the tally, and the note after it when the paths do not
 /// account for every reference (as `napkin-inspect check` prints them).
 ///
-/// The failure belongs on the finding's first code location (the line to
-/// look at); with none, on the test itself (each library's glue knows where
-/// that is).
+/// The failure belongs on the finding's first code location that names a
+/// line (the line to look at); with none, on the test itself (each
+/// library's glue knows where that is). A location that names a function
+/// (a creation recorded where only its symbol could be had, an iOS device:
+/// `RibHouse/LoggedInBuilder.build(withListener:)`, no line) has no file
+/// and line to show a failure on: it is never ``location``, so a finding
+/// that names only functions falls back to the test, as one that names no
+/// code; its text still names them (`  at RibHouse/LoggedInBuilder.build(withListener:) (created)`).
 struct FindingMessage: Sendable, Equatable {
     /// The failure's text.
     var text: String
-    /// The line to show the failure on: the finding's first code location;
-    /// nil when the finding names no code.
+    /// The line to show the failure on: the finding's first code location
+    /// that names a line; nil when the finding names no code, or only
+    /// functions.
     var location: CodeLocation?
     /// The full path of ``location``'s file, when one was found (see
     /// ``IssueLocation``); nil otherwise: the failure then names the file id.
@@ -47,7 +53,7 @@ struct FindingMessage: Sendable, Equatable {
         }
         lines.append("  see \(finding.rule.documentation)")
         text = lines.joined(separator: "\n")
-        location = finding.locations.first?.location
+        location = finding.locations.first { !$0.location.isFunction }?.location
         filePath = location.flatMap { IssueLocation.filePath(of: $0, test: test, packageRoots: packageRoots, fileExists: fileExists) }
     }
 

@@ -21,11 +21,15 @@ import NapkinTrace
 ///
 /// Otherwise there is no path: the failure still names the right file and
 /// line, an IDE may just not place it in the editor.
+///
+/// A location that names a function (``NapkinTrace/CodeLocation/isFunction``)
+/// has no file: it never has a path (its name is not looked up as one).
 enum IssueLocation {
     /// The full path of `location`'s file, if one of the candidates exists,
-    /// for a test declared in `test` (nil: unknown).
+    /// for a test declared in `test` (nil: unknown); nil for a function.
     static func filePath(of location: CodeLocation, test: TestSource?, packageRoots: [String] = [],
                          fileExists: (String) -> Bool = fileExists) -> String? {
+        guard !location.isFunction else { return nil }
         if let test, location.fileID == test.fileID { return test.filePath }
         if let noted = SourcePaths.path(forFileID: location.fileID), fileExists(noted) { return noted }
         guard let module = location.module else { return nil }

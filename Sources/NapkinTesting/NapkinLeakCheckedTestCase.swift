@@ -230,8 +230,9 @@ struct XCTestLeakReport: Sendable {
     var traceFileName: String
 
     /// The report of `verdict` for the test `names`, declared in `test`
-    /// (nil: unknown); a finding without code location goes to `fallback`
-    /// (the call's file and line; nil: the test itself).
+    /// (nil: unknown); a finding without a code location that names a line
+    /// (none, or only functions: ``FindingMessage/location``) goes to
+    /// `fallback` (the call's file and line; nil: the test itself).
     init(_ verdict: LeakVerdict, names: XCTestNames, test: TestSource?, fallback: (file: String, line: Int)?,
          packageRoots: [String], fileExists: (String) -> Bool = IssueLocation.fileExists) {
         failures = verdict.messages(test: test, packageRoots: packageRoots, fileExists: fileExists).map { message in

@@ -22,7 +22,7 @@ struct SARIFPartsTests {
         let absolute = locator.file("/tmp/ä:b%.ndjson", line: 2)
         #expect(absolute.artifactLocation.uri == "file:///tmp/%C3%A4%3Ab%25.ndjson")
         let guess = locator.guess(CodeLocation(fileID: "My App/Router.swift", line: 9))
-        #expect(guess.artifactLocation.uri == "My%20App/Router.swift" && guess.region.startLine == 9)
+        #expect(guess?.artifactLocation.uri == "My%20App/Router.swift" && guess?.region.startLine == 9)
         #expect(SARIFLocator.components("/a/../../b/./c//d", in: "/x") == ["b", "c", "d"])
     }
 
@@ -82,5 +82,43 @@ struct SARIFPartsTests {
         let notes = log.invocation["toolExecutionNotifications"] as? [[String: Any]] ?? []
         #expect(notes.count == 1 && notes.first?["level"] as? String == "warning")
         #expect(((notes.first?["message"] as? [String: Any])?["text"] as? String)?.hasPrefix("t.ndjson: 12,345 more findings were established but not kept") == true)
+    }
+
+    @Test("a function (recorded on a device): no file, no guess, never a region; a logical location with its last component as name")
+    func functions() throws {
+        let builder = CodeLocation(module: "RibHouse", function: "LoggedInBuilder.build(withListener:)")
+        let scratch = try ScratchDirectory("sarif-functions")
+        // Even a file whose name the function's text would give is not taken.
+        try scratch.write("LoggedInBuilder.build(withListener:)", "")
+        let locator = SARIFLocator(sources: SourceRoot(directory: scratch.path), currentDirectory: scratch.path)
+        #expect(locator.code(builder) == nil)
+        #expect(locator.guess(builder) == nil)
+        let logical = try #require(SARIFLocator.logical(builder))
+        #expect(logical.name == "build(withListener:)" && logical.fullyQualifiedName == "LoggedInBuilder.build(withListener:)" && logical.kind == "function")
+        #expect(SARIFLocator.logical(CodeLocation(module: "App", function: "makeRoot()"))?.name == "makeRoot()")
+        #expect(SARIFLocator.logical(CodeLocation(module: "App", function: "A.B.c(x:y:)"))?.name == "c(x:y:)")
+        #expect(SARIFLocator.logical(CodeLocation(fileID: "App/A.swift", line: 3)) == nil)
+
+        // Its only code location a function, its trace not a file: the trace's name, line 1, as a finding
+        // without code; the function related, with its role and its index.
+        let finding = Finding(rule: .aliveAtEnd, subject: .router, type: "LoggedInRouter", id: 4, seqs: [8], time: 0, message: "still alive",
+                              locations: [.init(.created, builder), .init(.attached, CodeLocation(fileID: "RibHouse/Nowhere.swift", line: 5))])
+        let trace = FindingGroupsTests.checked([finding])
+        let log = try SARIFValidation.check(CheckSARIFReport.render([trace], sources: SourceRoot(directory: scratch.path), exitStatus: 1))
+        let result = try #require(log.results.first)
+        // The first line (the attach, not found) is the guess; the function is never one.
+        #expect(SARIFValidation.place(result)?.uri == "RibHouse/Nowhere.swift" && SARIFValidation.place(result)?.line == 5)
+        let related = try #require(result["relatedLocations"] as? [[String: Any]])
+        #expect(related.count == 1 && related[0]["id"] as? Int == 0 && related[0]["physicalLocation"] == nil)
+        #expect((related[0]["logicalLocations"] as? [[String: Any]])?.first?["fullyQualifiedName"] as? String == "LoggedInBuilder.build(withListener:)")
+        #expect(SARIFValidation.messageText(result["message"]).hasSuffix("; at RibHouse/LoggedInBuilder.build(withListener:) (created)"))
+        // Only the function: the trace's name, line 1.
+        let alone = Finding(rule: .aliveAtEnd, subject: .router, type: "LoggedInRouter", id: 4, seqs: [8], time: 0, message: "still alive",
+                            locations: [.init(.created, builder)])
+        let aloneLog = try SARIFValidation.check(CheckSARIFReport.render([FindingGroupsTests.checked([alone])],
+                                                                         sources: SourceRoot(directory: scratch.path), exitStatus: 1))
+        let place = try #require(SARIFValidation.place(aloneLog.results[0]))
+        #expect(place.uri.hasSuffix("/t.ndjson") && place.line == 1, "\(place)")
+        #expect((aloneLog.results[0]["locations"] as? [[String: Any]])?.first?["logicalLocations"] == nil)
     }
 }

@@ -40,6 +40,29 @@ struct FindingIssueTests {
         #expect(!issue.text.contains("  at "))
     }
 
+    static let builder = Finding.CodeReference(.created, CodeLocation(module: "RibHouse", function: "LoggedInBuilder.build(withListener:)"))
+
+    @Test("a creation that names a function (recorded on a device): no line to show it on, so the test; the text names the function")
+    func functionLocation() {
+        var looked: [String] = []
+        let issue = FindingIssue(Reports.leak(locations: [Self.builder]), testLocation: Reports.testLocation,
+                                 fileExists: { looked.append($0); return true })
+        #expect(issue.sourceLocation == Reports.testLocation, "the fallback of a finding without a line")
+        #expect(issue.text.contains("\n  at RibHouse/LoggedInBuilder.build(withListener:) (created)\n"), "\(issue.text)")
+        #expect(!issue.text.contains(":0"), "\(issue.text)")
+        #expect(looked.isEmpty, "a function is never looked up as a file: \(looked)")
+        let message = FindingMessage(Reports.leak(locations: [Self.builder]), test: TestSource(Reports.testLocation), fileExists: { _ in true })
+        #expect(message.location == nil && message.filePath == nil && message.path == nil)
+        // A line after the function (the attach): the issue goes on that line.
+        let mixed = FindingIssue(Reports.leak(locations: [Self.builder, Self.attached]), testLocation: Reports.testLocation,
+                                 fileExists: { _ in false })
+        #expect(mixed.sourceLocation.fileID == "Shop/ShopRouter.swift")
+        #expect(mixed.sourceLocation.line == 35)
+        #expect(mixed.text.contains("  at RibHouse/LoggedInBuilder.build(withListener:) (created)\n  at Shop/ShopRouter.swift:35 (attached)"))
+        #expect(IssueLocation.filePath(of: Self.builder.location, test: TestSource(Reports.testLocation), packageRoots: ["/src/shop"],
+                                       fileExists: { _ in true }) == nil)
+    }
+
     @Test("the path of the app's file, found in the package's Sources/MODULE")
     func pathInSources() {
         let issue = FindingIssue(Reports.leak(locations: [Self.attached]), testLocation: Reports.testLocation,

@@ -196,6 +196,22 @@ struct XCTestSupportPartsTests {
         #expect(unfound.failures[0].line == 35)
     }
 
+    @Test("a finding whose code locations are all functions (a device): the call's line, else the test; the text names the function")
+    func functionLocationFailures() {
+        let builder = Finding.CodeReference(.created, CodeLocation(module: "RibHouse", function: "LoggedInBuilder.build(withListener:)"))
+        let verdict = LeakVerdict(findings: [Reports.leak(locations: [builder])], trace: "")
+        let test = TestSource(fileID: "ShopTests/ShopXCTests.swift", filePath: "/src/shop/Tests/ShopTests/ShopXCTests.swift")
+        let report = XCTestLeakReport(verdict, names: XCTestNames(testCaseName: "A.testB"), test: test,
+                                      fallback: ("/src/shop/Tests/ShopTests/ShopXCTests.swift", 12), packageRoots: ["/src/shop"],
+                                      fileExists: { _ in true })
+        #expect(report.failures.map(\.file) == ["/src/shop/Tests/ShopTests/ShopXCTests.swift"])
+        #expect(report.failures.map(\.line) == [12])
+        #expect(report.failures.first?.text.contains("  at RibHouse/LoggedInBuilder.build(withListener:) (created)") == true)
+        let bare = XCTestLeakReport(verdict, names: XCTestNames(testCaseName: "A.testB"), test: nil, fallback: nil, packageRoots: [],
+                                    fileExists: { _ in true })
+        #expect(bare.failures.map(\.file) == [nil], "no line of the test known: the test itself")
+    }
+
     @Test("the trace file: written where asked, named after the test and the process, its path the failure's last line")
     func traceFile() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("napkin-xctest-\(UUID().uuidString)")

@@ -18,6 +18,18 @@ extension Finding {
     ///
     /// written as 16 lowercase hexadecimal digits. Changing it changes every
     /// stored fingerprint: a new definition needs a new name.
+    ///
+    /// A location that names a function (``CodeLocation/isFunction``: a
+    /// creation recorded where only the symbol could be had, an iOS device)
+    /// feeds it like a line, through the same definition: its file id is
+    /// `Module/Type.function(label:)` and its line 0
+    /// (`created=RibHouse/LoggedInBuilder.build(withListener:):0`). A
+    /// function is as stable from run to run as a line (more: it does not
+    /// move when lines are added above it), so a device's findings match
+    /// each other in baselines. But the same bug recorded on a device
+    /// (the function) and on a Mac or a simulator (the builder's line)
+    /// fingerprints differently: a baseline written from one kind of
+    /// recording does not know the other's findings.
     public var fingerprint: String {
         let references = locations.map { "\($0.role.rawValue)=\($0.location.fileID):\($0.location.line)" }
         let text = "\(rule.rawValue)|\(type)|\(label ?? "")|" + references.joined(separator: ",")

@@ -2,6 +2,13 @@
 /// rules name them: a few ids, how many there are, and the lines of code
 /// that created them, grouped by line.
 ///
+/// A creation recorded on a device names a function instead of a line
+/// (``CodeLocation/isFunction``, `RibHouse/OrderBuilder.build(withListener:)`):
+/// such instances are grouped by the function exactly as others by their
+/// line (a ``CodeLocation`` is equal to another naming the same function),
+/// counted among the ``lines``, not ``withoutLine``, and named as the
+/// function (`created at RibHouse/OrderBuilder.build(withListener:) (3)`).
+///
 /// Taken once per finding (a walk over the live instances), never per event.
 struct PopulationSurvey: Sendable {
     /// How many ids a finding lists; the rest are counted.
@@ -13,11 +20,11 @@ struct PopulationSurvey: Sendable {
     var ids: [NodeID] = []
     /// How many instances there are.
     var count = 0
-    /// The creation lines (for tasks: where they were started) and how many
-    /// instances each made, most first, then by file and line; at most
-    /// ``maxLines``.
+    /// The creation lines or functions (for tasks: where they were started)
+    /// and how many instances each made, most first, then by file id and
+    /// line; at most ``maxLines``.
     var lines: [(location: CodeLocation, count: Int)] = []
-    /// Instances whose creation line the trace does not give.
+    /// Instances whose creation line (or function) the trace does not give.
     var withoutLine = 0
 
     /// The instances of `key` alive in `state`; with `createdAfter`, only

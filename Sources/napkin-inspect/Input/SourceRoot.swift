@@ -12,6 +12,13 @@ import NapkinTrace
 /// ``maxEntries`` entries, so a huge tree (or a link loop) costs a bounded walk. A location that
 /// is not found (or is ambiguous) is shown as its `#fileID`, and
 /// ``unresolved`` lists them for one note.
+///
+/// A location that names a function (``CodeLocation/isFunction``: a
+/// creation recorded on a device, `RibHouse/LoggedInBuilder.build(withListener:)`)
+/// names no file: it is never looked up as a path (a function's name is no
+/// file name, and `LoggedInBuilder.build(withListener:)` could not be told
+/// from a file of that name), never counted as unresolved (the note would
+/// ask for a source root that cannot help), and shown as it is, without a line.
 final class SourceRoot {
     /// The most directory entries visited (files and folders, Swift or not).
     static let maxEntries = 500_000
@@ -29,8 +36,9 @@ final class SourceRoot {
 
     /// The path of `location`'s file relative to the directory (as a
     /// repository-relative path when the directory is the repository's
-    /// root), or nil when no single file matches.
+    /// root), or nil when no single file matches; always nil for a function.
     func path(of location: CodeLocation) -> String? {
+        guard !location.isFunction else { return nil }
         let id = location.fileID
         if let known = resolved[id] { return known }
         let found = find(location)
@@ -39,9 +47,11 @@ final class SourceRoot {
         return found
     }
 
-    /// `path:line` when the file is found, `Module/File.swift:line` otherwise.
+    /// `path:line` when the file is found, `Module/File.swift:line`
+    /// otherwise; a function as it is, `Module/Type.function(label:)`.
     func display(_ location: CodeLocation) -> String {
-        "\(path(of: location) ?? location.fileID):\(location.line)"
+        guard !location.isFunction else { return location.description }
+        return "\(path(of: location) ?? location.fileID):\(location.line)"
     }
 
     /// The note for standard error when some locations were not found, if any.

@@ -35,7 +35,10 @@ enum FindingLine {
 
     /// `  at Path/File.swift:42 (attached), Other.swift:7 (created)`: where a
     /// finding points in the app's code (paths found under `sources`, or
-    /// `#fileID`s without it), or nil when the trace names no code.
+    /// `#fileID`s without it), or nil when the trace names no code. A
+    /// function (a creation recorded on a device) reads as its description,
+    /// `RibHouse/LoggedInBuilder.build(withListener:) (created)`, with or
+    /// without `sources` (``SourceRoot/display(_:)``).
     static func locationLine(_ finding: Finding, style: Style, sources: SourceRoot?) -> String? {
         guard !finding.locations.isEmpty else { return nil }
         let shown = finding.locations.prefix(maxLocations).map { reference in
@@ -43,6 +46,17 @@ enum FindingLine {
                 + style.dim(" (\(reference.role.rawValue))")
         }
         return "  " + style.dim("at ") + shown.joined(separator: style.dim(", "))
+    }
+
+    /// `; at RibHouse/LoggedInBuilder.build(withListener:) (created)`: the
+    /// finding's code locations that name a function (a creation recorded on
+    /// a device), printable, for the one-line formats whose places carry
+    /// only a file and a line (GitHub's `file=`/`line=`, a SARIF result's
+    /// primary location); nothing when it names none.
+    static func functionsText(_ finding: Finding) -> String {
+        let functions = finding.locations.filter(\.location.isFunction).prefix(maxLocations)
+        guard !functions.isEmpty else { return "" }
+        return "; at " + functions.map { PrintableText.printable($0.description, limit: 300) }.joined(separator: ", ")
     }
 
     /// `  in test CheckoutTests/leaks()` (or `in one of the tests running then: ...`),

@@ -12,7 +12,10 @@ import Testing
 /// rule id among the rules, a level, a message, one to ten locations (an
 /// upload with a result without one is rejected whole), each with an
 /// artifact URI (relative to the repository, forward slashes, encoded) and a
-/// start line.
+/// start line. A related location may instead name a function alone
+/// (SARIF 2.1.0 §3.28: no `physicalLocation`, a non-empty `logicalLocations`,
+/// each with a `name`, a `fullyQualifiedName` ending in it and `kind`
+/// `function`); no region anywhere starts at line 0.
 enum SARIFValidation {
     /// The parsed log, its one run, and its results.
     struct Log {
@@ -103,7 +106,7 @@ enum SARIFValidation {
         for location in locations { try checkLocation(location, baseIDs: baseIDs) }
         let related = result["relatedLocations"] as? [[String: Any]] ?? []
         for location in related {
-            try checkLocation(location, baseIDs: baseIDs)
+            try checkLocation(location, baseIDs: baseIDs, logicalAllowed: true)
             #expect(location["id"] is Int)
             let role = (location["message"] as? [String: Any])?["text"] as? String ?? ""
             #expect(Finding.CodeReference.Role(rawValue: role) != nil, "a related location names its role: \(role)")
@@ -115,8 +118,23 @@ enum SARIFValidation {
         }
     }
 
-    /// One `location`: a physical location with an encoded URI and a start line.
-    static func checkLocation(_ location: [String: Any], baseIDs: Set<String>) throws {
+    /// One `location`: a physical location with an encoded URI and a start
+    /// line; with `logicalAllowed` (a related location), or a function alone.
+    static func checkLocation(_ location: [String: Any], baseIDs: Set<String>, logicalAllowed: Bool = false) throws {
+        if let logical = location["logicalLocations"] {
+            let functions = try #require(logical as? [[String: Any]], "logicalLocations is an array of objects")
+            #expect(!functions.isEmpty)
+            for function in functions {
+                let name = try #require(function["name"] as? String)
+                let qualified = try #require(function["fullyQualifiedName"] as? String)
+                #expect(!name.isEmpty && qualified.hasSuffix(name), "\(function)")
+                #expect(function["kind"] as? String == "function")
+            }
+            if location["physicalLocation"] == nil {
+                #expect(logicalAllowed, "a result's primary location needs a file and line: \(location)")
+                return
+            }
+        }
         let physical = try #require(location["physicalLocation"] as? [String: Any])
         let artifact = try #require(physical["artifactLocation"] as? [String: Any])
         let uri = try #require(artifact["uri"] as? String)

@@ -58,6 +58,22 @@ struct FindingFingerprintTests {
         }
     }
 
+    @Test("a function (a creation recorded on a device) feeds it as its file id and line 0; a device's and a Mac's recordings differ")
+    func functions() {
+        let function = Finding.CodeReference(.created, CodeLocation(module: "RibHouse", function: "LoggedInBuilder.build(withListener:)"))
+        let line = Finding.CodeReference(.created, CodeLocation(fileID: "RibHouse/LoggedInBuilder.swift", line: 21))
+        // FNV-1a 64 of "not-deallocated|LoggedInRouter||created=RibHouse/LoggedInBuilder.build(withListener:):0".
+        let device = Self.finding(rule: .notDeallocated, type: "LoggedInRouter", locations: [function])
+        #expect(device.fingerprint == "6eab270a51978523")
+        // FNV-1a 64 of "not-deallocated|LoggedInRouter||created=RibHouse/LoggedInBuilder.swift:21".
+        let mac = Self.finding(rule: .notDeallocated, type: "LoggedInRouter", locations: [line])
+        #expect(mac.fingerprint == "a178acca38e9a8b2")
+        // Stable from run to run, as a line; read back from a trace, the same.
+        let again = Finding.CodeReference(.created, CodeLocation(parsingFunction: "RibHouse/LoggedInBuilder.build(withListener:)")!)
+        #expect(Self.finding(rule: .notDeallocated, type: "LoggedInRouter", id: 40, seqs: [900], locations: [again]).fingerprint
+                == device.fingerprint)
+    }
+
     @Test("a literal #fileID and the same one read back from a trace give the same fingerprint")
     func literalAndReadLocations() {
         let fileID: StaticString = "RibHouse/LoggedInRouter.swift"

@@ -14,7 +14,7 @@ import TestSupport
 @Suite("A new event kind: every step of the recipe")
 struct EventKindRecipeTests {
     /// The fields every record carries, documented once at the top of the page.
-    static let commonFields: Set<String> = ["seq", "t", "ev", "src"]
+    static let commonFields: Set<String> = ["seq", "t", "ev", "src", "fn"]
 
     /// The lines of each kind's section of docs/trace-format.md
     /// (`` ### `name`: ... `` up to the next heading), by `ev` value.

@@ -60,8 +60,14 @@ struct TraceFastPath<Reads: WordReads> {
               let kind = kind(name, &caches) else { return nil }
         let location: CodeLocation?
         if c.current == UInt8(ascii: ",") {
-            guard c.match(.key(.src)), let parsed = self.location(&caches.locations) else { return nil }
-            location = parsed
+            // `src`, or `fn` where the writer had only a function (a creation on a device).
+            if c.match(.key(.src)) {
+                guard let parsed = self.location(&caches.locations) else { return nil }
+                location = parsed
+            } else {
+                guard c.match(.key(.fn)), let parsed = function(&caches.functions) else { return nil }
+                location = parsed
+            }
         } else {
             location = nil
         }
@@ -204,6 +210,12 @@ struct TraceFastPath<Reads: WordReads> {
         cached(&cache, CodeLocation.init(parsing:))
     }
 
+    /// The `fn` value (`Module/Type.function(label:)`), after its opening quote.
+    @inline(__always)
+    private mutating func function(_ cache: inout ByteKeyedCache<CodeLocation>) -> CodeLocation? {
+        cached(&cache, CodeLocation.init(parsingFunction:))
+    }
+
     /// A string value without escapes, after its opening quote, made into a
     /// value by `make` the first time its bytes are seen, and from `cache`
     /// after that; nil if it has escapes or `make` refuses it.
@@ -230,6 +242,9 @@ struct FastPathCaches: Sendable {
     var names = ByteKeyedCache<String>()
     /// Code locations (`src`), by their bytes.
     var locations = ByteKeyedCache<CodeLocation>()
+    /// Functions (`fn`), by their bytes: a cache of their own, as the same
+    /// bytes read as `src` would be another location (or none).
+    var functions = ByteKeyedCache<CodeLocation>()
     /// Marks' texts, by their bytes (an app repeats most of its marks; a
     /// cache of their own, so that one-off texts do not push names out).
     var marks = ByteKeyedCache<String>()

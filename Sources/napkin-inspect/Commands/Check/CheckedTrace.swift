@@ -93,7 +93,11 @@ extension CheckedTrace {
 /// `subject`, `type`, `id`, `label` (tasks only), `seqs`, `time_ns`,
 /// `message`, `fingerprint`, `locations` (when the trace names code):
 /// `role`, `file_id`, `line`, and `path` when it was found under
-/// `--source-root`; `tests` (when the trace marks its tests); `retainers`
+/// `--source-root`; for a location that names a function (a creation
+/// recorded on a device), `role` and `function`
+/// (`RibHouse/LoggedInBuilder.build(withListener:)`, as the trace's `fn`
+/// field) instead: no `file_id`, `line` or `path`, as it has no file and
+/// no line (a `line` of 0 would read as a line); `tests` (when the trace marks its tests); `retainers`
 /// (when a retainer search explains it: `paths`, `found`, `total`, `note`,
 /// `key`). With
 /// `--repeat`, also `runs`, `of`, `count` and `first_run` (``FindingRate``).
@@ -119,12 +123,30 @@ struct FindingJSON: Encodable {
         let key: String?
     }
 
-    /// One code location of a finding.
+    /// One code location of a finding: a line (`file_id`, `line`, `path`
+    /// when found) or a function (`function`).
     private struct LocationJSON: Encodable {
         let role: String
-        let fileId: String
-        let line: UInt
+        let fileId: String?
+        let line: UInt?
         let path: String?
+        let function: String?
+
+        init(_ reference: Finding.CodeReference, sources: SourceRoot?) {
+            role = reference.role.rawValue
+            let location = reference.location
+            if location.isFunction {
+                fileId = nil
+                line = nil
+                path = nil
+                function = location.description
+            } else {
+                fileId = location.fileID
+                line = location.line
+                path = sources?.path(of: location)
+                function = nil
+            }
+        }
     }
 
     /// Writes the finding's fields.
@@ -147,10 +169,7 @@ struct FindingJSON: Encodable {
             try container.encode(rate.firstRun, forKey: .firstRun)
         }
         if !finding.locations.isEmpty {
-            try container.encode(finding.locations.map { reference in
-                LocationJSON(role: reference.role.rawValue, fileId: reference.location.fileID, line: reference.location.line,
-                             path: sources?.path(of: reference.location))
-            }, forKey: .locations)
+            try container.encode(finding.locations.map { LocationJSON($0, sources: sources) }, forKey: .locations)
         }
         if !finding.tests.isEmpty { try container.encode(finding.tests, forKey: .tests) }
         if let retainers = finding.retainers {

@@ -12,8 +12,15 @@ import NapkinTrace
 /// each trace problem get one annotation each.
 enum CheckGitHubReport {
     /// The workflow commands for `traces`. A finding whose first code
-    /// location is found under `sources` is annotated on that line
-    /// (`file=`, `line=`), so GitHub draws it on the pull request's diff.
+    /// location that names a line is found under `sources` is annotated on
+    /// that line (`file=`, `line=`), so GitHub draws it on the pull
+    /// request's diff.
+    ///
+    /// A code location that names a function (a creation recorded on a
+    /// device, where the trace has no line) has no file and no line: it is
+    /// never given as `file=`/`line=` (no `line=0`), and the message names
+    /// it instead, `...; at RibHouse/LoggedInBuilder.build(withListener:) (created)`
+    /// (the annotation stays on the run, or on a line another location names).
     static func render(_ traces: [CheckedTrace], sources: SourceRoot? = nil) -> String {
         var out = ""
         for trace in traces {
@@ -24,11 +31,12 @@ enum CheckGitHubReport {
             for group in FindingGroups(trace.findings).groups {
                 for finding in group.shown {
                     let seqs = finding.seqs.isEmpty ? "" : ", seq \(finding.seqs.prefix(20).map(String.init).joined(separator: ", "))"
-                    let location = finding.locations.first?.location
+                    let location = finding.locations.first { !$0.location.isFunction }?.location
                     let file = location.flatMap { sources?.path(of: $0) }
                     out += command(finding.severity.rawValue, title: "napkin \(finding.rule.rawValue): \(FindingLine.subject(finding))",
                                    message: FindingLine.message(finding) + " (\(path)\(seqs)\(FindingLine.testText(finding).map { ", " + $0 } ?? ""))"
                                        + (trace.rate(of: finding).map { " (\($0.text))" } ?? "")
+                                       + FindingLine.functionsText(finding)
                                        + (finding.retainers.map { "; " + RetainerText.oneLine($0) } ?? ""),
                                    at: file.map { (PrintableText.printable($0, limit: 300), location!.line) })
                 }

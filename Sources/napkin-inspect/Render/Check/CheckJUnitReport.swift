@@ -8,6 +8,12 @@ import NapkinTrace
 /// first (XML 1.0 cannot carry most control characters, even as references),
 /// then escaped. Every finding is listed; the findings not kept are counted
 /// in each failure's message.
+///
+/// Code locations are text only: each finding's `  at ...` line (as the
+/// text format writes it), never `file`/`line` attributes. So a location
+/// that names a function (a creation recorded on a device, no line) needs
+/// nothing of its own: it reads `at RibHouse/LoggedInBuilder.build(withListener:) (created)`,
+/// and no attribute ever carries a line 0.
 enum CheckJUnitReport {
     /// The name of the test case about the trace itself.
     static let integrityCase = "trace-integrity"

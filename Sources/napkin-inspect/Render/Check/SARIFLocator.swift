@@ -42,18 +42,32 @@ struct SARIFLocator {
         )]
     }
 
-    /// `location`'s line in its file, when the source root holds that file.
+    /// `location`'s line in its file, when the source root holds that file;
+    /// nil for a function (no file, no line: never a region at line 0).
     func code(_ location: CodeLocation) -> SARIF.PhysicalLocation? {
-        guard let path = sources.path(of: location) else { return nil }
+        guard !location.isFunction, let path = sources.path(of: location) else { return nil }
         return SARIF.PhysicalLocation(artifactLocation: SARIF.ArtifactLocation(uri: Self.encode(path), uriBaseId: SARIF.sourceRootBaseID),
                                       region: SARIF.Region(startLine: max(1, location.line)))
     }
 
     /// `location`'s `#fileID` read as a path under the source root: a guess
-    /// for a file the source root does not hold.
-    func guess(_ location: CodeLocation) -> SARIF.PhysicalLocation {
-        SARIF.PhysicalLocation(artifactLocation: SARIF.ArtifactLocation(uri: Self.encode(location.fileID), uriBaseId: SARIF.sourceRootBaseID),
-                               region: SARIF.Region(startLine: max(1, location.line)))
+    /// for a file the source root does not hold; nil for a function, whose
+    /// name is no path.
+    func guess(_ location: CodeLocation) -> SARIF.PhysicalLocation? {
+        guard !location.isFunction else { return nil }
+        return SARIF.PhysicalLocation(artifactLocation: SARIF.ArtifactLocation(uri: Self.encode(location.fileID), uriBaseId: SARIF.sourceRootBaseID),
+                                      region: SARIF.Region(startLine: max(1, location.line)))
+    }
+
+    /// A function as a SARIF logical location (``SARIF/LogicalLocation``):
+    /// `fullyQualifiedName` the function without its module
+    /// (`LoggedInBuilder.build(withListener:)`), `name` its last component
+    /// (`build(withListener:)`), `kind` `function`; nil for a line.
+    static func logical(_ location: CodeLocation) -> SARIF.LogicalLocation? {
+        guard let qualified = location.function else { return nil }
+        let parameters = qualified.firstIndex(of: "(") ?? qualified.endIndex
+        let name = qualified[..<parameters].lastIndex(of: ".").map { String(qualified[qualified.index(after: $0)...]) } ?? qualified
+        return SARIF.LogicalLocation(name: name, fullyQualifiedName: qualified, kind: "function")
     }
 
     /// Line `line` of the file at `path` (relative to the current directory,

@@ -138,14 +138,33 @@ enum SARIF {
         var properties: ResultProperties
     }
 
-    /// Where a result is (or a related place), and what happened there.
+    /// Where a result is (or a related place), and what happened there: a
+    /// file and line, or, for a function where the trace names no line,
+    /// the function alone (SARIF 2.1.0 §3.28: a location without physical
+    /// information has no `physicalLocation` and a non-empty
+    /// `logicalLocations`). A result's primary location always has a
+    /// physical one (GitHub code scanning places an alert by it).
     struct Location: Encodable {
         /// A related location's index among the finding's code locations.
         var id: Int?
-        /// The file and line.
-        var physicalLocation: PhysicalLocation
+        /// The file and line; nil for a function.
+        var physicalLocation: PhysicalLocation?
+        /// The function, where the trace names no line.
+        var logicalLocations: [LogicalLocation]?
         /// What happened there.
         var message: Message?
+    }
+
+    /// A function (SARIF 2.1.0 §3.33): `name` `build(withListener:)`,
+    /// `fullyQualifiedName` `LoggedInBuilder.build(withListener:)` (Swift's
+    /// spelling, without the module), `kind` `function`.
+    struct LogicalLocation: Encodable {
+        /// The rightmost component: the function and its labels.
+        var name: String
+        /// The function with its enclosing types.
+        var fullyQualifiedName: String
+        /// `function`.
+        var kind: String
     }
 
     /// A file and a line.
@@ -182,7 +201,8 @@ enum SARIF {
         var nodeId: UInt64?
         /// The events involved.
         var seqs: [UInt64]?
-        /// Every code location, `role=Module/File.swift:line`, found or not.
+        /// Every code location, `role=Module/File.swift:line` (a function:
+        /// `role=Module/Type.function(label:)`), found or not.
         var codeLocations: [String]?
     }
 }

@@ -109,6 +109,54 @@ struct GrowingPopulationRuleTests {
         #expect(six.first?.fingerprint == finding.fingerprint, "the same lines: the same fingerprint, whatever the counts")
     }
 
+    @Test("creations recorded as functions (a device): grouped by function as by line, named without a line, a stable fingerprint")
+    func functions() throws {
+        let build = CodeLocation(module: "RibHouse", function: "CacheBuilder.build(withListener:)")
+        let cached = CodeLocation(module: "RibHouse", function: "CacheBuilder.buildCached()")
+        func trace(rounds: Int, _ where: (UInt) -> CodeLocation) -> [TraceEvent] {
+            var b = TraceBuilder()
+            b.root(2)
+            var next: NodeID = 10
+            for k in 1...rounds {
+                b.add(.mark(text: "round \(k)"))
+                for line: UInt in [31, 31, 40] where line == 31 || k % 2 == 0 {
+                    b.add(.interactorCreated(id: next - 1, type: "CacheInteractor"), location: `where`(line))
+                    b.add(.routerCreated(id: next, type: "CacheRouter", interactor: next - 1, interactorType: "CacheInteractor"),
+                          location: `where`(line))
+                    next += 2
+                }
+            }
+            b.add(.sessionEnd(reason: "exit"))
+            return b.events
+        }
+        let device: (UInt) -> CodeLocation = { $0 == 31 ? build : cached }
+        let options = TraceAnalyzer.Options(rounds: .marks(prefix: "round"))
+        let four = TraceAnalyzer.analyze(trace(rounds: 4, device), options: options).findings
+        let six = TraceAnalyzer.analyze(trace(rounds: 6, device), options: options).findings
+        let finding = try #require(four.first)
+        #expect(four.count == 1, "\(four)")
+        #expect(finding.message.contains("created at RibHouse/CacheBuilder.build(withListener:) (8), RibHouse/CacheBuilder.buildCached() (2)"),
+                "\(finding.message)")
+        #expect(!finding.message.contains(":0"), "\(finding.message)")
+        #expect(finding.locations.map(\.description)
+                == ["RibHouse/CacheBuilder.build(withListener:) (created)", "RibHouse/CacheBuilder.buildCached() (created)"])
+        #expect(six.first?.fingerprint == finding.fingerprint, "the same functions: the same fingerprint, whatever the counts")
+        // The same bug recorded with lines (a Mac): the same finding, another fingerprint.
+        let mac = TraceAnalyzer.analyze(trace(rounds: 4) { CodeLocation(fileID: "RibHouse/CacheBuilder.swift", line: $0) }, options: options)
+        #expect(mac.findings.map(\.subjectName) == four.map(\.subjectName))
+        #expect(mac.findings.first?.fingerprint != finding.fingerprint)
+        // The survey itself: every instance grouped, none without a line.
+        let events = trace(rounds: 4, device)
+        var state = TraceState()
+        for event in events.dropLast() { _ = state.apply(event) }
+        for key in [PopulationCounts.Key(.router, type: "CacheRouter"), PopulationCounts.Key(.interactor, type: "CacheInteractor")] {
+            let survey = PopulationSurvey(of: key, in: state)
+            #expect(survey.lines.map(\.location) == [build, cached], "\(key)")
+            #expect(survey.lines.map(\.count) == [8, 2], "\(key)")
+            #expect(survey.withoutLine == 0, "\(key)")
+        }
+    }
+
     @Test("bound tasks piling up: their owner type and label")
     func tasks() {
         var b = TraceBuilder()

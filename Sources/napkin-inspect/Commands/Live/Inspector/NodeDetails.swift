@@ -271,7 +271,8 @@ struct NodeDetails {
         "seq \(seq), t=\(TimeFormat.point(time))"
     }
 
-    /// `  at Module/File.swift:12`, or nothing.
+    /// `  at Module/File.swift:12` (a function recorded on a device:
+    /// `  at Module/Type.function(label:)`, its description), or nothing.
     private func at(_ location: CodeLocation?) -> String {
         location.map { "  " + style.dim("at ") + PrintableText.printable($0.description, limit: 300) } ?? ""
     }
