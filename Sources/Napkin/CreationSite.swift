@@ -73,8 +73,12 @@ enum CreationSite {
         #else
         let captured: Void? = nil
         #endif
-        let found = CodeLocation(deferred: DeferredCodeLocation {
-            resolve(names, captured: captured, stack: stack, functionsOnly: functionsOnly)
+        let found = CodeLocation(deferred: DeferredCodeLocation { [key] in
+            let location = resolve(names, captured: captured, stack: stack, functionsOnly: functionsOnly)
+            // Later creations from this stack get the answer itself, not this
+            // deferred one (whose shared lock and count the writer thread touches).
+            if !functionsOnly { table.withLock { table in if table[key] != nil { table[key] = .some(location) } } }
+            return location
         })
         if functionsOnly { return found }
         table.withLock { table in
