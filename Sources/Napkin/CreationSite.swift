@@ -14,14 +14,19 @@
 // (`NapkinStack`, no allocation) and looks them up, with the object's type,
 // in a table of the stacks seen so far: a later creation from the same place
 // costs the walk and one dictionary lookup under a lock, and allocates
-// nothing. The first time a stack is seen, Swift's `Runtime` module
-// (SE-0419; macOS and Linux, not in the iOS SDK, see docs/apple.md)
-// resolves it in two steps, because looking up a line in DWARF's line
-// tables costs milliseconds per frame in a large debug binary while names
-// cost microseconds: the stack's symbol names pick the frame (the first of
-// the app's code outside Napkin and the type's initializers), then only that
-// frame is looked up for its file and line (with its inlined frames, so that
-// an initializer inlined into the builder is still skipped). Nothing here
+// nothing. The first time a stack is seen, the creating thread only keeps
+// it (`Runtime`'s `Backtrace`, the whole and each frame alone: about 0.2 ms)
+// in a ``DeferredCodeLocation``; the tracer works it out when it takes the
+// event from its queue, on its writer thread, because symbolicating reads
+// the binary's symbol and line tables from disk (0.1 s and more the first
+// time). Swift's `Runtime` module (SE-0419; macOS and Linux, not in the iOS
+// SDK, see docs/apple.md) resolves it in two steps, because looking up a
+// line in DWARF's line tables costs milliseconds per frame in a large debug
+// binary while names cost microseconds: the stack's symbol names pick the
+// frame (the first of the app's code outside Napkin and the type's
+// initializers), then only that frame is looked up for its file and line
+// (with its inlined frames, so that an initializer inlined into the builder
+// is still skipped). Nothing here
 // runs unless the object is created traced (tracing or detection on): the
 // callers capture only when `tracerForNewObject()` gave a tracer.
 //
@@ -114,7 +119,7 @@ enum CreationSite {
     struct CapturedStack: Sendable {
         /// The stack, outermost frames cut.
         let all: Backtrace
-        /// `all`'s frames, each captured alone (the same offsets).
+        /// `all`'s first ``CreationSite/depth`` frames, each captured alone (the same offsets).
         let frames: [Backtrace]
     }
 
@@ -126,9 +131,11 @@ enum CreationSite {
         let images = processImages
         guard let all = try? Backtrace.capture(algorithm: .fast, limit: depth + 8, top: 0, images: images) else { return nil }
         var frames: [Backtrace] = []
-        frames.reserveCapacity(depth + 8)
-        // A loop in this function, not a closure: each capture sees the same frames below it.
-        for offset in 0..<(depth + 8) {
+        frames.reserveCapacity(depth)
+        // A loop in this function, not a closure: each capture sees the same
+        // frames below it. The first `depth` frames (the builder is among
+        // them: Napkin's frames and the class's initializers come first).
+        for offset in 0..<depth {
             guard let one = try? Backtrace.capture(algorithm: .fast, limit: 2, offset: offset, top: 0, images: images) else { break }
             frames.append(one)
         }
