@@ -37,6 +37,7 @@
 #if canImport(Runtime)
 import Runtime
 #endif
+import Dispatch
 import NapkinStack
 import NapkinTrace
 
@@ -89,6 +90,10 @@ enum CreationSite {
         table.withLock { table in
             if table.count < limit { table[key] = .some(found) }
         }
+        // Started now, in the background, rather than when the writer next
+        // wakes: the records after this one wait for it (a crash meanwhile
+        // loses them), so the sooner it is done the better.
+        DispatchQueue.global(qos: .utility).async { _ = found.resolvedNow() }
         return found
     }
 

@@ -202,6 +202,42 @@ struct CreationSiteRecordedTests {
     }
 }
 
+/// Interactors made off the main actor, from one place.
+enum ConcurrentMaker {
+    static let line = #line + 2
+    @inline(never) static func make() -> RecordedInteractor {
+        RecordedInteractor()
+    }
+}
+
+/// The line of a stack first seen on several threads at once, read on each
+/// of them while others are still making objects from it: one answer for
+/// all (the first reader works it out, the others wait for it or read it).
+@Suite("Creation sites, concurrently")
+struct CreationSiteConcurrencyTests {
+    @Test("8 tasks make 50 interactors each from one new stack and read their lines at once: every line is the maker's")
+    func concurrentFirstSight() async {
+        let recorder = TraceRecorder(app: "concurrent")
+        let expected = CodeLocation(fileID: "NapkinTests/CreationSiteRecordedTests.swift", line: UInt(ConcurrentMaker.line))
+        let wrong = await recorder.record {
+            await withTaskGroup(of: Int.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        var wrong = 0
+                        for _ in 0..<50 {
+                            let interactor = ConcurrentMaker.make()
+                            if interactor.lifecycle.createdAt != expected { wrong += 1 }
+                        }
+                        return wrong
+                    }
+                }
+                return await group.reduce(0, +)
+            }
+        }
+        #expect(wrong == 0)
+    }
+}
+
 // MARK: - Where no line can be had
 
 /// The function a creation names where only a symbol can be had (an iOS

@@ -7,7 +7,7 @@
 // Usage: TraceProbe MODE [ARG]
 //   exit [MARKS]      run the app, write MARKS marks ("m 1"...), return from main
 //   exit-call [MARKS] the same, then call exit(0) with the tree still alive
-//   crash [MARKS]     run the app, write MARKS marks ("early 1"...), sleep 1 s
+//   crash [MARKS]     run the app, flush, write MARKS marks ("early 1"...), sleep 1 s
 //                     (many flush intervals), then trap
 //   background [MARKS] run the app, write MARKS marks ("bg 1"...), flush as
 //                     entering the background does on iOS, "flushed" on
@@ -298,6 +298,11 @@ case "exit", "exit-call":
 
 case "crash":
     kept = await runApp()
+    // The creation lines of the routers just made are worked out off the main
+    // thread, and the records after them wait for that (docs/tracing.md,
+    // "Delivery"): written here first, so that what follows is the guarantee
+    // under test, every event older than the flush interval survives a crash.
+    NapkinTrace.flush()
     let marks = count(2, default: 100)
     for i in 0..<marks { NapkinTrace.mark("early \(i + 1)") }
     try? await Task.sleep(for: .seconds(1))
