@@ -93,7 +93,7 @@ enum CreationSite {
         // Started now, in the background, rather than when the writer next
         // wakes: the records after this one wait for it (a crash meanwhile
         // loses them), so the sooner it is done the better.
-        DispatchQueue.global(qos: .utility).async { _ = found.resolvedNow() }
+        resolver.async { _ = found.resolvedNow() }
         return found
     }
 
@@ -158,6 +158,11 @@ enum CreationSite {
     /// `names` nil: taken from the first frame of the app's code (see
     /// ``location(skippingInitializersOf:)``).
     static func resolve(_ names: InitializerNames?, captured: CapturedStack?, stack: ReturnAddresses, functionsOnly: Bool) -> CodeLocation? {
+        symbolication.withLock { _ in symbolicate(names, captured: captured, stack: stack, functionsOnly: functionsOnly) }
+    }
+
+    /// ``resolve(_:captured:stack:functionsOnly:)``'s work, under ``symbolication``.
+    private static func symbolicate(_ names: InitializerNames?, captured: CapturedStack?, stack: ReturnAddresses, functionsOnly: Bool) -> CodeLocation? {
         #if canImport(Runtime)
         let images = processImages
         guard let captured, let named = captured.all.symbolicated(with: images, options: [.useSymbolCache]) else {
@@ -184,6 +189,19 @@ enum CreationSite {
         return functionFromSymbols(of: stack, skipping: names)
         #endif
     }
+
+    /// Where creation lines are worked out in the background: one serial
+    /// queue, not the global one (a burst of new stacks must not take a
+    /// thread each).
+    static let resolver = DispatchQueue(label: "napkin.creation-sites", qos: .utility)
+
+    /// Held while a stack is symbolicated: one at a time in the process,
+    /// whoever asks (the resolver queue, a tracer's writer, a recording's
+    /// reader). Symbolications at once would each load the binary's tables
+    /// and share two cores; one at a time, the first warms what the next
+    /// reads. Taken last: nothing is locked while it is held but the tables
+    /// of this file.
+    static let symbolication = Locked(())
 
     /// Tests only: resolve a stack not seen before to the function, as
     /// where no line can be had (iOS), and keep nothing (the tables stay as
