@@ -37,7 +37,6 @@
 #if canImport(Runtime)
 import Runtime
 #endif
-import Dispatch
 import NapkinStack
 import NapkinTrace
 
@@ -90,10 +89,6 @@ enum CreationSite {
         table.withLock { table in
             if table.count < limit { table[key] = .some(found) }
         }
-        // Started now, in the background, rather than when the writer next
-        // wakes: the records after this one wait for it (a crash meanwhile
-        // loses them), so the sooner it is done the better.
-        resolver.async { _ = found.resolvedNow() }
         return found
     }
 
@@ -193,17 +188,14 @@ enum CreationSite {
         #endif
     }
 
-    /// Where creation lines are worked out in the background: one serial
-    /// queue, not the global one (a burst of new stacks must not take a
-    /// thread each).
-    static let resolver = DispatchQueue(label: "napkin.creation-sites", qos: .utility)
-
     /// Held while a stack is symbolicated: one at a time in the process,
-    /// whoever asks (the resolver queue, a tracer's writer, a recording's
-    /// reader). Symbolications at once would each load the binary's tables
-    /// and share two cores; one at a time, the first warms what the next
-    /// reads. Taken last: nothing is locked while it is held but the tables
-    /// of this file.
+    /// whoever asks (a tracer's writer, a recording's reader). Symbolications
+    /// at once would each load the binary's tables and share the cores; one
+    /// at a time, the first warms what the next reads. Nothing works them out
+    /// ahead in the background: a queue of them would hold this lock turn
+    /// after turn while a reader waits (a test reading its recording on the
+    /// main actor waited 45 s so under the thread sanitizer). Taken last:
+    /// nothing is locked while it is held but the tables of this file.
     /// (The value counts the symbolications run: a lock around an empty
     /// value would put the value at the mutex's own address, which the
     /// thread sanitizer reports as a race.)
