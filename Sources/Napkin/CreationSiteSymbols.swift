@@ -56,7 +56,12 @@ extension CreationSite {
     /// lifecycle's `init`): where it is not, the binary's local symbols were
     /// stripped and the names `dladdr` gives are its neighbours', so none is used.
     static func functionFromSymbols(of stack: ReturnAddresses, skipping names: InitializerNames?) -> CodeLocation? {
-        let mangled = stack.symbolNames()
+        function(fromSymbolNames: stack.symbolNames(), skipping: names)
+    }
+
+    /// ``functionFromSymbols(of:skipping:)`` from the stack's mangled names
+    /// (nil where a frame has none), innermost first.
+    static func function(fromSymbolNames mangled: [String?], skipping names: InitializerNames?) -> CodeLocation? {
         guard let first = mangled.first, let innermost = first, SwiftSymbol.module(ofMangled: innermost) == "Napkin" else { return nil }
         let frames: [String?] = mangled.map { name in
             guard let name, SwiftSymbol.isAppCode(mangled: name) else { return nil }

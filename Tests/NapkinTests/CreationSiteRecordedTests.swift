@@ -327,10 +327,29 @@ struct CreationSiteFunctionTests {
     }
 
     @Test("names from symbols are used only when the first frame is named as Napkin's (a stripped binary names neighbours)")
-    func strippedGuard() {
+    func strippedGuard() throws {
+        let handle = try #require(dlopen(nil, RTLD_NOW))
+        defer { dlclose(handle) }
+        let symbol = try #require(dlsym(handle, "$sSS5countSivg"))
+        let named = UInt(bitPattern: symbol) + 1
+        // Every frame named, but the first is not Napkin's: none is used.
         var stack = ReturnAddresses()
-        stack.addresses.0 = 1
-        stack.count = 1
+        (stack.addresses.0, stack.addresses.1, stack.addresses.2) = (named, named, named)
+        stack.count = 3
+        #expect(stack.symbolNames().allSatisfy { $0 == "$sSS5countSivg" }, "the names are there")
         #expect(CreationSite.functionFromSymbols(of: stack, skipping: nil) == nil)
+        // No name at all for the first frame: none either.
+        stack.addresses.0 = 1
+        #expect(CreationSite.functionFromSymbols(of: stack, skipping: nil) == nil)
+
+        // The same app frames, after Napkin's own (a binary with its symbols): the builder.
+        let initializer = "$s8RibHouse14LoggedInRouterC10interactorAcA0bC10InteractorC_tcfc"
+        let builder = "$s8RibHouse15LoggedInBuilderC5build12withListener4userAA0cD7Routing_pAA0cdH0_p_AA4UserVtYaF"
+        let skipping = InitializerNames(names: ["LoggedInRouter", "Router"])
+        let found = CreationSite.function(fromSymbolNames: ["$s6Napkin6RouterC10interactorACyxGx_tcfc", initializer, builder], skipping: skipping)
+        #expect(found == CodeLocation(module: "RibHouse", function: "LoggedInBuilder.build(withListener:user:)"))
+        // Stripped: the first frame named as something else (a neighbour), or not named.
+        #expect(CreationSite.function(fromSymbolNames: ["$sSS5countSivg", initializer, builder], skipping: skipping) == nil)
+        #expect(CreationSite.function(fromSymbolNames: [nil, initializer, builder], skipping: skipping) == nil)
     }
 }
