@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the leak check adds to a test, as a user measures it: a generated
 # package of N small clean tests (each launches a root and attaches and
-# detaches a child three times) and M leaking ones (a child left attached
+# detaches a child three times; once through a shared function, once
+# written in each test's body) and M leaking ones (a child left attached
 # to a root that goes, held by its own interactor), with and without
 # `@Suite(.napkinLeakCheck)`, run by `swift test` serially, in parallel and
 # under `napkin-inspect check -- swift test`; the same test binary for all
@@ -18,6 +19,9 @@
 #       added time per clean test (serial, parallel, under check serial and parallel), ms: the
 #       medians' difference (in parallel, where tests overlap, the runs'
 #       difference / N); _MEAN: the means', _WALL: the runs' / N
+#   LEAKCHECK_CLEAN_INLINE_SERIAL_MS
+#       added time per clean test that makes its routers in its own body
+#       (every test a call stack not seen before), serial, ms
 #   LEAKCHECK_LEAK_SERIAL_MS   added time per leaking test (serial), ms
 #   LEAKCHECK_GRACE_MS         the grace period the leaking tests use, ms
 # Needs the Swift toolchain; napkin-inspect is built in release mode.
@@ -101,8 +105,27 @@ suite() {   # NAME, TRAIT, COUNT, BODY
   echo "}"
 }
 trait="@Suite(.napkinLeakCheck(grace: .milliseconds($grace_ms)))"
+# The same clean flow written in each test's own body, as tests are often
+# written: every test makes its routers from a call stack (and a line) of
+# its own, none seen before.
+suite_inline() {   # NAME, TRAIT, COUNT
+  echo "import Bench"
+  echo "import NapkinTesting"
+  echo "import Testing"
+  echo "$2 @MainActor struct $1 {"
+  for i in $(seq 1 "$3"); do
+    echo "    @Test func t$i() async {"
+    echo "        let root = RootRouter()"
+    echo "        await root.launch()"
+    echo "        for _ in 0..<3 { let child = ChildRouter(); await root.attachChild(child); await root.detachChild(child) }"
+    echo "    }"
+  done
+  echo "}"
+}
 suite CleanPlain "@Suite" "$tests" cleanFlow > "$pkg/Tests/BenchTests/CleanPlain.swift"
 suite CleanChecked "$trait" "$tests" cleanFlow > "$pkg/Tests/BenchTests/CleanChecked.swift"
+suite_inline InlinePlain "@Suite" "$tests" > "$pkg/Tests/BenchTests/InlinePlain.swift"
+suite_inline InlineChecked "$trait" "$tests" > "$pkg/Tests/BenchTests/InlineChecked.swift"
 suite LeakPlain "@Suite" "$leaks" leakingFlow > "$pkg/Tests/BenchTests/LeakPlain.swift"
 suite LeakChecked "$trait" "$leaks" leakingFlow > "$pkg/Tests/BenchTests/LeakChecked.swift"
 
@@ -166,6 +189,7 @@ measure serial CleanPlain CleanChecked "$tests" LEAKCHECK_CLEAN_SERIAL_MS
 measure parallel CleanPlain CleanChecked "$tests" LEAKCHECK_CLEAN_PARALLEL_MS
 measure check CleanPlain CleanChecked "$tests" LEAKCHECK_CLEAN_CHECK_MS
 measure check-parallel CleanPlain CleanChecked "$tests" LEAKCHECK_CLEAN_CHECK_PARALLEL_MS
+measure serial InlinePlain InlineChecked "$tests" LEAKCHECK_CLEAN_INLINE_SERIAL_MS
 measure serial LeakPlain LeakChecked "$leaks" LEAKCHECK_LEAK_SERIAL_MS
 echo
 cat "$keys"

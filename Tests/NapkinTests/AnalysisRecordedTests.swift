@@ -393,7 +393,7 @@ struct AnalysisRecordedTests {
 struct RecordedTrace {
     let events: [TraceEvent]
 
-    init(_ recorder: TraceRecorder) { events = recorder.events }
+    init(_ recorder: TraceRecorder) { events = recorder.eventsAsRecorded }   // no question here reads a creation line
 
     /// Ids of the routers of type `type`, in creation order.
     func routerIDs(_ type: String) -> [NodeID] {

@@ -72,7 +72,7 @@ extension TraceRecorder {
         }
         var analyzer = TraceAnalyzer(options: .init(grace: nanoseconds(grace), expectTeardown: expectTeardown,
                                                     viewGrace: nanoseconds(viewGrace), maxAlive: maxAlive))
-        for event in events { analyzer.consume(event) }
+        for event in eventsAsRecorded { analyzer.consume(event) }
         analyzer.advance(to: MonotonicClock.now() &- tracer.origin)
         analyzer.finish()
         return analyzer.report
@@ -101,7 +101,7 @@ extension TraceRecorder {
     public func findRetainers(in report: AnalysisReport) async -> AnalysisReport {
         guard report.findings.contains(where: RetainerSearch.asks) else { return report }
         var analyzer = TraceAnalyzer()
-        for event in events { analyzer.consume(event) }
+        for event in eventsAsRecorded { analyzer.consume(event) }
         var explained = report
         explained.findings = await RetainerSearch.explain(report.findings, state: analyzer.state, tracer: tracer)
         return explained

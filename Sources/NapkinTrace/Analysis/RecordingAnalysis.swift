@@ -21,7 +21,7 @@ package struct RecordingAnalysis: Sendable {
     /// The report as of now: the events recorded since the last call are
     /// consumed, then checks whose grace period has passed are decided.
     package mutating func report() -> AnalysisReport {
-        let events = recorder.events
+        let events = recorder.eventsAsRecorded
         for event in events[min(consumed, events.count)...] { analyzer.consume(event) }
         consumed = events.count
         var now = analyzer

@@ -55,6 +55,15 @@ public final class TraceRecorder: Sendable {
         tracer.snapshot()
     }
 
+    /// ``events`` with the creation lines not worked out yet left deferred:
+    /// what the analysis reads (`TraceState` keeps them unread, and a
+    /// finding works out the lines it names), so that a verdict with no
+    /// finding costs no symbolication (docs/benchmarks.md, "The leak
+    /// check's cost").
+    package var eventsAsRecorded: [TraceEvent] {
+        tracer.snapshot(resolvingLocations: false)
+    }
+
     /// The recording as NDJSON text (trace format v1), one event per line.
     public var ndjson: String {
         var bytes: [UInt8] = []

@@ -174,10 +174,14 @@ package final class Tracer: Sendable {
 
     // MARK: - Reading back
 
-    /// Everything queued so far (for a tracer without a sink: every event of the session).
-    package func snapshot() -> [TraceEvent] {
+    /// Everything queued so far (for a tracer without a sink: every event of
+    /// the session). `resolvingLocations` false: creation lines not worked
+    /// out yet stay deferred (worked out when read), for a reader that
+    /// reads a line only for a finding (a verdict with none never pays for
+    /// symbolication); such a location may come to nothing when read.
+    package func snapshot(resolvingLocations: Bool = true) -> [TraceEvent] {
         var events = queue.withLock { $0.events }
-        Self.resolveLocations(&events)
+        if resolvingLocations { Self.resolveLocations(&events) }
         return events
     }
 

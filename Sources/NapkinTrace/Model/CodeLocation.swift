@@ -53,6 +53,13 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
+    /// The identity of the deferred answer this location waits for (shared
+    /// by its copies); nil once it is known.
+    package var deferredID: ObjectIdentifier? {
+        if case .deferred(let later) = file { return later.id }
+        return nil
+    }
+
     /// This location, worked out now if it was deferred (nil if there is none).
     package func resolvedNow() -> CodeLocation? {
         if case .deferred(let later) = file { return later.resolve() }

@@ -15,6 +15,14 @@
 /// cannot choose colliding names), checked byte for byte; the reader hands
 /// the same file id storage for the same location, which makes that check
 /// a pointer compare.
+///
+/// A creation line not worked out yet (deferred, from a recording read
+/// as recorded) is kept by the identity of its answer, unread, under an
+/// index of its own range (``deferredBit``): hashing it would work it out,
+/// which a verdict with no finding never needs. Reading it back works it
+/// out (nil if it came to nothing). Two such entries may name one line
+/// (two call stacks through one builder); readers that group by line
+/// compare the locations, not the indices.
 struct CodeLocationTable: Sendable {
     /// The most distinct locations kept.
     static let limit = 65_536
@@ -30,6 +38,11 @@ struct CodeLocationTable: Sendable {
     /// (a power of two, at most half full).
     private var slots: [UInt32] = []
     private let seed = codeLocationHashSeed
+    /// Deferred locations, unread, and the index of each answer's identity.
+    private var deferred: [CodeLocation] = []
+    private var deferredIndices: [ObjectIdentifier: UInt32] = [:]
+    /// Set in the index of a deferred location.
+    static let deferredBit: UInt32 = 1 << 31
 
     /// The index of `location`, adding it if it is new (0 for nil, or when full).
     mutating func index(of location: CodeLocation?) -> UInt32 {
@@ -41,7 +54,15 @@ struct CodeLocationTable: Sendable {
 
     /// The index of `location`, adding it if it is new (0 when full).
     private mutating func index(of location: borrowing CodeLocation) -> UInt32 {
-        location.withFileIDBytes { bytes in
+        if let id = location.deferredID {
+            if let known = deferredIndices[id] { return known }
+            guard deferred.count < Self.limit else { return 0 }
+            deferred.append(copy location)
+            let index = UInt32(deferred.count) | Self.deferredBit
+            deferredIndices[id] = index
+            return index
+        }
+        return location.withFileIDBytes { bytes in
             guard bytes.count <= Self.maxFileIDBytes else { return 0 }
             let hash = Self.hash(bytes, line: location.line, seed: seed)
             let mask = slots.count &- 1
@@ -67,13 +88,17 @@ struct CodeLocationTable: Sendable {
         }
     }
 
-    /// The location at `index`, if any.
+    /// The location at `index`, if any (a deferred one worked out now).
     subscript(index: UInt32) -> CodeLocation? {
-        index == 0 || Int(index) > locations.count ? nil : locations[Int(index) - 1]
+        if index & Self.deferredBit != 0 {
+            let k = Int(index & ~Self.deferredBit)
+            return k == 0 || k > deferred.count ? nil : deferred[k - 1].resolvedNow()
+        }
+        return index == 0 || Int(index) > locations.count ? nil : locations[Int(index) - 1]
     }
 
-    /// How many distinct locations are kept.
-    var count: Int { locations.count }
+    /// How many distinct locations are kept (deferred ones included).
+    var count: Int { locations.count + deferred.count }
 
     private mutating func place(_ k: Int) {
         let mask = slots.count &- 1

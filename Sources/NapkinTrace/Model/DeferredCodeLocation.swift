@@ -23,6 +23,10 @@ package struct DeferredCodeLocation: Sendable {
         state = Locked(.pending(compute))
     }
 
+    /// The same for every copy: what a model keys a location it has not
+    /// worked out yet by (see `CodeLocationTable`).
+    package var id: ObjectIdentifier { ObjectIdentifier(state.storage) }
+
     /// The location, computed on the first call; nil when there is none.
     package func resolve() -> CodeLocation? {
         state.withLock { state in
