@@ -274,7 +274,9 @@ package final class Tracer: Sendable {
             if final { q.closed = true }
         }
         defer { spare.removeAll(keepingCapacity: true) }
-        Self.resolveLocations(&spare)
+        // A sink that keeps nothing (detection or signposts alone) needs no
+        // line: the detector works out only those its findings name.
+        if !(sink is DiscardingSink) { Self.resolveLocations(&spare) }
         let detector = self.detector
         guard !spare.isEmpty else {
             // A quiet interval: a sink with work of its own (reconnecting) does it now.

@@ -20,7 +20,8 @@
 /// as recorded) is kept by the identity of its answer, unread, under an
 /// index of its own range (``deferredBit``): hashing it would work it out,
 /// which a verdict with no finding never needs. Reading it back works it
-/// out (nil if it came to nothing). Two such entries may name one line
+/// out (nil if it came to nothing). Past ``deferredLimit`` of them, a new
+/// one is worked out at once and kept by value. Two such entries may name one line
 /// (two call stacks through one builder); readers that group by line
 /// compare the locations, not the indices.
 struct CodeLocationTable: Sendable {
@@ -43,6 +44,10 @@ struct CodeLocationTable: Sendable {
     private var deferredIndices: [ObjectIdentifier: UInt32] = [:]
     /// Set in the index of a deferred location.
     static let deferredBit: UInt32 = 1 << 31
+    /// The most deferred locations kept unread (each keeps its call stack
+    /// until read, a few KiB); past it, a new one is worked out and kept
+    /// by value (as many as `CreationSite` keeps stacks).
+    static let deferredLimit = 8_192
 
     /// The index of `location`, adding it if it is new (0 for nil, or when full).
     mutating func index(of location: CodeLocation?) -> UInt32 {
@@ -56,7 +61,10 @@ struct CodeLocationTable: Sendable {
     private mutating func index(of location: borrowing CodeLocation) -> UInt32 {
         if let id = location.deferredID {
             if let known = deferredIndices[id] { return known }
-            guard deferred.count < Self.limit else { return 0 }
+            guard deferred.count < Self.deferredLimit else {
+                guard let resolved = location.resolvedNow() else { return 0 }
+                return index(of: resolved)
+            }
             deferred.append(copy location)
             let index = UInt32(deferred.count) | Self.deferredBit
             deferredIndices[id] = index

@@ -3,10 +3,16 @@
 /// binary's symbol and line tables from disk (100 ms and more the first
 /// time; seconds in a large debug binary). The creating thread (the main
 /// actor, for a router) keeps only what the answer needs (the call stack's
-/// return addresses) and a closure to compute it; the tracer's writer thread
-/// asks for it when it takes the event from the queue, before any sink or
-/// the detector sees it (and `TraceRecorder.events` before it returns
-/// them), so nothing after the queue ever meets an unresolved location.
+/// return addresses) and a closure to compute it. Who asks for it:
+/// - the tracer's writer thread, when it takes the event from the queue,
+///   before a sink that writes sees it (a file, a pipe, a socket), and
+///   `TraceRecorder.events` before it returns them: what leaves the
+///   process, or reaches the app's code, has its line;
+/// - nobody, until a finding names it, where only the analysis reads the
+///   events: a recording's verdict (`TraceRecorder.eventsAsRecorded`) and
+///   the detector behind a sink that keeps nothing (detection alone).
+///   `CodeLocationTable` keeps such a location unread; a run with no
+///   finding works out no line at all.
 ///
 /// Copies share one answer: the first to ask computes it, under a lock
 /// (another asking meanwhile waits for it), and every later ask reads it.

@@ -89,4 +89,19 @@ struct DeferredLocationAnalysisTests {
         #expect(answers.count == 1, "read back: worked out")
         #expect(table[index | 5_000] == nil && table[CodeLocationTable.deferredBit] == nil)
     }
+
+    @Test("bounded: past the limit of deferred locations kept unread, a new one is worked out at once and kept by value")
+    func tableBounded() {
+        let answers = Answers()
+        var table = CodeLocationTable()
+        for k in 0..<CodeLocationTable.deferredLimit {
+            #expect(table.index(of: answers.deferred(CodeLocation(fileID: "App/A.swift", line: UInt(k + 1)))) & CodeLocationTable.deferredBit != 0)
+        }
+        #expect(answers.count == 0)
+        let known = CodeLocation(fileID: "App/B.swift", line: 7)
+        let index = table.index(of: answers.deferred(known))
+        #expect(answers.count == 1 && index & CodeLocationTable.deferredBit == 0 && table[index] == known)
+        #expect(table.index(of: known) == index, "kept by value: the same line, the same index")
+        #expect(table.index(of: answers.deferred(nil)) == 0, "one that comes to nothing: no location")
+    }
 }

@@ -1,0 +1,46 @@
+@testable import NapkinTrace
+import Testing
+import TestSupport
+
+/// Detection (or signposts) alone, the tracer's sink keeping nothing: the
+/// writer hands the detector creation lines not worked out yet, and the
+/// detector works out only those a finding names. An app that leaves the
+/// detector on pays no symbolication while nothing leaks.
+@Suite("Detection alone: creation lines worked out for findings only")
+struct DetectionOnlyLocationsTests {
+    @Test("nothing over the budget: no line worked out; then over it: the finding names its line, worked out once")
+    func onlyForFindings() async throws {
+        let answers = DeferredLocationAnalysisTests.Answers()
+        let received = Locked<[Finding]>([])
+        let settings = DetectorSettings(mode: .quiet, maxAlive: ["LoggedInRouter": 2]) { finding in
+            received.withLock { $0.append(finding) }
+        }
+        let tracer = Tracer(sink: DiscardingSink(), app: "detection-only", detector: Detector(settings: settings))
+        defer { tracer.shutdown(reason: "test") }
+        // Every creation from one call stack: one deferred answer, as `CreationSite` hands out.
+        let line = answers.deferred(CodeLocation(fileID: "App/LoggedInBuilder.swift", line: 22))
+        func make() -> NodeID {
+            let interactor = tracer.nextID(), router = tracer.nextID()
+            tracer.emit(.interactorCreated(id: interactor, type: "LoggedInInteractor"))
+            tracer.emit(.routerCreated(id: router, type: "LoggedInRouter", interactor: interactor,
+                                       interactorType: "LoggedInInteractor"), at: line)
+            return router
+        }
+        // Made and let go, one at a time, many times: within the budget.
+        for _ in 0..<50 {
+            let router = make()
+            tracer.emit(.deallocated(id: router))
+            tracer.emit(.deallocated(id: router - 1))
+        }
+        tracer.flush()
+        #expect(received.withLock { $0 }.isEmpty)
+        #expect(answers.count == 0, "the writer or the detector worked out \(answers.count) lines nobody reported")
+        // Three alive at once: over the budget of 2.
+        for _ in 0..<3 { _ = make() }
+        tracer.flush()
+        #expect(await waitUntil { !received.withLock { $0 }.isEmpty }, "the budget was not reported")
+        let finding = try #require(received.withLock { $0 }.first)
+        #expect(finding.rule == .overBudget && finding.message.hasSuffix("created at App/LoggedInBuilder.swift:22 (3)"), "\(finding)")
+        #expect(answers.count == 1)
+    }
+}
