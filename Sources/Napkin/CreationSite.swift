@@ -69,8 +69,9 @@ enum CreationSite {
         // and line tables (milliseconds, and 0.1 s or more the first time):
         // not on this thread (the main actor, for a router). What the answer
         // needs is kept (the stack, read here, inside the initializer) and it
-        // is worked out when the tracer takes the event from its queue.
-        let names = type.map(InitializerNames.init(of:))
+        // is worked out when the tracer takes the event from its queue (and
+        // the names of the class chain then too: reflecting them costs
+        // microseconds each in a debug build).
         let functionsOnly = Self.functionsOnly
         let stack = key.stack
         #if canImport(Runtime)
@@ -79,7 +80,7 @@ enum CreationSite {
         let captured: Void? = nil
         #endif
         let found = CodeLocation(deferred: DeferredCodeLocation { [key] in
-            let location = resolve(names, captured: captured, stack: stack, functionsOnly: functionsOnly)
+            let location = resolve(type.map(InitializerNames.init(of:)), captured: captured, stack: stack, functionsOnly: functionsOnly)
             // Later creations from this stack get the answer itself, not this
             // deferred one (whose shared lock and count the writer thread touches).
             if !functionsOnly { table.withLock { table in if table[key] != nil { table[key] = .some(location) } } }
