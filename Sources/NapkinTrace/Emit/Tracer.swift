@@ -274,9 +274,12 @@ package final class Tracer: Sendable {
             if final { q.closed = true }
         }
         defer { spare.removeAll(keepingCapacity: true) }
-        // A sink that keeps nothing (detection or signposts alone) needs no
-        // line: the detector works out only those its findings name.
-        if !(sink is DiscardingSink) { Self.resolveLocations(&spare) }
+        // Also for a sink that keeps nothing (detection alone): a finding
+        // made just before the process exits is reported within the exit's
+        // 500 ms, and the process's first line can take seconds to work out
+        // in a debug build, so lines are worked out as their records come,
+        // not when a finding names them.
+        Self.resolveLocations(&spare)
         let detector = self.detector
         guard !spare.isEmpty else {
             // A quiet interval: a sink with work of its own (reconnecting) does it now.

@@ -5,14 +5,14 @@
 /// actor, for a router) keeps only what the answer needs (the call stack's
 /// return addresses) and a closure to compute it. Who asks for it:
 /// - the tracer's writer thread, when it takes the event from the queue,
-///   before a sink that writes sees it (a file, a pipe, a socket), and
-///   `TraceRecorder.events` before it returns them: what leaves the
-///   process, or reaches the app's code, has its line;
-/// - nobody, until a finding names it, where only the analysis reads the
-///   events: a recording's verdict (`TraceRecorder.eventsAsRecorded`) and
-///   the detector behind a sink that keeps nothing (detection alone).
-///   `CodeLocationTable` keeps such a location unread; a run with no
-///   finding works out no line at all.
+///   before the sink or the detector sees it, and `TraceRecorder.events`
+///   before it returns them: what leaves the process, or reaches the app's
+///   code, has its line (the detector alone too: a finding at exit has
+///   500 ms to be reported, no time to work a first line out);
+/// - nobody, until a finding names it, where only the analysis reads a
+///   recording's events: a test's verdict
+///   (`TraceRecorder.eventsAsRecorded`). `CodeLocationTable` keeps such a
+///   location unread; a verdict with no finding works out no line at all.
 ///
 /// Copies share one answer: the first to ask computes it, under a lock
 /// (another asking meanwhile waits for it), and every later ask reads it.

@@ -2,14 +2,16 @@
 import Testing
 import TestSupport
 
-/// Detection (or signposts) alone, the tracer's sink keeping nothing: the
-/// writer hands the detector creation lines not worked out yet, and the
-/// detector works out only those a finding names. An app that leaves the
-/// detector on pays no symbolication while nothing leaks.
-@Suite("Detection alone: creation lines worked out for findings only")
+/// Detection alone (the tracer's sink keeps nothing): the writer works out
+/// creation lines as their records come, as for a trace written, so that a
+/// finding made just before the process exits needs no symbolication in
+/// the 500 ms the exit gives its report (a test's recording, by contrast,
+/// leaves them unread until a finding names them:
+/// `DeferredLocationAnalysisTests`).
+@Suite("Detection alone: creation lines worked out as records come")
 struct DetectionOnlyLocationsTests {
-    @Test("nothing over the budget: no line worked out; then over it: the finding names its line, worked out once")
-    func onlyForFindings() async throws {
+    @Test("a line is worked out once, before any finding; the finding then names it")
+    func asRecordsCome() async throws {
         let answers = DeferredLocationAnalysisTests.Answers()
         let received = Locked<[Finding]>([])
         let settings = DetectorSettings(mode: .quiet, maxAlive: ["LoggedInRouter": 2]) { finding in
@@ -34,7 +36,7 @@ struct DetectionOnlyLocationsTests {
         }
         tracer.flush()
         #expect(received.withLock { $0 }.isEmpty)
-        #expect(answers.count == 0, "the writer or the detector worked out \(answers.count) lines nobody reported")
+        #expect(answers.count == 1, "worked out as the records came, once: \(answers.count)")
         // Three alive at once: over the budget of 2.
         for _ in 0..<3 { _ = make() }
         tracer.flush()
