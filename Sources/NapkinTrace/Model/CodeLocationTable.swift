@@ -21,9 +21,9 @@
 /// index of its own range (``deferredBit``): hashing it would work it out,
 /// which a verdict with no finding never needs. Reading it back works it
 /// out (nil if it came to nothing). Past ``deferredLimit`` of them, a new
-/// one is worked out at once and kept by value. Two such entries may name one line
-/// (two call stacks through one builder); readers that group by line
-/// compare the locations, not the indices.
+/// one is worked out at once and kept by value. Two such entries may name
+/// one line (two call stacks through one builder); readers that group by
+/// line compare the locations, not the indices.
 struct CodeLocationTable: Sendable {
     /// The most distinct locations kept.
     static let limit = 65_536
