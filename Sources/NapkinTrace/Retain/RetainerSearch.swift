@@ -219,9 +219,13 @@ extension RetainerSearch {
         }
         let (seconds, _) = limits.time.components
         let wait = Int(seconds) + patienceSeconds
-        if done.wait(timeout: .now() + .seconds(wait)) == .timedOut {
-            return Retainers(paths: [], found: 0, total: nil,
-                             note: "Not searched: the main actor (or the object's actor) did not let the search run within \(wait) s; it is blocked or very busy.")
+        let deadline = DispatchTime.now() + .seconds(wait)
+        while done.wait(timeout: min(deadline, .now() + .milliseconds(20))) == .timedOut {
+            if SearchCutShort.isSet { return SearchCutShort.result }
+            if DispatchTime.now() >= deadline {
+                return Retainers(paths: [], found: 0, total: nil,
+                                 note: "Not searched: the main actor (or the object's actor) did not let the search run within \(wait) s; it is blocked or very busy.")
+            }
         }
         return outcome.withLock { $0 } ?? nil
     }
