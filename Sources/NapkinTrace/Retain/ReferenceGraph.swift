@@ -40,9 +40,9 @@ struct ReferenceGraph {
         var label: String
         /// The node held.
         var to: Int
-        /// The closure context that holds it, for a captured value (its
-        /// address): references through one context count once.
-        var holder: UInt? = nil
+        /// The heap slot that holds it (a buffer's element, a closure
+        /// context's capture): references through one slot count once.
+        var holder: HeapSlot? = nil
     }
 
     var nodes: [Node] = []
@@ -62,7 +62,7 @@ struct ReferenceGraph {
     /// place), at most ``maxPaths``, shortest first.
     func paths() -> (found: Int, paths: [String]) {
         var incoming: [(source: Int, label: String)] = []
-        var contexts: Set<UInt> = []
+        var contexts: Set<HeapSlot> = []
         var references = 0
         for (index, node) in nodes.enumerated() {
             for edge in node.edges where edge.to == target {
@@ -110,7 +110,31 @@ struct ReferenceGraph {
             parts.append(text)
         }
         parts.append(nodes[target].name + (cycle ? Retainers.cycleMarker : ""))
-        return parts.joined(separator: Retainers.separator)
+        return Self.bounded(parts, keeping: suspect).joined(separator: Retainers.separator)
+    }
+
+    /// The most hops a printed path shows: a longer chain keeps its start,
+    /// its suspect hop and its end, and says how many hops it leaves out.
+    static let maxShownHops = 16
+
+    /// `parts` with the middle of a chain longer than ``maxShownHops`` left
+    /// out (the hop at `keeping` stays).
+    static func bounded(_ parts: [String], keeping suspect: Int?) -> [String] {
+        guard parts.count > maxShownHops else { return parts }
+        let head = 6, tail = 8
+        var shown = Set(0..<head).union((parts.count - tail)..<parts.count)
+        if let suspect { shown.insert(suspect) }
+        var out: [String] = []
+        var skipped = 0
+        for (index, part) in parts.enumerated() {
+            if shown.contains(index) {
+                if skipped > 0 { out.append("… \(skipped) hops …"); skipped = 0 }
+                out.append(part)
+            } else {
+                skipped += 1
+            }
+        }
+        return out
     }
 
     /// The first reference that should not be there: the one leaving the

@@ -6,46 +6,64 @@ import Dispatch
 /// It walks the strong references of every traced object still alive
 /// (``LiveObjects``), of the roots the app named
 /// (``NapkinTrace/retainerRoot(_:named:)``) and of the object itself, and
-/// of everything they reach, then explains every reference into the object
-/// by a path (``ReferenceGraph``).
+/// of everything they reach (``HeapWalk``), then explains every reference
+/// into the object by a path (``ReferenceGraph``).
 ///
-/// Isolation: an object is read only in the isolation that guards its
-/// mutable state. An actor (an interactor) is read isolated to it, with
-/// everything reached only through it (what its state holds is in its
-/// region); every other object is read on the main actor, where routers,
-/// views and the app's UI state live. So a read never races with the code
-/// that writes the field, and the thread sanitizer sees none. What this
-/// cannot guard: a class the app shares across threads behind a lock of its
-/// own (`@unchecked Sendable`) is read on the main actor without that lock.
-/// `docs/detect.md`, "Who retains it", says so.
+/// Where it reads (``Site``), decided so that a read can neither hurt the
+/// app nor join references of two moments (`docs/detect.md`, "Who retains
+/// it"):
+/// - On Linux and macOS, in a frozen copy of the process: a forked child
+///   with one thread walks the heap as it was at the fork, and sends back
+///   names and numbers (``WalkResult``). The app's process holds nothing
+///   the app lets go, waits for no actor, and a read that goes wrong kills
+///   only the child (``Platform/readInChild(timeoutMS:cancelled:_:)``).
+/// - Elsewhere (iOS), in the app's process, in one step on the main actor
+///   of at most ``inPlaceStep``: only `let` fields, and the `var` fields of
+///   objects isolated to the main actor by construction (napkin's routers).
+///   What it may not read is named in the note.
 ///
-/// Lifetimes: the objects the walk reaches are held while it runs (at most
-/// ``Limits/time``) and let go on the main actor before it returns
-/// (``Exploration``); nothing is held past the search. An object is only
-/// ever reached through a weak reference (which is nil once its deinit
-/// started) or a strong field of an object held, so the search never
-/// retains an object that is going away. If the object itself goes during
-/// the search, there is nothing to explain and the result is nil.
-///
-/// Cost: nothing until a finding asks; then bounded by ``Limits`` (objects
-/// visited and time), measured in `docs/benchmarks.md`. The main actor and
-/// each actor are taken for at most ``Exploration/objectsPerStep`` objects
-/// at a time, so the app's own work runs between steps.
+/// Either way a search is bounded (``Limits``, and a deadline for the
+/// whole search, the wait included), runs no code of the app's, and the
+/// runtime's count of the object's references is read at the moment of the
+/// walk.
 package enum RetainerSearch {
     /// How far a search may go.
     package struct Limits: Sendable {
         /// The most objects it reads.
         package var objects: Int
-        /// The longest it reads (the time spent walking objects, not the
-        /// wait for the main actor or an actor to let it).
+        /// The longest it reads in a snapshot (the whole search may take a
+        /// second more: the copy, and the answer's way back).
         package var time: Duration
+        /// The most values and collection elements it reads, in all.
+        package var values: Int
 
-        /// Limits (100,000 objects, 2 s by default).
-        package init(objects: Int = 100_000, time: Duration = .seconds(2)) {
+        /// Limits (100,000 objects, 2 s and 2,000,000 values by default).
+        package init(objects: Int = 100_000, time: Duration = .seconds(2), values: Int = 2_000_000) {
             self.objects = objects
             self.time = time
+            self.values = values
+        }
+
+        /// The reading time in milliseconds.
+        var milliseconds: Int {
+            let (seconds, attoseconds) = time.components
+            return Int(max(seconds, 0)) * 1000 + Int(max(attoseconds, 0) / 1_000_000_000_000_000)
         }
     }
+
+    /// Where a search reads.
+    package enum Site: Sendable, Equatable {
+        /// A forked copy of the process (Linux, macOS).
+        case snapshot
+        /// The app's process, in one bounded main-actor step.
+        case inPlace
+
+        /// The platform's: a snapshot where the platform can fork.
+        package static var `default`: Site { Platform.canSnapshot ? .snapshot : .inPlace }
+    }
+
+    /// The longest one in-place step holds the main actor (one frame).
+    static let inPlaceStep: Duration = .milliseconds(12)
 
     /// What the trace knows that the walk uses.
     package struct Context: Sendable {
@@ -79,44 +97,147 @@ package enum RetainerSearch {
     }
 
     /// Searches what holds the object traced as `target` in `objects`;
-    /// nil when it is not kept there or went during the search.
+    /// nil when it is not kept there or went before the search. Waits on a
+    /// thread of its own, never on the caller's executor.
     package static func run(target: NodeID, in objects: LiveObjects, context: Context,
-                            limits: Limits = Limits()) async -> Retainers? {
-        await SearchTurns.shared.run { await search(target: target, in: objects, context: context, limits: limits) }
-    }
-
-    /// One search, in its turn.
-    private static func search(target: NodeID, in objects: LiveObjects, context: Context,
-                               limits: Limits) async -> Retainers? {
-        guard let targetEntry = objects.entry(target), targetEntry.reference.isAlive else { return nil }
-        let exploration = Exploration(limits: limits)
-        let entries = objects.aliveEntries()
-        let roots = RetainerRoots.alive()
-        exploration.seed(entries: entries, roots: roots, context: context)
-        while let batch = exploration.nextBatch() {
-            switch batch.domain {
-            case .main:
-                let left = await MainActor.run { exploration.expand(batch.items) }
-                exploration.requeue(left, in: batch.domain)
-            case .actor(let node):
-                guard let actor = exploration.actor(at: node) else { continue }
-                let left = await expand(batch.items, isolatedTo: actor, exploration: exploration)
-                exploration.requeue(left, in: batch.domain)
+                            limits: Limits = Limits(), site: Site = .default) async -> Retainers? {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global(qos: .utility).async {
+                continuation.resume(returning: runWaiting(target: target, in: objects, context: context, limits: limits, site: site))
             }
         }
-        let summary = exploration.summary(target: targetEntry)
-        await MainActor.run { exploration.release() }
-        guard let total = strongReferences(to: targetEntry.reference) else { return nil }
-        guard let graph = summary.graph else { return nil }
-        let (found, paths) = graph.paths()
-        let note = Self.note(found: found, total: total, summary: summary, rootCount: roots.count,
-                             tracedCount: entries.count, runningTasks: context.runningTasks)
-        return Retainers(paths: paths, found: found, total: total, note: note)
     }
 
-    /// Reads `items` isolated to `actor`; returns those left for the next step.
-    private static func expand(_ items: [Int], isolatedTo actor: isolated any Actor, exploration: Exploration) -> [Int] {
-        exploration.expand(items)
+    /// How long, beyond its reading time, a caller lets a search wait for
+    /// the copy of the process or the main actor (seconds).
+    package static let patienceSeconds = 1
+
+    /// ``run(target:in:context:limits:site:)`` from a thread that may wait
+    /// (the detector's reporting thread, a queue's; never the main thread):
+    /// waits at most the search's time and ``patienceSeconds`` more, and
+    /// stops at once when ``SearchCutShort`` says the process is exiting,
+    /// then gives up with a result that says so. Nil when the object is gone.
+    package static func runWaiting(target: NodeID, in objects: LiveObjects, context: Context,
+                                   limits: Limits = Limits(), site: Site = .default) -> Retainers? {
+        if SearchCutShort.isSet { return SearchCutShort.result }
+        let outcome: WalkOutcome
+        switch site {
+        case .snapshot: outcome = readSnapshot(target: target, in: objects, context: context, limits: limits)
+        case .inPlace: outcome = readInPlace(target: target, in: objects, context: context, limits: limits)
+        }
+        switch outcome {
+        case .gone:
+            return nil
+        case .notSearched(let why):
+            if SearchCutShort.isSet { return SearchCutShort.result }
+            return Retainers(paths: [], found: 0, total: nil, note: "Not searched: \(why).")
+        case .walked(let result, let seeds):
+            return retainers(from: result, seeds: seeds, context: context)
+        }
+    }
+
+    /// What one walk gave.
+    private enum WalkOutcome {
+        case gone
+        case notSearched(String)
+        case walked(WalkResult, seeds: (traced: Int, roots: Int))
+    }
+
+    // MARK: - Where it reads
+
+    /// Held while a search makes its seeds and copies the process: making a
+    /// seed holds its object for an instant, which a copy made meanwhile by
+    /// another search would count as a reference.
+    private static let copyTurn = Locked(())
+
+    /// The seeds: the named roots, then every traced object alive, in id
+    /// order; and the target. Holds no object when it returns.
+    private static func seeds(target: NodeID, in objects: LiveObjects, context: Context)
+        -> (seeds: [HeapWalk.Seed], target: WeakReference, counts: (traced: Int, roots: Int))? {
+        guard let targetEntry = objects.entry(target) else { return nil }
+        var seeds: [HeapWalk.Seed] = []
+        let roots = RetainerRoots.alive()
+        for root in roots {
+            seeds.append(HeapWalk.Seed(name: root.name, reference: root.reference, expectedAlive: true, isNamedRoot: true))
+        }
+        let entries = objects.aliveEntries()
+        for entry in entries {
+            seeds.append(HeapWalk.Seed(name: entry.name, reference: entry.reference,
+                                       expectedAlive: context.expectedAlive.contains(entry.id),
+                                       isRouter: entry.kind == .router, isInteractor: entry.kind == .interactor))
+        }
+        return (seeds, targetEntry.reference, (entries.count, roots.count))
+    }
+
+    /// A walk in a forked copy of the process.
+    private static func readSnapshot(target: NodeID, in objects: LiveObjects, context: Context, limits: Limits) -> WalkOutcome {
+        let walk = HeapWalk(policy: .snapshot, limits: .init(objects: limits.objects, values: limits.values,
+                                                             nanoseconds: UInt64(limits.milliseconds) * 1_000_000))
+        let timeout = limits.milliseconds + patienceSeconds * 1000
+        let prepared = copyTurn.withLock { _ -> (Platform.SnapshotOutcome, (traced: Int, roots: Int))? in
+            guard let (seeds, reference, counts) = Self.seeds(target: target, in: objects, context: context) else { return nil }
+            let outcome = Platform.readInChild(timeoutMS: timeout, cancelled: { SearchCutShort.isSet }) {
+                walk.run(seeds: seeds, target: reference).encoded()
+            }
+            return (outcome, counts)
+        }
+        guard let (outcome, counts) = prepared else { return .gone }
+        switch outcome {
+        case .failed(let why):
+            return .notSearched(why)
+        case .finished(let bytes):
+            guard let result = WalkResult(decoding: bytes) else {
+                return .notSearched("the snapshot's reader sent back an incomplete answer")
+            }
+            return result.isGone ? .gone : .walked(result, seeds: counts)
+        }
+    }
+
+    /// A walk in the app's process, in one step on the main actor.
+    private static func readInPlace(target: NodeID, in objects: LiveObjects, context: Context, limits: Limits) -> WalkOutcome {
+        let (seconds, attoseconds) = inPlaceStep.components
+        let step = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        let walk = HeapWalk(policy: .inPlace, limits: .init(objects: min(limits.objects, 10_000),
+                                                            values: min(limits.values, 100_000), nanoseconds: step))
+        let outcome = Locked<WalkOutcome?>(nil)
+        let abandoned = Locked(false)
+        let done = DispatchSemaphore(value: 0)
+        Task.detached(priority: .utility) {
+            let result = await MainActor.run { () -> WalkOutcome? in
+                // Given up on while it waited: it reads nothing.
+                guard !abandoned.withLock({ $0 }) else { return nil }
+                guard let (seeds, reference, counts) = Self.seeds(target: target, in: objects, context: context) else { return .gone }
+                let result = walk.run(seeds: seeds, target: reference)
+                return result.isGone ? .gone : .walked(result, seeds: counts)
+            }
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        let wait = limits.milliseconds + patienceSeconds * 1000
+        let deadline = DispatchTime.now() + .milliseconds(wait)
+        while done.wait(timeout: min(deadline, .now() + .milliseconds(20))) == .timedOut {
+            if SearchCutShort.isSet || DispatchTime.now() >= deadline {
+                abandoned.withLock { $0 = true }
+                return .notSearched(SearchCutShort.isSet ? "cut short: the process was exiting"
+                                    : "the main actor did not let the search run within \(wait) ms; it is blocked or very busy")
+            }
+        }
+        return outcome.withLock { $0 } ?? .notSearched("the main actor did not let the search run")
+    }
+
+    /// The paths and the note a walk gives.
+    private static func retainers(from result: WalkResult, seeds: (traced: Int, roots: Int), context: Context) -> Retainers? {
+        guard let graph = result.graph else { return nil }
+        let total = result.total
+        let (found, paths) = graph.paths()
+        if let total, found > total {
+            // Never "2 of 1": a path that counts what is not there is not shown.
+            return Retainers(paths: [], found: 0, total: total,
+                             note: "Not shown: the search found more references than the runtime counts (\(found) of \(total)), so one of its paths is wrong.")
+        }
+        let note = Self.note(found: found, total: total ?? found, result: result, rootCount: seeds.roots,
+                             tracedCount: seeds.traced, runningTasks: context.runningTasks)
+        return Retainers(paths: paths, found: found, total: total, note: note)
     }
 
     // MARK: - The runtime's count
@@ -142,23 +263,31 @@ package enum RetainerSearch {
 
     // MARK: - The note
 
+    /// The most things not read a note names.
+    static let maxUnsearchedNamed = 4
+
     /// One sentence for references the paths do not account for, or nil.
-    static func note(found: Int, total: Int, summary: Exploration.Summary, rootCount: Int,
+    static func note(found: Int, total: Int, result: WalkResult, rootCount: Int,
                      tracedCount: Int, runningTasks: [String]) -> String? {
-        guard found < total || summary.truncated else { return nil }
-        var text = "searched \(summary.visited) object\(summary.visited == 1 ? "" : "s") reached from \(tracedCount) traced object\(tracedCount == 1 ? "" : "s")"
+        guard found < total || result.truncated else { return nil }
+        var text = "searched \(result.visited) object\(result.visited == 1 ? "" : "s") reached from \(tracedCount) traced object\(tracedCount == 1 ? "" : "s")"
         if rootCount > 0 { text += " and \(rootCount) named root\(rootCount == 1 ? "" : "s")" }
         if found == 0 {
             text += ": no strong reference to it found"
         } else if found < total {
-            text += ": \(total - found) more not found"
+            let missing = total - found
+            text += ": \(missing) reference\(missing == 1 ? "" : "s") not found"
         }
         if found < total {
             text += "; it can still be held by a global or static variable, a singleton not named with NapkinTrace.retainerRoot, a running task or a closure not stored in a property, or an unowned(unsafe) or Unmanaged reference"
         }
         if !runningTasks.isEmpty { text += "; still running: " + runningTasks.prefix(3).joined(separator: ", ") }
-        if !summary.unsearched.isEmpty { text += "; not read: " + summary.unsearched.sorted().joined(separator: ", ") }
-        if summary.truncated { text += "; the search stopped at its limit (\(summary.visited) objects, or its time)" }
+        if !result.unsearched.isEmpty {
+            let named = result.unsearched.sorted()
+            text += "; not read: " + named.prefix(maxUnsearchedNamed).joined(separator: ", ")
+            if named.count > maxUnsearchedNamed { text += " and \(named.count - maxUnsearchedNamed) more" }
+        }
+        if result.truncated { text += "; the search stopped at its limit (\(result.visited) objects, or its time)" }
         return text.prefix(1).uppercased() + text.dropFirst() + "."
     }
 }
@@ -196,37 +325,6 @@ extension RetainerSearch {
         return explained
     }
 
-    /// How long, beyond its reading time, a waiting caller lets a search
-    /// wait for the main actor and the actors it reads (seconds).
-    package static let patienceSeconds = 5
-
     /// The most searches one call of ``explain(_:state:tracer:limits:)`` runs.
     package static let maxSearchesPerCall = 20
-
-    /// ``run(target:in:context:limits:)`` from a thread that may wait
-    /// (the detector's reporting thread; never the main thread): waits at
-    /// most the search's time and ``patienceSeconds`` more, then gives up with a
-    /// result that says so (the main actor or the object's actor did not
-    /// run: blocked, or too busy). Nil when the object is gone.
-    package static func runWaiting(target: NodeID, in objects: LiveObjects, context: Context,
-                                   limits: Limits = Limits()) -> Retainers? {
-        let outcome = Locked<Retainers??>(nil)
-        let done = DispatchSemaphore(value: 0)
-        Task.detached(priority: .utility) {
-            let found = await run(target: target, in: objects, context: context, limits: limits)
-            outcome.withLock { $0 = .some(found) }
-            done.signal()
-        }
-        let (seconds, _) = limits.time.components
-        let wait = Int(seconds) + patienceSeconds
-        let deadline = DispatchTime.now() + .seconds(wait)
-        while done.wait(timeout: min(deadline, .now() + .milliseconds(20))) == .timedOut {
-            if SearchCutShort.isSet { return SearchCutShort.result }
-            if DispatchTime.now() >= deadline {
-                return Retainers(paths: [], found: 0, total: nil,
-                                 note: "Not searched: the main actor (or the object's actor) did not let the search run within \(wait) s; it is blocked or very busy.")
-            }
-        }
-        return outcome.withLock { $0 } ?? nil
-    }
 }

@@ -1,6 +1,7 @@
 /// What the Swift runtime says about a type's layout: its kind, its stored
-/// fields (name, offset, type, and whether the field holds a strong
-/// reference), and a function type's calling convention. The retainer
+/// fields (name, offset, type, whether the field holds a strong
+/// reference and whether it is a `var`), and a function type's calling
+/// convention. The retainer
 /// search's only source of layout facts.
 ///
 /// Unsafe code, and why it is sound:
@@ -10,7 +11,10 @@
 ///   `_forEachField` use. They are exported by the runtime on every
 ///   platform (`nm -D libswiftCore.so` here; the same names on Darwin), and
 ///   `…ChildMetadata` also fills `isStrong`, false for `weak`, `unowned`
-///   and `unowned(unsafe)` fields, which `_forEachField` does not pass on.
+///   and `unowned(unsafe)` fields, and `isVar` (the field record's flag),
+///   which `_forEachField` does not pass on. A `~Copyable` field is given
+///   the type `()` (the runtime will not copy one): the walk names it as
+///   not read.
 ///   A class's list includes its superclasses' fields.
 /// - The metadata kind comes from `swift_getMetadataKind`, which reads the
 ///   first word of any metadata record (for a class: any value above the
@@ -34,6 +38,8 @@ enum RuntimeFields {
         let type: Any.Type
         /// False for `weak`, `unowned` and `unowned(unsafe)`.
         let isStrong: Bool
+        /// A `var` (false for a `let`, which never changes after `init`).
+        let isVar: Bool
     }
 
     /// The kinds of metadata the walk tells apart (`MetadataKind` in the
@@ -80,7 +86,7 @@ enum RuntimeFields {
             let name = metadata.name.map { String(cString: $0) } ?? ".\(index)"
             metadata.freeFunc?(metadata.name)
             fields.append(Field(name: name, offset: recursiveChildOffset(type, index: index),
-                                type: fieldType, isStrong: metadata.isStrong))
+                                type: fieldType, isStrong: metadata.isStrong, isVar: metadata.isVar))
         }
         cache.withLock { $0[key] = fields }
         return fields
@@ -90,6 +96,13 @@ enum RuntimeFields {
     static func size(of type: Any.Type) -> Int {
         func size<T>(_: T.Type) -> Int { MemoryLayout<T>.size }
         return size(type)
+    }
+
+    /// Whether a value of `type` is a copy of its bytes (no reference in
+    /// it, nothing to retain): it holds no object.
+    static func isTrivial(_ type: Any.Type) -> Bool {
+        func trivial<T>(_: T.Type) -> Bool { _isPOD(T.self) }
+        return trivial(type)
     }
 
     /// The alignment of a value of `type`.

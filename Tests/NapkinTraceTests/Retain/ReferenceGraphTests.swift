@@ -69,8 +69,8 @@ struct ReferenceGraphTests {
                       target: "Leaked#3", roots: ["Host#1"])
         #expect(g.paths().found == 2)
         #expect(g.paths().paths == ["Host#1.onTap{closure} (suspect) → Leaked#3", "Host#1.store (suspect) → Store.screens[0] → Leaked#3"])
-        g.nodes[0].edges[1].holder = 42
-        g.nodes[0].edges.append(.init(label: "onLongPress{closure}", to: 2, holder: 42))
+        g.nodes[0].edges[1].holder = HeapSlot(heap: 42, path: "{0}")
+        g.nodes[0].edges.append(.init(label: "onLongPress{closure}", to: 2, holder: HeapSlot(heap: 42, path: "{0}")))
         #expect(g.paths().found == 2)
         #expect(g.paths().paths.count == 3)
     }

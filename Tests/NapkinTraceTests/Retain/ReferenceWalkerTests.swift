@@ -155,17 +155,33 @@ struct ReferenceWalkerTests {
         #expect(ReferenceWalker.references(of: holder).unsearched == [ClosureCaptures.unnamedCapture])
     }
 
-    @Test("a huge collection: read up to its limit, and what lies past it is said", .singleThreaded)
+    @Test("a huge collection: read up to the search's budget of values, which is the whole search's, not each collection's", .singleThreaded)
     func hugeCollection() {
-        final class Holder { var items: [Target] = [] }
+        final class Holder { var items: [Target] = []; var more: [[Target]] = [] }
         let target = Target()
         let holder = Holder()
         holder.items = (0..<20).map { _ in Target() } + [target]
-        let cut = ReferenceWalker.references(of: holder, limits: .init(depth: 24, elementsPerCollection: 20))
+        holder.more = [[target], [target]]
+        let budget = ReferenceWalker.Budget(values: 20, deadline: .max)
+        let cut = ReferenceWalker.references(of: holder, budget: budget)
         #expect(!cut.references.contains { $0.object === target })
-        #expect(cut.references.count == 20)
-        #expect(cut.unsearched == ["elements past the first 20 of a collection"])
-        #expect(labels(holder, to: target) == ["items[20]"])
+        #expect(budget.isExhausted)
+        // One value for the field, then elements: 19 of them fit.
+        #expect(cut.references.count == 19)
+        #expect(labels(holder, to: target) == ["items[20]", "more[0][0]", "more[1][0]"])
+    }
+
+    @Test("collections whose elements cannot hold a reference are not read at all", .singleThreaded)
+    func trivialCollections() {
+        final class Holder { var grid: [[Double]] = []; var names: [String: Int] = [:]; var target: Target? }
+        let holder = Holder()
+        holder.grid = Array(repeating: Array(repeating: 1.5, count: 1000), count: 1000)
+        holder.names = Dictionary(uniqueKeysWithValues: (0..<1000).map { ("k\($0)", $0) })
+        holder.target = Target()
+        let budget = ReferenceWalker.Budget(values: 10, deadline: .max)
+        let found = ReferenceWalker.references(of: holder, budget: budget)
+        #expect(found.references.map(\.label) == ["target"])
+        #expect(!budget.isExhausted)
     }
 
     @Test("an actor's state", .singleThreaded)

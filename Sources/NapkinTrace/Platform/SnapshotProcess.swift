@@ -1,0 +1,155 @@
+// A frozen copy of the process to read: `fork()` makes a child with one
+// thread and a copy-on-write image of the parent's memory at one moment,
+// so a walk of the heap in the child sees every object as it was then, and
+// nothing another thread does can change a value under a read. A read that
+// still goes wrong (a value torn by a store in progress at the fork, an
+// object freed between a load and a retain) can kill only the child: the
+// app's process never reads a byte of it. Linux and macOS only (iOS forbids
+// `fork`); the caller reads in place elsewhere.
+//
+// Unsafe by nature, and what keeps it sound:
+// - The child runs only the body it is given: synchronous code, no new
+//   thread, no Swift concurrency, no `exit()` (the app's `atexit` handlers
+//   would flush the parent's buffers a second time); it leaves by `_exit`.
+// - Before the body runs the child closes every descriptor but its result
+//   pipe, so nothing it does (a deinit the walk ends up running, say)
+//   writes to the app's files, sockets or terminal; it restores the default
+//   action of the crash signals and forbids a core file, so a crash ends it
+//   quietly instead of running the app's crash reporter; and `alarm` ends
+//   it if its parent's deadline is somehow missed.
+// - A lock another thread held at the fork stays held in the child: a body
+//   that needs it waits forever, and the parent kills the child at its
+//   deadline. The C library's allocator is prepared for `fork` (glibc's
+//   and Darwin's take their locks around it).
+// - The parent never blocks the app: it runs on the caller's thread (never
+//   the main thread), waits at most the deadline, and reaps the child.
+internal import NapkinLibc
+
+extension Platform {
+    /// How a read in a child process ended.
+    package enum SnapshotOutcome: Sendable {
+        /// The child wrote these bytes and exited normally.
+        case finished([UInt8])
+        /// It did not: why, in words for a note.
+        case failed(String)
+    }
+
+    /// Whether this platform can read a frozen copy of the process.
+    package static var canSnapshot: Bool {
+        #if os(Linux) || os(macOS)
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// The most bytes a child may send back (its result is a graph of names).
+    static let maxSnapshotBytes = 64 << 20
+
+    /// Runs `body` in a forked child and returns what it wrote; waits at most
+    /// `timeoutMS`, and gives up at once when `cancelled()` says so (polled
+    /// every 20 ms). Never call on the main thread.
+    package static func readInChild(timeoutMS: Int, cancelled: () -> Bool,
+                                    _ body: () -> [UInt8]) -> SnapshotOutcome {
+        #if os(Linux) || os(macOS)
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return .failed("no pipe for the snapshot (\(SystemError.current))") }
+        let (readEnd, writeEnd) = (ends[0], ends[1])
+        let pid = fork()
+        if pid == 0 {
+            prepareChild(keeping: writeEnd, seconds: UInt32(max(1, (timeoutMS + 999) / 1000 + 1)))
+            let bytes = body()
+            _ = bytes.withUnsafeBytes { writeAll(writeEnd, $0) }
+            _exit(0)
+        }
+        close(writeEnd)
+        guard pid > 0 else {
+            close(readEnd)
+            return .failed("the process could not be copied (fork: \(SystemError.current))")
+        }
+        defer { close(readEnd) }
+        let deadline = MonotonicClock.now() &+ UInt64(max(timeoutMS, 0)) &* 1_000_000
+        var received: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        var ended = false
+        var stop: String? = nil
+        while !ended {
+            if cancelled() { stop = "cut short: the process was exiting"; break }
+            if MonotonicClock.now() >= deadline { stop = "the snapshot's reader did not finish within \(timeoutMS) ms"; break }
+            guard waitUntilReadable(readEnd, timeoutMS: 20) == .ready else { continue }
+            let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
+            if count > 0 {
+                received.append(contentsOf: chunk[0..<count])
+                if received.count > maxSnapshotBytes { stop = "the snapshot's reader sent too much"; break }
+            } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
+                ended = true
+            }
+        }
+        if stop != nil { kill(pid, SIGKILL) }
+        let status = reap(pid)
+        if let stop { return .failed(stop) }
+        switch status {
+        case .exited(0), .unknown: return .finished(received)
+        case .exited(let code): return .failed("the snapshot's reader exited with status \(code)")
+        case .signalled(let signal): return .failed("the snapshot's reader stopped on signal \(signal) (a value was being changed when the process was copied)")
+        }
+        #else
+        return .failed("this platform cannot copy the process")
+        #endif
+    }
+
+    #if os(Linux) || os(macOS)
+    /// How the child ended.
+    private enum ChildStatus { case exited(Int32), signalled(Int32), unknown }
+
+    /// Waits for the child (killed, or done writing) to end.
+    private static func reap(_ pid: pid_t) -> ChildStatus {
+        var status: Int32 = 0
+        var result: pid_t
+        repeat { result = waitpid(pid, &status, 0) } while result < 0 && errno == EINTR
+        // Reaped by someone else (an app's SIGCHLD handler): what it wrote is all we know.
+        guard result == pid else { return .unknown }
+        let signal = status & 0x7F
+        if signal == 0 { return .exited((status >> 8) & 0xFF) }
+        return .signalled(signal)
+    }
+
+    /// The child's first steps: nothing of the app's is written to, a crash
+    /// ends it quietly, and it cannot outlive its deadline by much.
+    private static func prepareChild(keeping pipe: Int32, seconds: UInt32) {
+        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS, SIGALRM, SIGPIPE] {
+            _ = restoreDefaultAction(signal)
+        }
+        var none = rlimit(rlim_cur: 0, rlim_max: 0)
+        #if os(Linux)
+        _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)
+        #else
+        _ = setrlimit(RLIMIT_CORE, &none)
+        #endif
+        closeDescriptors(except: pipe)
+        alarm(seconds)
+    }
+
+    /// Restores the default action of `signal`.
+    private static func restoreDefaultAction(_ signal: Int32) -> Int32 {
+        var action = sigaction()
+        sigemptyset(&action.sa_mask)
+        #if os(Linux)
+        action.__sigaction_handler.sa_handler = SIG_DFL
+        #else
+        action.__sigaction_u.__sa_handler = SIG_DFL
+        #endif
+        return sigaction(signal, &action, nil)
+    }
+
+    /// Closes every descriptor of the child but `kept`.
+    private static func closeDescriptors(except kept: Int32) {
+        let limit = Int32(min(max(sysconf(Int32(_SC_OPEN_MAX)), 256), 65_536))
+        var fd: Int32 = 0
+        while fd < limit {
+            if fd != kept { close(fd) }
+            fd += 1
+        }
+    }
+    #endif
+}
