@@ -46,14 +46,21 @@ extension Platform {
     /// The most bytes a child may send back (its result is a graph of names).
     static let maxSnapshotBytes = 64 << 20
 
-    /// Runs `body` in a forked child and returns what it wrote; waits at most
-    /// `timeoutMS`, and gives up at once when `cancelled()` says so (polled
-    /// every 20 ms). Never call on the main thread.
-    package static func readInChild(timeoutMS: Int, cancelled: () -> Bool,
-                                    _ body: () -> [UInt8]) -> SnapshotOutcome {
+    /// A child started by ``startReader(timeoutMS:_:)``, whose answer is
+    /// still to be collected.
+    package struct SnapshotReader: Sendable {
+        fileprivate let pid: Int32
+        fileprivate let readEnd: Int32
+        fileprivate let timeoutMS: Int
+    }
+
+    /// Forks a child that runs `body` and writes what it returns; the
+    /// caller collects it with ``collect(_:cancelled:)``. The fork is the
+    /// moment the child sees; nil with why when there is no child.
+    package static func startReader(timeoutMS: Int, _ body: () -> [UInt8]) -> Result<SnapshotReader, SnapshotFailure> {
         #if os(Linux) || os(macOS)
         var ends: [Int32] = [0, 0]
-        guard pipe(&ends) == 0 else { return .failed("no pipe for the snapshot (\(SystemError.current))") }
+        guard pipe(&ends) == 0 else { return .failure(.init(why: "no pipe for the snapshot (\(SystemError.current))")) }
         let (readEnd, writeEnd) = (ends[0], ends[1])
         let pid = fork()
         if pid == 0 {
@@ -65,8 +72,26 @@ extension Platform {
         close(writeEnd)
         guard pid > 0 else {
             close(readEnd)
-            return .failed("the process could not be copied (fork: \(SystemError.current))")
+            return .failure(.init(why: "the process could not be copied (fork: \(SystemError.current))"))
         }
+        return .success(SnapshotReader(pid: pid, readEnd: readEnd, timeoutMS: timeoutMS))
+        #else
+        return .failure(.init(why: "this platform cannot copy the process"))
+        #endif
+    }
+
+    /// Why a snapshot gave no answer.
+    package struct SnapshotFailure: Error, Sendable {
+        /// In words, for a note.
+        package let why: String
+    }
+
+    /// Waits for `reader`'s answer, at most its timeout, giving up at once
+    /// when `cancelled()` says so (polled every 20 ms); the child is reaped
+    /// (killed first when its answer is not whole). Never call on the main thread.
+    package static func collect(_ reader: SnapshotReader, cancelled: () -> Bool) -> SnapshotOutcome {
+        #if os(Linux) || os(macOS)
+        let (pid, readEnd, timeoutMS) = (reader.pid, reader.readEnd, reader.timeoutMS)
         defer { close(readEnd) }
         let deadline = MonotonicClock.now() &+ UInt64(max(timeoutMS, 0)) &* 1_000_000
         var received: [UInt8] = []

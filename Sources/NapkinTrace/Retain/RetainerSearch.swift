@@ -16,7 +16,7 @@ import Dispatch
 ///   with one thread walks the heap as it was at the fork, and sends back
 ///   names and numbers (``WalkResult``). The app's process holds nothing
 ///   the app lets go, waits for no actor, and a read that goes wrong kills
-///   only the child (``Platform/readInChild(timeoutMS:cancelled:_:)``).
+///   only the child (``Platform/startReader(timeoutMS:_:)``).
 /// - Elsewhere (iOS), in the app's process, in one step on the main actor
 ///   of at most ``inPlaceStep``: only `let` fields, and the `var` fields of
 ///   objects isolated to the main actor by construction (napkin's routers).
@@ -145,9 +145,10 @@ package enum RetainerSearch {
 
     // MARK: - Where it reads
 
-    /// Held while a search makes its seeds and copies the process: making a
-    /// seed holds its object for an instant, which a copy made meanwhile by
-    /// another search would count as a reference.
+    /// Held while a search makes its seeds and copies the process (not
+    /// while it waits for the answer): making a seed holds its object for
+    /// an instant, which a copy made meanwhile by another search would
+    /// count as a reference.
     private static let copyTurn = Locked(())
 
     /// The seeds: the named roots, then every traced object alive, in id
@@ -174,14 +175,17 @@ package enum RetainerSearch {
         let walk = HeapWalk(policy: .snapshot, limits: .init(objects: limits.objects, values: limits.values,
                                                              nanoseconds: UInt64(limits.milliseconds) * 1_000_000))
         let timeout = limits.milliseconds + patienceSeconds * 1000
-        let prepared = copyTurn.withLock { _ -> (Platform.SnapshotOutcome, (traced: Int, roots: Int))? in
+        let started = copyTurn.withLock { _ -> (Result<Platform.SnapshotReader, Platform.SnapshotFailure>, (traced: Int, roots: Int))? in
             guard let (seeds, reference, counts) = Self.seeds(target: target, in: objects, context: context) else { return nil }
-            let outcome = Platform.readInChild(timeoutMS: timeout, cancelled: { SearchCutShort.isSet }) {
-                walk.run(seeds: seeds, target: reference).encoded()
-            }
-            return (outcome, counts)
+            let reader = Platform.startReader(timeoutMS: timeout) { walk.run(seeds: seeds, target: reference).encoded() }
+            return (reader, counts)
         }
-        guard let (outcome, counts) = prepared else { return .gone }
+        guard let (reader, counts) = started else { return .gone }
+        let outcome: Platform.SnapshotOutcome
+        switch reader {
+        case .failure(let failure): outcome = .failed(failure.why)
+        case .success(let child): outcome = Platform.collect(child, cancelled: { SearchCutShort.isSet })
+        }
         switch outcome {
         case .failed(let why):
             return .notSearched(why)
