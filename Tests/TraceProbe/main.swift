@@ -45,6 +45,9 @@
 //                     standard output ("statistics findings=F ...")
 //   detect SCENARIO [N] the in-app detector in an app that leaks routers on purpose
 //                     (log|assert|blocks|throws|many|env, see DetectMode.swift)
+//   retainer-stress SHAPE N
+//                     N retainer searches while the app attacks them (cache|moved|mirror,
+//                     see RetainerStressMode.swift); one verdict line each, then "done"
 //
 // Options, before MODE, applied before anything else runs:
 //   --uid N           become user (and group) N; only when run as root
@@ -432,6 +435,9 @@ case "detect":
 case "connections":
     connectionsMode(arguments)
 
+case "retainer-stress":
+    await retainerStressMode(arguments)
+
 default:
-    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean] | detect log|assert|blocks|throws|many|env [N]")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean] | detect log|assert|blocks|throws|many|env [N] | retainer-stress cache|moved|mirror N")
 }

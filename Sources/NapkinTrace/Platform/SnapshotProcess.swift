@@ -32,6 +32,9 @@ extension Platform {
         case finished([UInt8])
         /// It did not: why, in words for a note.
         case failed(String)
+        /// It died on a signal: a value torn by a store in progress at the
+        /// fork, most likely; a copy made at another moment may read well.
+        case crashed(String)
     }
 
     /// Whether this platform can read a frozen copy of the process.
@@ -116,7 +119,7 @@ extension Platform {
         switch status {
         case .exited(0), .unknown: return .finished(received)
         case .exited(let code): return .failed("the snapshot's reader exited with status \(code)")
-        case .signalled(let signal): return .failed("the snapshot's reader stopped on signal \(signal) (a value was being changed when the process was copied)")
+        case .signalled(let signal): return .crashed("the snapshot's reader stopped on signal \(signal) (a value was being changed when the process was copied)")
         }
         #else
         return .failed("this platform cannot copy the process")

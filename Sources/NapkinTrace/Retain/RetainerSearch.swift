@@ -175,27 +175,38 @@ package enum RetainerSearch {
         let walk = HeapWalk(policy: .snapshot, limits: .init(objects: limits.objects, values: limits.values,
                                                              nanoseconds: UInt64(limits.milliseconds) * 1_000_000))
         let timeout = limits.milliseconds + patienceSeconds * 1000
-        let started = copyTurn.withLock { _ -> (Result<Platform.SnapshotReader, Platform.SnapshotFailure>, (traced: Int, roots: Int))? in
-            guard let (seeds, reference, counts) = Self.seeds(target: target, in: objects, context: context) else { return nil }
-            let reader = Platform.startReader(timeoutMS: timeout) { walk.run(seeds: seeds, target: reference).encoded() }
-            return (reader, counts)
-        }
-        guard let (reader, counts) = started else { return .gone }
-        let outcome: Platform.SnapshotOutcome
-        switch reader {
-        case .failure(let failure): outcome = .failed(failure.why)
-        case .success(let child): outcome = Platform.collect(child, cancelled: { SearchCutShort.isSet })
-        }
-        switch outcome {
-        case .failed(let why):
-            return .notSearched(why)
-        case .finished(let bytes):
-            guard let result = WalkResult(decoding: bytes) else {
-                return .notSearched("the snapshot's reader sent back an incomplete answer")
+        var attempt = 0
+        while true {
+            attempt += 1
+            let started = copyTurn.withLock { _ -> (Result<Platform.SnapshotReader, Platform.SnapshotFailure>, (traced: Int, roots: Int))? in
+                guard let (seeds, reference, counts) = Self.seeds(target: target, in: objects, context: context) else { return nil }
+                let reader = Platform.startReader(timeoutMS: timeout) { walk.run(seeds: seeds, target: reference).encoded() }
+                return (reader, counts)
             }
-            return result.isGone ? .gone : .walked(result, seeds: counts)
+            guard let (reader, counts) = started else { return .gone }
+            let outcome: Platform.SnapshotOutcome
+            switch reader {
+            case .failure(let failure): outcome = .failed(failure.why)
+            case .success(let child): outcome = Platform.collect(child, cancelled: { SearchCutShort.isSet })
+            }
+            switch outcome {
+            case .failed(let why):
+                return .notSearched(why)
+            case .crashed(let why):
+                // Another moment: a store in progress at this one tore a value.
+                if attempt >= snapshotAttempts { return .notSearched(why + (attempt > 1 ? ", \(attempt) times" : "")) }
+                Platform.sleep(microseconds: 2_000)
+            case .finished(let bytes):
+                guard let result = WalkResult(decoding: bytes) else {
+                    return .notSearched("the snapshot's reader sent back an incomplete answer")
+                }
+                return result.isGone ? .gone : .walked(result, seeds: counts)
+            }
         }
     }
+
+    /// Copies made, at most, when the reader of one dies on a signal.
+    static let snapshotAttempts = 5
 
     /// A walk in the app's process, in one step on the main actor.
     private static func readInPlace(target: NodeID, in objects: LiveObjects, context: Context, limits: Limits) -> WalkOutcome {
