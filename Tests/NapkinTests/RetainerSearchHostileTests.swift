@@ -17,6 +17,11 @@ import TestSupport
 /// routers and interactors.
 @Suite("Retainers: hostile shapes")
 struct RetainerSearchHostileTests {
+    /// For searches in place: the main actor is shared with the other tests
+    /// of the process, which may keep it busy for seconds; the wait is
+    /// bounded by the search's time (the step itself is bounded apart).
+    static let patient = RetainerSearch.Limits(time: .seconds(60))
+
     // MARK: - Another thread changes what the search reads
 
     @Test("a cache behind the app's own lock, changed on another thread all along: 30 searches, no crash, only the real path or a note")
@@ -71,12 +76,12 @@ struct RetainerSearchHostileTests {
     func hostileReflection(site: RetainerSearch.Site) async throws {
         let objects = LiveObjects(enabled: true)
         let host = HostileHost.make(registeringIn: objects)
-        let result = try #require(await RetainerSearch.run(target: 2, in: objects, context: .init(expectedAlive: [1]), site: site))
+        let result = try #require(await RetainerSearch.run(target: 2, in: objects, context: .init(expectedAlive: [1]), limits: Self.patient, site: site))
         #expect(Set(result.paths) == ["HostileHost#1.route.holding (suspect) → RouteBox.held → Payload#2",
                                       "HostileHost#1.keyed[#0] (suspect) → Payload#2"], "\(result)")
         #expect(result.tally == "2 of 2 strong references found", "\(result)")
         // The decoy the mirror names is held by nothing the search can see.
-        let decoyResult = try #require(await RetainerSearch.run(target: 3, in: objects, context: .init(expectedAlive: [1]), site: site))
+        let decoyResult = try #require(await RetainerSearch.run(target: 3, in: objects, context: .init(expectedAlive: [1]), limits: Self.patient, site: site))
         #expect(decoyResult.paths.isEmpty, "\(decoyResult)")
         #expect(HostileCalls.count.load(ordering: .relaxed) == 0)
         withExtendedLifetime(host) {}
@@ -181,7 +186,7 @@ struct RetainerSearchHostileTests {
         objects.register(try #require(host.target), id: 2, type: "Payload", kind: .interactor)
         let cut = try #require(await RetainerSearch.run(target: 2, in: objects, context: .init(), limits: .init(values: 50_000)))
         #expect(cut.note?.contains("the search stopped at its limit") == true, "\(cut)")
-        let inPlace = try #require(await RetainerSearch.run(target: 2, in: objects, context: .init(), site: .inPlace))
+        let inPlace = try #require(await RetainerSearch.run(target: 2, in: objects, context: .init(), limits: Self.patient, site: .inPlace))
         #expect(inPlace.note?.contains("the search stopped at its limit") == true, "\(inPlace)")
         withExtendedLifetime(host) {}
     }
@@ -208,7 +213,7 @@ struct RetainerSearchHostileTests {
         let host = LetAndVar(Payload())
         objects.register(host, id: 1, type: "LetAndVar", kind: .router)
         objects.register(host.fixed, id: 2, type: "Payload", kind: .interactor)
-        let inPlace = try #require(await RetainerSearch.run(target: 2, in: objects, context: .init(expectedAlive: [1]), site: .inPlace))
+        let inPlace = try #require(await RetainerSearch.run(target: 2, in: objects, context: .init(expectedAlive: [1]), limits: Self.patient, site: .inPlace))
         #expect(inPlace.paths == ["LetAndVar#1.fixed (suspect) → Payload#2"], "\(inPlace)")
         #expect(inPlace.tally == "1 of 2 strong references found")
         #expect(inPlace.note?.contains("the var fields of LetAndVar (another thread may change them; a snapshot reads them on macOS and Linux)") == true, "\(inPlace)")

@@ -35,6 +35,12 @@ enum ClosureCaptures {
         case value(Any)
         /// Something held that the search cannot read, and why.
         case unsearched(String)
+        /// A captured closure whose type the runtime cannot name (a lowered
+        /// function type: a closure capturing a closure, the thunk around a
+        /// closure stored in a collection or as `Any`): its context, alive
+        /// as long as the value being read is, to read with
+        /// ``captures(ofContext:)``.
+        case closureContext(UnsafeRawPointer)
     }
 
     /// What the closure `function` (a value of a thick Swift function type)
@@ -59,6 +65,12 @@ enum ClosureCaptures {
             let isObject = RuntimeFields.kind(of: unsafeBitCast(context.load(as: UnsafeRawPointer.self), to: Any.Type.self)) == .classInstance
             return (isObject ? nil : context, found)
         }
+    }
+
+    /// The captures of the live closure context at `context` (from a
+    /// ``Capture/closureContext(_:)``).
+    static func captures(ofContext context: UnsafeRawPointer) -> [Capture] {
+        captures(inContext: context)
     }
 
     /// The captures of the live context object at `context`.
@@ -94,6 +106,15 @@ enum ClosureCaptures {
                 if ownership == .box {
                     offset = align(offset, MemoryLayout<Int>.alignment) + MemoryLayout<Int>.size
                     found.append(.unsearched("a captured var (kept in a box)"))
+                    continue
+                }
+                if isThickFunction(name, length: length) {
+                    // Two words, the entry point and the context (nil, or a heap object this one holds).
+                    offset = align(offset, MemoryLayout<Int>.alignment)
+                    if let inner = (context + offset + MemoryLayout<Int>.size).load(as: UnsafeRawPointer?.self) {
+                        found.append(.closureContext(inner))
+                    }
+                    offset += 2 * MemoryLayout<Int>.size
                     continue
                 }
                 found.append(.unsearched(unnamedCapture))
@@ -137,6 +158,27 @@ enum ClosureCaptures {
                 index += 1
             }
         }
+    }
+
+    /// Whether the mangled name at `name` is a lowered thick function type
+    /// (`Ieg_`, `SiIegy_`, `IeghH_`: the impl-function operator `I`,
+    /// optionally escaping `e`, then a guaranteed `g` or owned `x` callee,
+    /// which is a context; `_` ends it). A thin (`t`), block (`B`) or C
+    /// function is one word, and is not one of these.
+    static func isThickFunction(_ name: UnsafePointer<UInt8>, length: Int) -> Bool {
+        guard length >= 3, name[length - 1] == UInt8(ascii: "_") else { return false }
+        var index = length - 2
+        while index >= 0 {
+            let byte = name[index]
+            if byte < 0x20 { return false }
+            if byte == UInt8(ascii: "I") {
+                var next = index + 1
+                if next < length, name[next] == UInt8(ascii: "e") { next += 1 }
+                return next < length && (name[next] == UInt8(ascii: "g") || name[next] == UInt8(ascii: "x"))
+            }
+            index -= 1
+        }
+        return false
     }
 
     /// The ownership the last two characters of a name give.

@@ -168,18 +168,34 @@ struct ReferenceWalker {
         case .function:
             guard RuntimeFields.isThickSwiftFunction(type) else { return }
             let (context, captures) = ClosureCaptures.captures(of: value)
-            for (index, capture) in captures.enumerated() {
-                switch capture {
-                case .value(let captured):
-                    guard budget.spend() else { return }
-                    let slot = context.map { HeapSlot(heap: UInt(bitPattern: $0), path: "{\(index)}") } ?? holder
-                    walk(captured, label: label + "{closure}", depth: depth + 1, holder: slot)
-                case .unsearched(let what):
-                    unsearched.insert(what)
-                }
+            // `value` holds the context, and the context every closure it captured.
+            withExtendedLifetime(value) {
+                walkCaptures(captures, of: context, label: label + "{closure}", depth: depth + 1, holder: holder)
             }
         case .existential, .other:
             break
+        }
+    }
+
+    /// Walks what a closure context captured (a closure it captured, its
+    /// own captures, under the same label: `onTap{closure}`).
+    private mutating func walkCaptures(_ captures: [ClosureCaptures.Capture], of context: UnsafeRawPointer?,
+                                       label: String, depth: Int, holder: HeapSlot?) {
+        guard depth < limits.depth else {
+            unsearched.insert("values nested deeper than \(limits.depth) levels")
+            return
+        }
+        for (index, capture) in captures.enumerated() {
+            guard budget.spend() else { return }
+            let slot = context.map { HeapSlot(heap: UInt(bitPattern: $0), path: "{\(index)}") } ?? holder
+            switch capture {
+            case .value(let captured):
+                walk(captured, label: label, depth: depth, holder: slot)
+            case .unsearched(let what):
+                unsearched.insert(what)
+            case .closureContext(let inner):
+                walkCaptures(ClosureCaptures.captures(ofContext: inner), of: inner, label: label, depth: depth + 1, holder: slot)
+            }
         }
     }
 

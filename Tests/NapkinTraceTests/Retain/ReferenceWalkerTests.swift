@@ -137,7 +137,7 @@ struct ReferenceWalkerTests {
         #expect(labels(holder, to: target) == ["counter{closure}"])
     }
 
-    @Test("values in fields of type Any and of a protocol type, closures in an array; a closure stored as Any is not read, and said", .singleThreaded)
+    @Test("values in fields of type Any and of a protocol type, closures in an array and stored as Any (through the conversion thunk's context)", .singleThreaded)
     func existentials() {
         struct Box: Holding { var target: Target }
         final class Holder { var any: Any = 0; var holding: (any Holding)?; var anyClosure: Any = 0; var anyObject: Any = 0; var callbacks: [() -> Void] = [] }
@@ -149,10 +149,10 @@ struct ReferenceWalkerTests {
         holder.anyObject = target
         holder.callbacks = [{ _ = target }]
         // A closure stored as `Any` sits behind a conversion thunk whose capture
-        // the runtime cannot name: not read, and said. One in an array of the
-        // same function type is stored as it is, and read.
-        #expect(labels(holder, to: target) == ["any.target", "holding.target", "anyObject", "callbacks[0]{closure}"])
-        #expect(ReferenceWalker.references(of: holder).unsearched == [ClosureCaptures.unnamedCapture])
+        // (a lowered function type) the runtime cannot name: read as the two
+        // words every thick function is, its context's captures read in turn.
+        #expect(labels(holder, to: target) == ["any.target", "holding.target", "anyClosure{closure}", "anyObject", "callbacks[0]{closure}"])
+        #expect(ReferenceWalker.references(of: holder).unsearched.isEmpty)
     }
 
     @Test("a huge collection: read up to the search's budget of values, which is the whole search's, not each collection's", .singleThreaded)
@@ -182,6 +182,65 @@ struct ReferenceWalkerTests {
         let found = ReferenceWalker.references(of: holder, budget: budget)
         #expect(found.references.map(\.label) == ["target"])
         #expect(!budget.isExhausted)
+    }
+
+    @Test("an object used as a dictionary key: named by the key's place, `.keys[…]`", .singleThreaded)
+    func dictionaryKeys() {
+        final class Holder { var owners: [ObjectIdentifier: Target] = [:]; var byTarget: [Wrapped: Int] = [:] }
+        struct Wrapped: Hashable { let target: Target; static func == (a: Wrapped, b: Wrapped) -> Bool { a.target === b.target }; func hash(into h: inout Hasher) {} }
+        let target = Target()
+        let holder = Holder()
+        holder.byTarget = [Wrapped(target: target): 1]
+        #expect(labels(holder, to: target) == ["byTarget.keys[#0].target"])
+    }
+
+    @Test("values nested deeper than 24 levels: not read, and said", .singleThreaded)
+    func depthLimit() {
+        indirect enum Nest { case leaf(Target), node(Nest) }
+        final class Holder { var deep: Nest; var shallow: Nest
+            init(_ t: Target) {
+                var deep = Nest.leaf(t)
+                for _ in 0..<30 { deep = .node(deep) }
+                self.deep = deep
+                shallow = .node(.leaf(t))
+            }
+        }
+        let target = Target()
+        let holder = Holder(target)
+        let (references, unsearched) = ReferenceWalker.references(of: holder)
+        #expect(references.filter { $0.object === target }.map(\.label) == ["shallow.node.leaf"])
+        #expect(unsearched == ["values nested deeper than 24 levels"])
+    }
+
+    @Test("closures whose captures are a collection, another closure, or a dictionary of closures", .singleThreaded)
+    func closuresOfCollectionsAndClosures() {
+        final class Holder {
+            var onArray: () -> Void = {}
+            var onNested: () -> Void = {}
+            var handlers: [String: () -> Void] = [:]
+        }
+        let target = Target()
+        let holder = Holder()
+        let list = [target, Target()]
+        let number = 3
+        holder.onArray = { withExtendedLifetime((list, number)) {} }
+        let inner = { _ = target }
+        holder.onNested = { inner(); _ = number }
+        holder.handlers = ["pit": { _ = target }]
+        #expect(labels(holder, to: target) == ["onArray{closure}[0]", "onNested{closure}", "handlers[\"pit\"]{closure}"], "\(ReferenceWalker.references(of: holder).unsearched)")
+        #expect(ReferenceWalker.references(of: holder).unsearched.isEmpty)
+    }
+
+    @Test("a generic closure's captures: not read, and said (a module without reflection metadata: RetainerSearchTests)", .singleThreaded)
+    func unreadableCaptures() {
+        final class Holder { var generic: () -> Void = {} }
+        func makeGeneric<T: AnyObject>(_ value: T) -> () -> Void { { withExtendedLifetime(value) {} } }
+        let target = Target()
+        let holder = Holder()
+        holder.generic = makeGeneric(target)
+        let (references, unsearched) = ReferenceWalker.references(of: holder)
+        #expect(!references.contains { $0.object === target })
+        #expect(unsearched == ["a generic closure's captures"])
     }
 
     @Test("an actor's state", .singleThreaded)
