@@ -39,7 +39,7 @@ struct LeakCheckRunTests {
         // see (a local of the test), so "1 of 2", and the note says where to look.
         #expect(child.retainers?.paths == [path])
         #expect(child.retainers?.tally == "1 of 2 strong references found")
-        #expect(child.retainers?.note?.contains("1 more not found; it can still be held by a global or static variable") == true)
+        #expect(child.retainers?.note?.contains("1 reference not found; it can still be held by a global or static variable") == true)
         #expect(report.findings.first?.retainers == child.retainers)
         let message = try #require(verdict.messages(test: nil).first)
         #expect(message.text.contains("\n  retained by: \(path)\n  1 of 2 strong references found: Searched "), "\(message.text)")

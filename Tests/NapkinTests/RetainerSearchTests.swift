@@ -167,15 +167,16 @@ struct RetainerSearchTests {
         #expect(await RetainerSearch.run(target: 7, in: objects, context: .init()) == nil)
     }
 
-    @Test("searches while the main actor and an actor mutate what they walk: only real paths, no race (the thread sanitizer's pass)")
+    @Test("searches while the main actor and an actor change what the walk reads (the host router's and the host interactor's state): only real paths")
     func concurrentMutation() async throws {
         let (finding, ids) = try await leak { child, host in
             await host.interactor.keep(child)
             for _ in 0..<5 {
-                // The main actor and the host's actor change the graph while the searches run.
+                // The main actor and the host's actor change what the search reads: the
+                // host router's `churned` and the host interactor's `scratch`, both traced seeds.
                 let churn = Task { @MainActor in
                     for round in 0..<200 {
-                        if round % 2 == 0 { ChurnBox.items.append(LeakyInteractor()) } else { ChurnBox.items.removeAll() }
+                        if round % 2 == 0 { host.churned.append(LeakyInteractor()) } else { host.churned.removeAll() }
                         await Task.yield()
                     }
                 }
@@ -196,30 +197,37 @@ struct RetainerSearchTests {
                 let expected: Set = ["HoldingRootRouter#\(host.traceID).children[0] → LeakyRouter#\(id)",
                                      "HoldingInteractor#\(hostInteractor).store (suspect) → ScreenShelf.screens[0] → LeakyRouter#\(id)"]
                 #expect(Set(retainers.paths) == expected, "\(retainers)")
+                #expect(retainers.found <= (retainers.total ?? 0), "\(retainers)")
             }
         } release: { _, host in
             await host.interactor.clearStore()
-            ChurnBox.items.removeAll()
+            host.churned.removeAll()
         }
         #expect(finding.retainers?.paths == ["HoldingInteractor#\(ids.hostInteractor).store (suspect) → ScreenShelf.screens[0] → LeakyRouter#\(ids.child)"])
     }
 
-    @Test("an object let go while its search runs: no result, or a path that held it when read; never a crash")
+    @Test("an object let go while its search runs: no result, or the path that held it at the copy's moment; never a crash")
     func letGoDuringTheSearch() async throws {
         let objects = LiveObjects(enabled: true)
         let holder = Shelf()
+        objects.register(holder, id: 1, type: "Shelf", kind: .interactor)
         for round in 0..<20 {
-            var object: LeakyInteractor? = LeakyInteractor()
-            objects.register(object!, id: NodeID(100 + round), type: "LeakyInteractor", kind: .interactor)
-            objects.register(holder, id: 1, type: "Shelf", kind: .interactor)
-            await holder.keep(object!)
-            object = nil
-            let search = Task { await RetainerSearch.run(target: NodeID(100 + round), in: objects, context: .init()) }
-            await holder.clear()
-            if let found = await search.value {
-                #expect(found.paths == ["Shelf#1.items[0] (suspect) → LeakyInteractor#\(100 + round)"], "\(found)")
+            let id = NodeID(100 + round)
+            do {
+                let object = LeakyInteractor()
+                objects.register(object, id: id, type: "LeakyInteractor", kind: .interactor)
+                await holder.keep(object)
             }
-            #expect(await RetainerSearch.run(target: NodeID(100 + round), in: objects, context: .init()) == nil)
+            // Held only by the shelf: found with its path.
+            let before = try #require(await RetainerSearch.run(target: id, in: objects, context: .init()))
+            #expect(before.paths == ["Shelf#1.items[0] (suspect) → LeakyInteractor#\(id)"], "\(before)")
+            #expect(before.tally == "1 of 1 strong reference found", "\(before)")
+            // Let go while a search runs: either it was copied before (the path), or after (gone).
+            let search = Task { await RetainerSearch.run(target: id, in: objects, context: .init()) }
+            await holder.clear()
+            let during = await search.value
+            #expect(during == nil || during?.paths == ["Shelf#1.items[0] (suspect) → LeakyInteractor#\(id)"], "\(String(describing: during))")
+            #expect(await RetainerSearch.run(target: id, in: objects, context: .init()) == nil)
         }
     }
 
@@ -334,6 +342,8 @@ final actor HoldingInteractor: Interactable {
 
 @MainActor final class HoldingRootRouter: LaunchRouter<HoldingInteractor, HoldingView> {
     convenience init() { self.init(interactor: HoldingInteractor(), viewController: HoldingView()) }
+    /// Changed on the main actor while a search may read it.
+    var churned: [LeakyInteractor] = []
 }
 
 /// A chain of `length` links (a long path).
@@ -360,11 +370,6 @@ final actor Shelf {
 @MainActor final class HandlerRegistry {
     static let shared = HandlerRegistry()
     var handlers: [AnyObject] = []
-}
-
-/// What the concurrency test churns.
-@MainActor enum ChurnBox {
-    static var items: [AnyObject] = []
 }
 
 /// A global nobody named.
