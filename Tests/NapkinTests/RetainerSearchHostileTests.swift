@@ -41,7 +41,8 @@ struct RetainerSearchHostileTests {
                 continue
             }
             #expect(result.paths == ["CacheHost#1.cache (suspect) → LockedCache.entries[\"pinned\"] → Payload#2"], "\(result)")
-            #expect(result.tally == "1 of 1 strong reference found", "\(result)")
+            // 1 of 2 when the copy caught the churn rebuilding the dictionary: the new one holds it too.
+            #expect(result.found == 1 && (result.total ?? 0) >= 1, "\(result)")
             found += 1
         }
         #expect(found > 0, "no search got through")
@@ -206,6 +207,20 @@ struct RetainerSearchHostileTests {
         #expect(result.tally == "0 of 2 strong references found", "\(result)")
         withExtendedLifetime(host) {}
     }
+
+    #if os(Linux)
+    @Test("a block observer of a notification center named as a root: no path (its observers sit behind a Mutex), and the note names that hop")
+    func notificationObserver() async throws {
+        let objects = LiveObjects(enabled: true)
+        let center = NotificationCenter()
+        let token = Observed.observe(on: center, registeringIn: objects)
+        objects.register(center, id: 1, type: "NotificationCenter", kind: .router)
+        let result = try #require(await RetainerSearch.run(target: 2, in: objects, context: .init(expectedAlive: [1])))
+        #expect(result.tally == "0 of 1 strong reference found", "\(result)")
+        #expect(result.note?.contains("not read: NotificationCenter.registrar (a ~Copyable value such as a Mutex, which the runtime does not describe)") == true, "\(result)")
+        center.removeObserver(token)
+    }
+    #endif
 
     @Test("in place: let fields are read, the var fields of an object whose isolation cannot be proven are not, and the note names them")
     func inPlaceReadsOnlyWhatCannotChange() async throws {
@@ -411,3 +426,16 @@ private final class LetAndVar: @unchecked Sendable {
     var changing: Payload?
     init(_ target: Payload) { fixed = target; changing = target }
 }
+
+#if os(Linux)
+/// Registers a block observer that captures a payload (id 2); the caller keeps only the token.
+private enum Observed {
+    static func observe(on center: NotificationCenter, registeringIn objects: LiveObjects) -> NSObjectProtocol {
+        let target = Payload()
+        objects.register(target, id: 2, type: "Payload", kind: .interactor)
+        return center.addObserver(forName: Notification.Name("napkin.test"), object: nil, queue: nil) { _ in
+            withExtendedLifetime(target) {}
+        }
+    }
+}
+#endif

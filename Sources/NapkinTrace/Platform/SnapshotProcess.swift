@@ -32,6 +32,9 @@ extension Platform {
         case finished([UInt8])
         /// It did not: why, in words for a note.
         case failed(String)
+        /// It did not answer in time (a lock another thread held at the
+        /// fork, most likely): a copy made at another moment may.
+        case timedOut(String)
         /// It died on a signal: a value torn by a store in progress at the
         /// fork, most likely; a copy made at another moment may read well.
         case crashed(String)
@@ -101,9 +104,10 @@ extension Platform {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         var ended = false
         var stop: String? = nil
+        var timedOut = false
         while !ended {
             if cancelled() { stop = "cut short: the process was exiting"; break }
-            if MonotonicClock.now() >= deadline { stop = "the snapshot's reader did not finish within \(timeoutMS) ms"; break }
+            if MonotonicClock.now() >= deadline { timedOut = true; break }
             guard waitUntilReadable(readEnd, timeoutMS: 20) == .ready else { continue }
             let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
             if count > 0 {
@@ -113,8 +117,9 @@ extension Platform {
                 ended = true
             }
         }
-        if stop != nil { kill(pid, SIGKILL) }
+        if stop != nil || timedOut { kill(pid, SIGKILL) }
         let status = reap(pid)
+        if timedOut { return .timedOut("the snapshot's reader did not finish within \(timeoutMS) ms") }
         if let stop { return .failed(stop) }
         switch status {
         case .exited(0), .unknown: return .finished(received)

@@ -128,3 +128,16 @@ struct HeapWalk {
         _typeName(type(of: object), qualified: false)
     }
 }
+
+/// Whether this process is a snapshot's reader (a forked child): there the
+/// walk takes none of the caches' locks, which another thread of the app
+/// may have held at the fork (and holds forever in the child).
+enum SnapshotChild {
+    /// Set once, in the child, before it walks; the child has one thread.
+    nonisolated(unsafe) private(set) static var isCurrent = false
+
+    /// Marks this process as a snapshot's reader (call in the child only).
+    static func enter() {
+        isCurrent = true
+    }
+}

@@ -94,8 +94,11 @@ struct ReferenceWalker {
     let budget: Budget
     /// The references found so far.
     private(set) var references: [Reference] = []
-    /// What held something the walk could not read (each once).
+    /// What held something the walk could not read (each once), each
+    /// naming its hop (`Holder.onTap{closure}: a generic closure's captures`).
     private(set) var unsearched: Set<String> = []
+    /// The object being read, as a hop names it.
+    private var objectName = ""
 
     init(policy: Policy, budget: Budget, limits: Limits = Limits()) {
         self.policy = policy
@@ -117,6 +120,7 @@ struct ReferenceWalker {
     private mutating func walkFields(of object: AnyObject) {
         let type: AnyClass = Swift.type(of: object)
         if Self.isSealed(type) { return }
+        objectName = Self.name(type)
         let fields = RuntimeFields.fields(of: type)
         let readsVars = policy == .snapshot || Self.isMainActorIsolated(type)
         withExtendedLifetime(object) {
@@ -143,7 +147,7 @@ struct ReferenceWalker {
     /// (a buffer's element, a closure's capture) it was read from, if any.
     private mutating func walk(_ value: Any, label: String, depth: Int, holder: HeapSlot?) {
         guard depth < limits.depth else {
-            unsearched.insert("values nested deeper than \(limits.depth) levels")
+            unsearched.insert(hop(label) + ": values nested deeper than \(limits.depth) levels")
             return
         }
         let type: Any.Type = Swift.type(of: value)
@@ -182,7 +186,7 @@ struct ReferenceWalker {
     private mutating func walkCaptures(_ captures: [ClosureCaptures.Capture], of context: UnsafeRawPointer?,
                                        label: String, depth: Int, holder: HeapSlot?) {
         guard depth < limits.depth else {
-            unsearched.insert("values nested deeper than \(limits.depth) levels")
+            unsearched.insert(hop(label) + ": values nested deeper than \(limits.depth) levels")
             return
         }
         for (index, capture) in captures.enumerated() {
@@ -192,7 +196,7 @@ struct ReferenceWalker {
             case .value(let captured):
                 walk(captured, label: label, depth: depth, holder: slot)
             case .unsearched(let what):
-                unsearched.insert(what)
+                unsearched.insert(hop(label) + ": " + what)
             case .closureContext(let inner):
                 walkCaptures(ClosureCaptures.captures(ofContext: inner), of: inner, label: label, depth: depth + 1, holder: slot)
             }
@@ -238,6 +242,12 @@ struct ReferenceWalker {
         fields(type)
     }
 
+    /// `Holder.state.items[3]`, at most 80 characters.
+    private func hop(_ label: String) -> String {
+        let text = objectName + "." + label
+        return text.count > 80 ? String(text.prefix(79)) + "…" : text
+    }
+
     // MARK: - What needs no reading
 
     /// Classes whose state the walk must not read: napkin's own machinery
@@ -269,14 +279,14 @@ struct ReferenceWalker {
     private static func classFact(_ type: AnyClass, cache: Locked<[ObjectIdentifier: Bool]>,
                                   matches: (String) -> Bool) -> Bool {
         let key = ObjectIdentifier(type)
-        if let known = cache.withLock({ $0[key] }) { return known }
+        if !SnapshotChild.isCurrent, let known = cache.withLock({ $0[key] }) { return known }
         var result = false
         var current: AnyClass? = type
         while let each = current, !result {
             result = matches(_typeName(each, qualified: true))
             current = _getSuperclass(each)
         }
-        cache.withLock { $0[key] = result }
+        if !SnapshotChild.isCurrent { cache.withLock { $0[key] = result } }
         return result
     }
 
@@ -287,10 +297,26 @@ struct ReferenceWalker {
     /// storage is a buffer the field metadata does not describe). Named by
     /// type, not by `Mirror.displayStyle`, which an app's own
     /// `CustomReflectable` type may claim with children it does not hold.
+    ///
+    /// Told by the struct's type descriptor (the same for every element
+    /// type), not by its name: naming a type takes a lock of the runtime's
+    /// that another thread of the app may have held when a snapshot was
+    /// copied.
     private static func isStandardCollection(_ type: Any.Type) -> Bool {
-        let name = _typeName(type, qualified: true)
-        return ["Swift.Array<", "Swift.ContiguousArray<", "Swift.ArraySlice<", "Swift.Set<", "Swift.Dictionary<"]
-            .contains { name.hasPrefix($0) }
+        guard let descriptor = RuntimeFields.structDescriptor(of: type) else { return false }
+        return standardCollections.contains(descriptor)
+    }
+
+    /// The type descriptors of the standard library's collections (made
+    /// before any snapshot is copied: ``prepare()``).
+    private static let standardCollections: Set<UInt> = Set(
+        ([[Int].self, ContiguousArray<Int>.self, ArraySlice<Int>.self, Set<Int>.self, [Int: Int].self] as [Any.Type])
+            .compactMap { RuntimeFields.structDescriptor(of: $0) })
+
+    /// Makes, in the app's process, what a snapshot's reader must not make
+    /// itself (a lazily made value takes a lock the app may hold at the copy).
+    static func prepare() {
+        _ = standardCollections
     }
 
     /// Whether a value of `type` can hold a reference at all (numbers,

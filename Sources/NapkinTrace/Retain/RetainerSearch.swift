@@ -175,12 +175,20 @@ package enum RetainerSearch {
         let walk = HeapWalk(policy: .snapshot, limits: .init(objects: limits.objects, values: limits.values,
                                                              nanoseconds: UInt64(limits.milliseconds) * 1_000_000))
         let timeout = limits.milliseconds + patienceSeconds * 1000
+        ReferenceWalker.prepare()
+        // A child that does not answer in time most likely waits for a lock
+        // another thread held at the copy: another copy, at another moment.
+        let attemptTimeout = limits.milliseconds + 500
+        let deadline = MonotonicClock.now() &+ UInt64(timeout + limits.milliseconds) &* 1_000_000
         var attempt = 0
         while true {
             attempt += 1
             let started = copyTurn.withLock { _ -> (Result<Platform.SnapshotReader, Platform.SnapshotFailure>, (traced: Int, roots: Int))? in
                 guard let (seeds, reference, counts) = Self.seeds(target: target, in: objects, context: context) else { return nil }
-                let reader = Platform.startReader(timeoutMS: timeout) { walk.run(seeds: seeds, target: reference).encoded() }
+                let reader = Platform.startReader(timeoutMS: attemptTimeout) {
+                    SnapshotChild.enter()
+                    return walk.run(seeds: seeds, target: reference).encoded()
+                }
                 return (reader, counts)
             }
             guard let (reader, counts) = started else { return .gone }
@@ -192,6 +200,8 @@ package enum RetainerSearch {
             switch outcome {
             case .failed(let why):
                 return .notSearched(why)
+            case .timedOut(let why):
+                if MonotonicClock.now() &+ UInt64(attemptTimeout) &* 1_000_000 > deadline { return .notSearched(why) }
             case .crashed(let why):
                 // Another moment: a store in progress at this one tore a value.
                 if attempt >= snapshotAttempts { return .notSearched(why + (attempt > 1 ? ", \(attempt) times" : "")) }

@@ -76,7 +76,7 @@ enum RuntimeFields {
     /// tuple, in declaration order; computed once per type.
     static func fields(of type: Any.Type) -> [Field] {
         let key = ObjectIdentifier(type)
-        if let known = cache.withLock({ $0[key] }) { return known }
+        if !SnapshotChild.isCurrent, let known = cache.withLock({ $0[key] }) { return known }
         var fields: [Field] = []
         let count = recursiveCount(type)
         fields.reserveCapacity(max(count, 0))
@@ -88,8 +88,18 @@ enum RuntimeFields {
             fields.append(Field(name: name, offset: recursiveChildOffset(type, index: index),
                                 type: fieldType, isStrong: metadata.isStrong, isVar: metadata.isVar))
         }
-        cache.withLock { $0[key] = fields }
+        if !SnapshotChild.isCurrent { cache.withLock { $0[key] = fields } }
         return fields
+    }
+
+    /// The address of a struct type's nominal type descriptor (the second
+    /// word of struct metadata, `TargetStructMetadata::Description`), which
+    /// every specialization of a generic struct shares; nil for anything
+    /// but a struct.
+    static func structDescriptor(of type: Any.Type) -> UInt? {
+        guard kind(of: type) == .structure else { return nil }
+        let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+        return metadata.load(fromByteOffset: MemoryLayout<Int>.size, as: UInt.self)
     }
 
     /// The size of a value of `type`.
