@@ -14,8 +14,9 @@
 // - Before the body runs the child closes every descriptor but its result
 //   pipe, so nothing it does (a deinit the walk ends up running, say)
 //   writes to the app's files, sockets or terminal; it restores the default
-//   action of the crash signals and forbids a core file, so a crash ends it
-//   quietly instead of running the app's crash reporter; and `alarm` ends
+//   action of the crash and termination signals and forbids a core file, so
+//   a crash (or a signal to the app's process group) ends it quietly instead
+//   of running the app's crash reporter or exit handler; and `alarm` ends
 //   it if its parent's deadline is somehow missed.
 // - A lock another thread held at the fork stays held in the child: a body
 //   that needs it waits forever, and the parent kills the child at its
@@ -52,18 +53,28 @@ extension Platform {
     /// The most bytes a child may send back (its result is a graph of names).
     static let maxSnapshotBytes = 64 << 20
 
-    /// A child started by ``startReader(timeoutMS:_:)``, whose answer is
-    /// still to be collected.
+    /// A child started by ``startReader(timeoutMS:stallMS:_:)``, whose
+    /// answer is still to be collected.
     package struct SnapshotReader: Sendable {
         fileprivate let pid: Int32
         fileprivate let readEnd: Int32
         fileprivate let timeoutMS: Int
+        fileprivate let stallMS: Int
     }
+
+    /// What a child writes while it works (one byte, now and then), so
+    /// that one stuck on a lock another thread held at the fork is told
+    /// from one still reading.
+    private static let heartbeatByte: UInt8 = 0x01
+    /// What a child writes before its answer.
+    private static let answerByte: UInt8 = 0x02
 
     /// Forks a child that runs `body` and writes what it returns; the
     /// caller collects it with ``collect(_:cancelled:)``. The fork is the
-    /// moment the child sees; nil with why when there is no child.
-    package static func startReader(timeoutMS: Int, _ body: () -> [UInt8]) -> Result<SnapshotReader, SnapshotFailure> {
+    /// moment the child sees. `body` is given a heartbeat to call as it
+    /// works: a child silent for `stallMS` is taken for stuck.
+    package static func startReader(timeoutMS: Int, stallMS: Int,
+                                    _ body: (_ heartbeat: @escaping () -> Void) -> [UInt8]) -> Result<SnapshotReader, SnapshotFailure> {
         #if os(Linux) || os(macOS)
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { return .failure(.init(why: "no pipe for the snapshot (\(SystemError.current))")) }
@@ -71,7 +82,12 @@ extension Platform {
         let pid = fork()
         if pid == 0 {
             prepareChild(keeping: writeEnd, seconds: UInt32(max(1, (timeoutMS + 999) / 1000 + 1)))
-            let bytes = body()
+            let bytes = body {
+                var beat = heartbeatByte
+                _ = write(writeEnd, &beat, 1)
+            }
+            var marker = answerByte
+            _ = write(writeEnd, &marker, 1)
             _ = bytes.withUnsafeBytes { writeAll(writeEnd, $0) }
             _exit(0)
         }
@@ -80,7 +96,7 @@ extension Platform {
             close(readEnd)
             return .failure(.init(why: "the process could not be copied (fork: \(SystemError.current))"))
         }
-        return .success(SnapshotReader(pid: pid, readEnd: readEnd, timeoutMS: timeoutMS))
+        return .success(SnapshotReader(pid: pid, readEnd: readEnd, timeoutMS: timeoutMS, stallMS: stallMS))
         #else
         return .failure(.init(why: "this platform cannot copy the process"))
         #endif
@@ -105,24 +121,37 @@ extension Platform {
         var ended = false
         var stop: String? = nil
         var timedOut = false
+        var stalled = false
+        var heardAt = MonotonicClock.now()
+        var answering = false
         while !ended {
             if cancelled() { stop = "cut short: the process was exiting"; break }
-            if MonotonicClock.now() >= deadline { timedOut = true; break }
+            let now = MonotonicClock.now()
+            if now >= deadline { timedOut = true; break }
+            if now &- heardAt > UInt64(reader.stallMS) &* 1_000_000 { stalled = true; break }
             guard waitUntilReadable(readEnd, timeoutMS: 20) == .ready else { continue }
             let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
             if count > 0 {
-                received.append(contentsOf: chunk[0..<count])
+                heardAt = MonotonicClock.now()
+                var start = 0
+                while !answering && start < count {
+                    if chunk[start] == answerByte { answering = true }
+                    start += 1
+                }
+                received.append(contentsOf: chunk[start..<count])
                 if received.count > maxSnapshotBytes { stop = "the snapshot's reader sent too much"; break }
             } else if count == 0 || (errno != EINTR && errno != EAGAIN) {
                 ended = true
             }
         }
-        if stop != nil || timedOut { kill(pid, SIGKILL) }
+        if stop != nil || timedOut || stalled { kill(pid, SIGKILL) }
         let status = reap(pid)
         if timedOut { return .timedOut("the snapshot's reader did not finish within \(timeoutMS) ms") }
+        if stalled { return .timedOut("the snapshot's reader stopped answering (a lock another thread held when the process was copied)") }
         if let stop { return .failed(stop) }
         switch status {
-        case .exited(0), .unknown: return .finished(received)
+        case .exited(0), .unknown:
+            return answering ? .finished(received) : .failed("the snapshot's reader ended without an answer")
         case .exited(let code): return .failed("the snapshot's reader exited with status \(code)")
         case .signalled(let signal): return .crashed("the snapshot's reader stopped on signal \(signal) (a value was being changed when the process was copied)")
         }
@@ -150,9 +179,12 @@ extension Platform {
     /// The child's first steps: nothing of the app's is written to, a crash
     /// ends it quietly, and it cannot outlive its deadline by much.
     private static func prepareChild(keeping pipe: Int32, seconds: UInt32) {
-        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS, SIGALRM, SIGPIPE] {
+        for signal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS, SIGALRM, SIGPIPE, SIGTERM, SIGINT, SIGHUP, SIGQUIT] {
             _ = restoreDefaultAction(signal)
         }
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigprocmask(SIG_SETMASK, &unblocked, nil)
         var none = rlimit(rlim_cur: 0, rlim_max: 0)
         #if os(Linux)
         _ = setrlimit(__rlimit_resource_t(RLIMIT_CORE.rawValue), &none)

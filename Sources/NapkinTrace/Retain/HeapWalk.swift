@@ -38,19 +38,25 @@ struct HeapWalk {
     let policy: ReferenceWalker.Policy
     let limits: Limits
 
-    /// Walks from `seeds` and explains `target`.
-    func run(seeds: [Seed], target: WeakReference) -> WalkResult {
+    /// Walks from `seeds` and explains `target`; calls `heartbeat` about
+    /// every 20 ms while it reads.
+    func run(seeds: [Seed], target: WeakReference, heartbeat: @escaping () -> Void = {}) -> WalkResult {
+        heartbeat()
         // The count first, before the walk holds anything.
         guard let total = RetainerSearch.strongReferences(to: target) else { return .gone }
         guard let targetObject = target.load() else { return .gone }
         let targetID = ObjectIdentifier(targetObject)
         let budget = ReferenceWalker.Budget(values: limits.values,
                                             deadline: MonotonicClock.now() &+ limits.nanoseconds)
+        budget.heartbeat = heartbeat
+        var beatAt = MonotonicClock.now()
         var result = WalkResult()
         result.total = total
         var objects: [AnyObject] = []
         var index: [ObjectIdentifier: Int] = [:]
         var queue: [Int] = []
+        /// Each class's name and whether it is napkin's plumbing, worked out once.
+        var names: [ObjectIdentifier: (String, Bool)] = [:]
 
         func add(_ object: AnyObject, _ node: ReferenceGraph.Node) -> Int {
             let id = ObjectIdentifier(object)
@@ -82,13 +88,28 @@ struct HeapWalk {
             }
             let position = queue[head]
             head += 1
+            if head % 64 == 0, MonotonicClock.now() &- beatAt > 20_000_000 {
+                heartbeat()
+                beatAt = MonotonicClock.now()
+            }
             let (references, unsearched) = ReferenceWalker.references(of: objects[position], policy: policy, budget: budget)
             var edges: [ReferenceGraph.Edge] = []
             edges.reserveCapacity(references.count)
             for reference in references {
-                var node = ReferenceGraph.Node(name: Self.typeName(reference.object))
-                node.isPlumbing = Self.isNapkinPlumbing(reference.object)
-                let to = add(reference.object, node)
+                let to: Int
+                if let known = index[ObjectIdentifier(reference.object)] {
+                    to = known
+                } else {
+                    let type = ObjectIdentifier(Swift.type(of: reference.object))
+                    let (name, isPlumbing) = names[type] ?? {
+                        let named = (Self.typeName(reference.object), Self.isNapkinPlumbing(reference.object))
+                        names[type] = named
+                        return named
+                    }()
+                    var node = ReferenceGraph.Node(name: name)
+                    node.isPlumbing = isPlumbing
+                    to = add(reference.object, node)
+                }
                 edges.append(.init(label: reference.label, to: to, holder: reference.holder))
             }
             result.nodes[position].edges = edges

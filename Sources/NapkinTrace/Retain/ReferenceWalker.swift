@@ -59,6 +59,10 @@ struct ReferenceWalker {
         /// A limit was reached.
         private(set) var isExhausted = false
         private var sinceClock = 0
+        /// Called about every 20 ms while values are read (a snapshot's
+        /// reader says it is alive).
+        var heartbeat: (() -> Void)?
+        private var beatAt: UInt64 = 0
 
         /// A budget of `values` and until `deadline`.
         init(values: Int, deadline: UInt64) {
@@ -77,7 +81,12 @@ struct ReferenceWalker {
             if valuesLeft < 0 { isExhausted = true; return false }
             if sinceClock >= 64 {
                 sinceClock = 0
-                if MonotonicClock.now() >= deadline { isExhausted = true; return false }
+                let now = MonotonicClock.now()
+                if now >= deadline { isExhausted = true; return false }
+                if let heartbeat, now &- beatAt > 20_000_000 {
+                    heartbeat()
+                    beatAt = now
+                }
             }
             return true
         }

@@ -36,12 +36,17 @@ package enum RetainerSearch {
         package var time: Duration
         /// The most values and collection elements it reads, in all.
         package var values: Int
+        /// The longest one in-place step holds the main actor (one frame,
+        /// ``RetainerSearch/inPlaceStep``, unless a test asks for more).
+        package var inPlaceStep: Duration
 
         /// Limits (100,000 objects, 2 s and 2,000,000 values by default).
-        package init(objects: Int = 100_000, time: Duration = .seconds(2), values: Int = 2_000_000) {
+        package init(objects: Int = 100_000, time: Duration = .seconds(2), values: Int = 2_000_000,
+                     inPlaceStep: Duration = RetainerSearch.inPlaceStep) {
             self.objects = objects
             self.time = time
             self.values = values
+            self.inPlaceStep = inPlaceStep
         }
 
         /// The reading time in milliseconds.
@@ -63,7 +68,7 @@ package enum RetainerSearch {
     }
 
     /// The longest one in-place step holds the main actor (one frame).
-    static let inPlaceStep: Duration = .milliseconds(12)
+    package static let inPlaceStep: Duration = .milliseconds(12)
 
     /// What the trace knows that the walk uses.
     package struct Context: Sendable {
@@ -185,9 +190,9 @@ package enum RetainerSearch {
             attempt += 1
             let started = copyTurn.withLock { _ -> (Result<Platform.SnapshotReader, Platform.SnapshotFailure>, (traced: Int, roots: Int))? in
                 guard let (seeds, reference, counts) = Self.seeds(target: target, in: objects, context: context) else { return nil }
-                let reader = Platform.startReader(timeoutMS: attemptTimeout) {
+                let reader = Platform.startReader(timeoutMS: attemptTimeout, stallMS: Self.stallMilliseconds) { heartbeat in
                     SnapshotChild.enter()
-                    return walk.run(seeds: seeds, target: reference).encoded()
+                    return walk.run(seeds: seeds, target: reference, heartbeat: heartbeat).encoded()
                 }
                 return (reader, counts)
             }
@@ -201,7 +206,9 @@ package enum RetainerSearch {
             case .failed(let why):
                 return .notSearched(why)
             case .timedOut(let why):
-                if MonotonicClock.now() &+ UInt64(attemptTimeout) &* 1_000_000 > deadline { return .notSearched(why) }
+                if attempt >= snapshotAttempts || MonotonicClock.now() &+ UInt64(Self.stallMilliseconds) &* 1_000_000 > deadline {
+                    return .notSearched(why)
+                }
             case .crashed(let why):
                 // Another moment: a store in progress at this one tore a value.
                 if attempt >= snapshotAttempts { return .notSearched(why + (attempt > 1 ? ", \(attempt) times" : "")) }
@@ -215,12 +222,17 @@ package enum RetainerSearch {
         }
     }
 
+    /// How long a snapshot's reader may stay silent before it is taken for
+    /// stuck on a lock another thread held at the copy (it beats every
+    /// 20 ms while it reads): long enough for a busy machine's scheduler.
+    static let stallMilliseconds = 2_000
+
     /// Copies made, at most, when the reader of one dies on a signal.
     static let snapshotAttempts = 5
 
     /// A walk in the app's process, in one step on the main actor.
     private static func readInPlace(target: NodeID, in objects: LiveObjects, context: Context, limits: Limits) -> WalkOutcome {
-        let (seconds, attoseconds) = inPlaceStep.components
+        let (seconds, attoseconds) = limits.inPlaceStep.components
         let step = UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
         let walk = HeapWalk(policy: .inPlace, limits: .init(objects: min(limits.objects, 10_000),
                                                             values: min(limits.values, 100_000), nanoseconds: step))
