@@ -161,7 +161,7 @@ public struct OTLPConfiguration: Sendable {
 
     /// `key=value,key=value` with percent-encoded values (the W3C Baggage
     /// spelling the spec uses for headers and resource attributes).
-    static func pairs(_ text: String, variable: String, header: Bool) throws(OTLPConfigurationError) -> [String: String] {
+    package static func pairs(_ text: String, variable: String, header: Bool) throws(OTLPConfigurationError) -> [String: String] {
         var out: [String: String] = [:]
         // A header's value may be a secret: an error names the entry's key only.
         func shown(_ entry: String) -> String { header ? String(entry.prefix { $0 != "=" }) + "=…" : text }

@@ -24,6 +24,10 @@ import NapkinTrace
 /// ``takeSpans()`` / ``takeLogs()`` until the caller takes them.
 package struct OTLPMapper: Sendable {
     package let limits: OTLPLimits
+    /// Whether the spans of routers gone and tasks ended are remembered, for
+    /// findings mapped after the trace (`export`, where the analysis decides
+    /// at the end); in the app, findings come while their objects are known.
+    package let remembersEndedSpans: Bool
 
     /// What a router's span needs to know about it.
     private struct Router: Sendable {
@@ -64,12 +68,15 @@ package struct OTLPMapper: Sendable {
     private var logs: [OTLPLogRecord] = []
     /// The populations and counts the metrics report.
     package private(set) var metrics = OTLPMetrics(start: 0, time: 0)
+    /// The last span of each router gone and each task ended (``remembersEndedSpans``).
+    private var endedSpans: [NodeID: UInt64] = [:]
     /// Spans not made because ``OTLPLimits/openSpans`` were open.
     package private(set) var spansNotOpened = 0
 
     /// A mapper with the given bounds.
-    package init(limits: OTLPLimits = OTLPLimits()) {
+    package init(limits: OTLPLimits = OTLPLimits(), remembersEndedSpans: Bool = false) {
         self.limits = limits
+        self.remembersEndedSpans = remembersEndedSpans
     }
 
     /// The session being mapped, once its start was seen.
@@ -176,10 +183,12 @@ package struct OTLPMapper: Sendable {
             tasks[task]?.add(OTLPSpan.Event(time: time, name: "napkin.task.cancel_requested"), limit: limits.eventsPerSpan)
         case .taskEnd(let task, let outcome):
             guard var open = tasks.removeValue(forKey: task) else { break }
+            if remembersEndedSpans { endedSpans[task] = open.span.spanID }
             open.span.attributes.append(attribute("napkin.task.outcome", .string(outcome.rawValue)))
             end(open, at: time)
         case .deallocated(let id):
             if let router = routers.removeValue(forKey: id) {
+                if remembersEndedSpans { endedSpans[id] = router.lastSpan }
                 decrement(router.type, in: &metrics.routers)
                 if var open = attachments.removeValue(forKey: id) {
                     open.add(OTLPSpan.Event(time: time, name: "napkin.router.deallocated"), limit: limits.eventsPerSpan)
@@ -187,7 +196,7 @@ package struct OTLPMapper: Sendable {
                 }
             } else if let type = interactorTypes.removeValue(forKey: id) {
                 decrement(type, in: &metrics.interactors)
-                interactorRouter[id] = nil
+                if !remembersEndedSpans { interactorRouter[id] = nil }
                 if let open = activities.removeValue(forKey: id) { end(open, at: time) }
             }
         case .retained:
@@ -211,7 +220,11 @@ package struct OTLPMapper: Sendable {
     /// record, or the exporter is closing): marked `napkin.span.open_at_end`.
     package mutating func endAll(at time: UInt64? = nil) {
         let end = time ?? lastTime
-        for key in tasks.keys.sorted() { if let open = tasks.removeValue(forKey: key) { endOpen(open, at: end) } }
+        for key in tasks.keys.sorted() {
+            guard let open = tasks.removeValue(forKey: key) else { continue }
+            if remembersEndedSpans { endedSpans[key] = open.span.spanID }
+            endOpen(open, at: end)
+        }
         for key in activities.keys.sorted() { if let open = activities.removeValue(forKey: key) { endOpen(open, at: end) } }
         for key in attachments.keys.sorted() { if let open = attachments.removeValue(forKey: key) { endOpen(open, at: end) } }
     }
@@ -271,14 +284,13 @@ package struct OTLPMapper: Sendable {
     private func spanID(of finding: Finding) -> UInt64 {
         switch finding.subject {
         case .task:
-            if let open = tasks[finding.id] { return open.span.spanID }
-            return 0
+            return tasks[finding.id]?.span.spanID ?? endedSpans[finding.id] ?? 0
         case .router:
-            return attachments[finding.id]?.span.spanID ?? routers[finding.id]?.lastSpan ?? 0
+            return attachments[finding.id]?.span.spanID ?? routers[finding.id]?.lastSpan ?? endedSpans[finding.id] ?? 0
         case .interactor:
             if let open = activities[finding.id] { return open.span.spanID }
             guard let router = interactorRouter[finding.id] else { return 0 }
-            return attachments[router]?.span.spanID ?? routers[router]?.lastSpan ?? 0
+            return attachments[router]?.span.spanID ?? routers[router]?.lastSpan ?? endedSpans[router] ?? 0
         case .trace:
             return 0
         }
@@ -292,7 +304,7 @@ package struct OTLPMapper: Sendable {
             return
         }
         if session != nil { endAll() }
-        self = OTLPMapper(limits: limits)
+        self = OTLPMapper(limits: limits, remembersEndedSpans: remembersEndedSpans)
         session = info
         wallOrigin = UInt64(clamping: info.wallClock)
         lastTime = wallOrigin
