@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "StrippedReflection", path: "Tests/StrippedReflection",
                 swiftSettings: strict + [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]),
         .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "TraceProbe", "TestSupport", "StrippedReflection"], swiftSettings: strict),
-        .testTarget(name: "NapkinOTLPTests", dependencies: ["NapkinOTLP", "Napkin", "NapkinTrace", "NapkinTraceReader", "RibHouse", "TestSupport"],
+        .testTarget(name: "NapkinOTLPTests", dependencies: ["NapkinOTLP", "Napkin", "NapkinTrace", "NapkinTraceReader", "napkin-inspect", "RibHouse", "TestSupport"],
                     swiftSettings: strict),
         .testTarget(name: "NapkinTestingTests", dependencies: ["NapkinTesting", "Napkin", "NapkinTrace", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "NapkinTraceReader", "RibHouse", "TraceProbe", "TestSupport"], swiftSettings: strict),
