@@ -29,7 +29,7 @@ struct OTLPFindingTests {
                 metrics.first ?? [:], analyzer.finish())
     }
 
-    static let traces = (try? PackagePaths.files(in: "Examples/traces", endingIn: ".ndjson")) ?? []
+    static let traces = OTLPTreeTests.traces
 
     @Test("Every finding of the trace is one log record, with its rule, fingerprint, severity and span", arguments: traces)
     func everyFindingOnce(path: String) throws {
@@ -39,7 +39,13 @@ struct OTLPFindingTests {
         #expect(Set(records.compactMap { $0.attributes["napkin.finding.fingerprint"] as? String }) == Set(findings.map(\.fingerprint)))
         let spanIDs = Set(spans.map(\.spanID))
         for finding in findings {
-            let matching = records.filter { $0.attributes["napkin.finding.fingerprint"] as? String == finding.fingerprint }
+            // A fingerprint names a cause: two objects leaked the same way share it. Each finding is its own record.
+            let matching = records.filter {
+                $0.attributes["napkin.finding.fingerprint"] as? String == finding.fingerprint
+                    && $0.attributes["napkin.node.id"] as? String == String(finding.id)
+                    && $0.attributes["napkin.finding.rule"] as? String == finding.rule.rawValue
+                    && ($0.attributes["napkin.task.label"] as? String) == finding.label
+            }
             #expect(matching.count == 1, "\(finding)")
             guard let record = matching.first else { continue }
             #expect(record.attributes["napkin.finding.rule"] as? String == finding.rule.rawValue)

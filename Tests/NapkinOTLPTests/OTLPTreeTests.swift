@@ -3,7 +3,7 @@
 // --at SEQ` shows for the same trace.
 
 import Foundation
-import NapkinOTLP
+@testable import NapkinOTLP
 import NapkinTrace
 import Testing
 import TestSupport
@@ -32,8 +32,10 @@ struct OTLPTreeTests {
             guard let nameStart = text.firstIndex(where: { $0.isLetter }) else { continue }
             let depth = text.distance(from: text.startIndex, to: nameStart) / 3
             let name = String(text[nameStart...].prefix { $0 != " " })
+            // A line that names no router ("no routers in the tree") adds none.
+            guard name.contains("#") else { continue }
             stack = Array(stack.prefix(depth))
-            edges[name] = stack.last
+            edges.updateValue(stack.last, forKey: name)
             stack.append(name)
         }
         return edges
@@ -58,12 +60,13 @@ struct OTLPTreeTests {
         }
         var edges: [String: String?] = [:]
         for span in routers where inLiveTree(span) {
-            edges[name(span)] = span.parentSpanID.isEmpty ? nil : byID[span.parentSpanID].map(name)
+            edges.updateValue(span.parentSpanID.isEmpty ? nil : byID[span.parentSpanID].map(name), forKey: name(span))
         }
         return edges
     }
 
-    static let traces = (try? PackagePaths.files(in: "Examples/traces", endingIn: ".ndjson")) ?? []
+    static let traces = ((try? PackagePaths.files(in: "Examples/traces", endingIn: ".ndjson")) ?? [])
+        .map { PackagePaths.url("Examples/traces/" + $0).path }
 
     @Test("The router spans open at a moment, nested by parent, are the tree `tree --at` shows then",
           arguments: traces)
@@ -91,22 +94,40 @@ struct OTLPTreeTests {
         #expect(compared > 0, "no moment of \(path) had a tree to compare")
     }
 
-    @Test("A router attached for the whole session (the root) is a span ended at the session's end, marked open_at_end")
-    func rootForTheWholeSessionIsVisible() throws {
-        let (spans, events) = try Self.spans(of: PackagePaths.url("Examples/traces/clean.ndjson").path)
-        guard case .sessionStart(let info) = events.first?.kind, let last = events.last else {
-            Issue.record("no session")
-            return
-        }
-        let roots = spans.filter { $0.routerID != nil && $0.parentSpanID.isEmpty }
-        #expect(roots.count == 1)
-        let root = try #require(roots.first)
+    @Test("A router attached for the app's whole life: its span is sent when the session ends, ended then, marked open_at_end")
+    func rootForTheWholeSessionIsVisible() async throws {
+        let receiver = try OTLPReceiver()
+        defer { receiver.stop() }
+        var configuration = try OTLPConfiguration(endpoint: receiver.endpoint)
+        configuration.scheduleDelay = .milliseconds(20)
+        let exporter = OTLPExporter(configuration: configuration, resource: [])
+        let sink = OTLPTraceSink(configuration: configuration, exporter: exporter)
+        let info = SessionInfo(app: "whole-life", pid: 42, wallClock: 1_700_000_000_000_000_000)
+        try sink.write([
+            TraceEvent(seq: 1, time: 0, kind: .sessionStart(info)),
+            TraceEvent(seq: 2, time: 10, kind: .routerCreated(id: 2, type: "AppRouter", interactor: 1, interactorType: "AppInteractor")),
+            TraceEvent(seq: 3, time: 20, kind: .launch(router: 2)),
+            TraceEvent(seq: 4, time: 30, kind: .routerCreated(id: 4, type: "TabRouter", interactor: 3, interactorType: "TabInteractor")),
+            TraceEvent(seq: 5, time: 40, kind: .attach(parent: 2, child: 4)),
+            TraceEvent(seq: 6, time: 50, kind: .detach(parent: 2, child: 4)),
+        ])
+        // Nothing of the root is sent while it lives; the detached child's span is.
+        #expect(exporter.flush(within: .seconds(30)))
+        let early = receiver.requests("traces").flatMap { OTLPPayloads.spans($0.json) }
+        #expect(early.map(\.routerType) == ["TabRouter"])
+        try sink.write([TraceEvent(seq: 7, time: 9_000, kind: .sessionEnd(reason: "exit"))])
+        sink.close()
+        exporter.shutdown(within: .seconds(5))
+        let spans = receiver.requests("traces").flatMap { OTLPPayloads.spans($0.json) }
+        let root = try #require(spans.first { $0.routerType == "AppRouter" })
         #expect(root.openAtEnd)
+        #expect(root.parentSpanID.isEmpty)
         #expect(root.attributes["napkin.router.launched"] as? Bool == true)
-        #expect(root.end == UInt64(info.wallClock) + last.time)
-        // Every other span names a parent that is in the payload: one tree, one trace id.
-        let ids = Set(spans.map(\.spanID))
-        #expect(spans.allSatisfy { $0.parentSpanID.isEmpty || ids.contains($0.parentSpanID) })
+        #expect(root.start == 1_700_000_000_000_000_020)
+        #expect(root.end == 1_700_000_000_000_009_000)
+        let child = try #require(spans.first { $0.routerType == "TabRouter" })
+        #expect(child.parentSpanID == root.spanID)
+        #expect(!child.openAtEnd)
         #expect(Set(spans.map(\.traceID)).count == 1)
     }
 }
