@@ -33,7 +33,7 @@ struct ExportCommand: Command {
 
     static let configuration = CommandConfiguration(
         options: [Options.format, Options.output, Options.endpoint] + CommonOptions.analysisOptions, help: """
-        export FILE|DIR... [-o FILE] [--format chrome|otlp] [--endpoint URL] [options]
+        export FILE|DIR... [-o FILE] [options]
         Write traces for a trace viewer (Perfetto, chrome://tracing), or for an OpenTelemetry collector.
         Each trace (a DIR means every .ndjson file in it) becomes a process, each router a track: its
         lifetime, its states (active, inactive, detached, view shown) and its tasks; marks and findings
