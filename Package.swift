@@ -47,7 +47,7 @@ let package = Package(
                           swiftSettings: strict),
         .executableTarget(name: "RibHouse", dependencies: ["Napkin", "NapkinTrace", "NapkinOTLP"], path: "Examples/RibHouse", exclude: ["README.md"], swiftSettings: strict),
         // Benchmarks (release build): `swift run -c release napkin-bench`.
-        .executableTarget(name: "NapkinBench", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "RuntimeCounters"], path: "Benchmarks/NapkinBench", swiftSettings: strict),
+        .executableTarget(name: "NapkinBench", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "NapkinOTLP", "RuntimeCounters"], path: "Benchmarks/NapkinBench", swiftSettings: strict),
         // Counts heap allocations and thread hand-offs in the executables that link it
         // (the benchmarks and the test probe): it replaces malloc and dispatch_async_f.
         .target(name: "RuntimeCounters", path: "Benchmarks/RuntimeCounters"),

@@ -28,7 +28,7 @@ package final class OTLPExporter: Sendable {
     }
 
     private struct State {
-        var queues: [[[UInt8]]] = [[], []]
+        var queues = [OTLPQueue(), OTLPQueue()]
         var statistics = OTLPStatistics()
         /// No request before this (monotonic ns), after a refusal or a failure.
         var backoffUntil: UInt64 = 0
@@ -101,7 +101,7 @@ package final class OTLPExporter: Sendable {
             }
             for (signal, items) in [(Signal.traces, encodedSpans), (Signal.logs, encodedLogs)] {
                 let room = max(limit - s.queues[signal.rawValue].count, 0)
-                s.queues[signal.rawValue] += items.prefix(room)
+                s.queues[signal.rawValue].append(contentsOf: items.prefix(room))
                 let dropped = items.count - min(room, items.count)
                 switch signal {
                 case .traces: s.statistics.droppedSpans += dropped
@@ -148,7 +148,7 @@ package final class OTLPExporter: Sendable {
             let lost = (s.queues[0].count, s.queues[1].count)
             s.statistics.droppedSpans += lost.0
             s.statistics.droppedLogs += lost.1
-            s.queues = [[], []]
+            s.queues = [OTLPQueue(), OTLPQueue()]
             s.stopping = true
             s.stopped = true
             defer { s.finalNoticeGiven = true }
@@ -190,10 +190,9 @@ package final class OTLPExporter: Sendable {
             while true {
                 let batch = state.withLock { s -> [[UInt8]]? in
                     if s.stopped || MonotonicClock.now() < s.backoffUntil { return nil }
-                    let queue = s.queues[signal.rawValue]
-                    guard !queue.isEmpty else { return nil }
+                    guard !s.queues[signal.rawValue].isEmpty else { return nil }
                     // Without a flush, a batch goes out when it is full or the schedule delay passed (this wake-up).
-                    return Array(queue.prefix(configuration.maxExportBatchSize))
+                    return s.queues[signal.rawValue].first(configuration.maxExportBatchSize)
                 }
                 guard let batch else { break }
                 let body = signal == .traces ? OTLPPayload.traces(resource: resource, spans: batch)
@@ -213,7 +212,7 @@ package final class OTLPExporter: Sendable {
             switch verdict {
             case .delivered:
                 s.failuresInARow = 0
-                s.queues[signal.rawValue].removeFirst(min(count, s.queues[signal.rawValue].count))
+                s.queues[signal.rawValue].removeFirst(count)
                 switch signal {
                 case .traces: s.statistics.sentSpans += count
                 case .logs: s.statistics.sentLogs += count
@@ -227,7 +226,7 @@ package final class OTLPExporter: Sendable {
                 return false
             case .rejected(let why):
                 s.failuresInARow = 0
-                s.queues[signal.rawValue].removeFirst(min(count, s.queues[signal.rawValue].count))
+                s.queues[signal.rawValue].removeFirst(count)
                 switch signal {
                 case .traces: s.statistics.droppedSpans += count
                 case .logs: s.statistics.droppedLogs += count
