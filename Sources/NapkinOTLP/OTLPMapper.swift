@@ -23,6 +23,7 @@ import NapkinTrace
 /// trace, each bounded (``OTLPLimits``); finished spans and records wait in
 /// ``takeSpans()`` / ``takeLogs()`` until the caller takes them.
 package struct OTLPMapper: Sendable {
+    /// The bounds of names, values, events and open spans.
     package let limits: OTLPLimits
     /// Whether the spans of routers gone and tasks ended are remembered, for
     /// findings mapped after the trace (`export`, where the analysis decides

@@ -32,9 +32,11 @@ package struct OTLPRecordedTrace {
     private var requests: [Request] = []
     /// Findings the analysis established beyond what it keeps, summed over the sessions.
     package private(set) var findingsNotKept = 0
-    /// Spans, log records and sessions written so far.
+    /// Spans in the requests made so far.
     package private(set) var spanCount = 0
+    /// Log records in the requests made so far.
     package private(set) var logCount = 0
+    /// Sessions seen (a resumed part counts with its session).
     package private(set) var sessionCount = 0
 
     /// A conversion with the analysis' settings; spans in requests of at most `batchSize`.

@@ -3,19 +3,29 @@
 package struct OTLPSpan: Sendable, Hashable {
     /// A moment inside a span (`Span.Event`): a load, a view shown, a detach.
     package struct Event: Sendable, Hashable {
+        /// When it happened, Unix nanoseconds.
         package var time: UInt64
+        /// `napkin.router.loaded`, `napkin.view.shown`...
         package var name: String
+        /// Its attributes (`code.*` for a detach or a creation).
         package var attributes: [OTLPAttribute] = []
     }
 
+    /// The session's trace id.
     package var traceID: OTLPTraceID
+    /// The span's id (never 0).
     package var spanID: UInt64
     /// 0 for a root span.
     package var parentSpanID: UInt64
+    /// The router's type, `<Interactor> active`, or the task's label.
     package var name: String
+    /// Unix nanoseconds.
     package var start: UInt64
+    /// Unix nanoseconds (at least ``start``).
     package var end: UInt64
+    /// Its attributes, bounded when made.
     package var attributes: [OTLPAttribute] = []
+    /// Its events, at most ``OTLPLimits/eventsPerSpan``.
     package var events: [Event] = []
     /// Events not kept (beyond ``OTLPLimits/eventsPerSpan``).
     package var droppedEvents = 0
@@ -52,54 +62,6 @@ package struct OTLPSpan: Sendable, Hashable {
         json.beginObject()
         if isError { json.member("code", int: 2) }
         json.endObject()
-        json.endObject()
-        return json.bytes
-    }
-}
-
-/// A 128-bit trace id (`traceId`), written as 32 lowercase hex digits.
-package struct OTLPTraceID: Sendable, Hashable {
-    package var high: UInt64
-    package var low: UInt64
-
-    package init(high: UInt64, low: UInt64) {
-        self.high = high
-        self.low = low
-    }
-
-    package var hex: String { OTLPJSON.hex(high) + OTLPJSON.hex(low) }
-}
-
-/// A log record as OTLP writes it (`LogRecord`): a finding, a mark, or the
-/// note that events were dropped.
-package struct OTLPLogRecord: Sendable, Hashable {
-    package var time: UInt64
-    package var observedTime: UInt64
-    /// `SeverityNumber`: 9 INFO, 13 WARN, 17 ERROR.
-    package var severityNumber: Int
-    package var severityText: String
-    package var body: String
-    /// The event's name (`napkin.finding`, `napkin.mark`, `napkin.dropped`), in the `event.name` attribute.
-    package var eventName: String
-    package var attributes: [OTLPAttribute] = []
-    /// The span of the object the record is about, if any.
-    package var traceID: OTLPTraceID?
-    package var spanID: UInt64 = 0
-
-    func encoded() -> [UInt8] {
-        var json = OTLPJSON(reserving: 512)
-        json.beginObject()
-        json.member("timeUnixNano", uint64: time)
-        json.member("observedTimeUnixNano", uint64: observedTime)
-        json.member("severityNumber", int: severityNumber)
-        json.member("severityText", severityText)
-        json.key("body")
-        OTLPAttribute.write(.string(body), to: &json)
-        OTLPAttribute.write([OTLPAttribute("event.name", .string(eventName))] + attributes, to: &json)
-        if let traceID, spanID != 0 {
-            json.member("traceId", traceID.hex)
-            json.member("spanId", OTLPJSON.hex(spanID))
-        }
         json.endObject()
         return json.bytes
     }

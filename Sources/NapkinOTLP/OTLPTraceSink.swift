@@ -11,6 +11,7 @@ import Synchronization
 /// destination), so that a trace file and the collector get the same events;
 /// when that sink fails, it is reported once and left, and the export goes on.
 package final class OTLPTraceSink: TracerAwareSink {
+    /// Where the spans and records go.
     package let exporter: OTLPExporter
     private let configuration: OTLPConfiguration
     private let mapper: Locked<OTLPMapper>
@@ -34,6 +35,7 @@ package final class OTLPTraceSink: TracerAwareSink {
         }
     }
 
+    /// Passes the batch on to the other sink, maps it, and queues what it made on the exporter.
     package func write(_ events: [TraceEvent]) throws {
         if let next, !nextFailed.load(ordering: .relaxed) {
             do {
@@ -75,14 +77,17 @@ package final class OTLPTraceSink: TracerAwareSink {
         exporter.flush(within: configuration.exitBudget)
     }
 
+    /// Tells the other sink (a reader that stopped must not hold up the exit).
     package func processWillExit() {
         (next as? any TracerAwareSink)?.processWillExit()
     }
 
+    /// The other sink's idle work (a socket sink reconnects).
     package func writerIsIdle() {
         (next as? any TracerAwareSink)?.writerIsIdle()
     }
 
+    /// Whether the other sink has idle work.
     package var needsIdleCalls: Bool {
         (next as? any TracerAwareSink)?.needsIdleCalls ?? false
     }

@@ -26,6 +26,7 @@ package enum OTLPResponse: Sendable, Hashable {
 package final class URLSessionTransport: OTLPTransport {
     private let session: URLSession
 
+    /// A transport with a session of its own (ephemeral: no cookies, no cache).
     package init() {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpCookieStorage = nil
@@ -35,6 +36,7 @@ package final class URLSessionTransport: OTLPTransport {
         session = URLSession(configuration: configuration)
     }
 
+    /// Posts with `Content-Type: application/json`, waiting at most `timeout` for the whole request.
     package func post(_ body: [UInt8], to url: URL, headers: [String: String], timeout: Duration) -> OTLPResponse {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
