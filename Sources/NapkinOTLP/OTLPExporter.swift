@@ -40,6 +40,10 @@ package final class OTLPExporter: Sendable {
         var stopping = false
         var stopped = false
         var rejectionReported = false
+        /// The metrics may have changed since they were last sent (events came).
+        var metricsChanged = true
+        /// The thread waits with no time limit: nothing is queued and the metrics are sent.
+        var asleep = false
         var finalNoticeGiven = false
     }
 
@@ -110,7 +114,27 @@ package final class OTLPExporter: Sendable {
             }
             return s.queues.contains { $0.count >= batch }
         }
-        if full { wake.signal() }
+        if full || wakesSleeper() { wake.signal() }
+    }
+
+    /// Notes that events came, which may change the metrics: they are sent at the next interval
+    /// (an exporter with nothing to send and nothing changed sleeps until this or an enqueue).
+    package func noteActivity() {
+        let wakeUp = state.withLock { s -> Bool in
+            s.metricsChanged = true
+            return Self.takeSleeper(&s)
+        }
+        if wakeUp { wake.signal() }
+    }
+
+    /// Whether the thread sleeps with no time limit; it will not any more.
+    private func wakesSleeper() -> Bool {
+        state.withLock { Self.takeSleeper(&$0) }
+    }
+
+    private static func takeSleeper(_ s: inout State) -> Bool {
+        defer { s.asleep = false }
+        return s.asleep
     }
 
     // MARK: - Flushing
@@ -164,17 +188,33 @@ package final class OTLPExporter: Sendable {
     // MARK: - The exporter's thread
 
     private func run() {
-        let delay = DispatchTimeInterval.nanoseconds(Int(clamping: Self.nanoseconds(configuration.scheduleDelay)))
+        let delay = Self.nanoseconds(configuration.scheduleDelay)
         while true {
-            _ = wake.wait(timeout: .now() + delay)
+            // Items wait: until the schedule delay (or the backoff) ends. None: until the metrics are due,
+            // if they changed; else until something comes (an idle app's exporter does not wake).
+            let until = state.withLock { s -> UInt64? in
+                let now = MonotonicClock.now()
+                if s.queues.contains(where: { !$0.isEmpty }) { return max(now &+ delay, s.backoffUntil) }
+                if s.flushesDone < s.flushesAsked || s.stopped { return now }
+                if s.metricsChanged && configuration.metricsEndpoint != nil { return max(s.nextMetrics, now) }
+                s.asleep = true
+                return nil
+            }
+            if let until {
+                let wait = until &- min(until, MonotonicClock.now())
+                _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: wait)))
+            } else {
+                wake.wait()
+            }
             let (stopped, asked) = state.withLock { ($0.stopped, $0.flushesAsked) }
             if stopped { return }
             let flushing = state.withLock { $0.flushesDone < asked }
             sendQueued()
             let dueMetrics = state.withLock { s -> Bool in
                 let now = MonotonicClock.now()
-                guard flushing || now >= s.nextMetrics else { return false }
+                guard flushing || (now >= s.nextMetrics && s.metricsChanged) else { return false }
                 s.nextMetrics = now &+ Self.nanoseconds(configuration.metricInterval)
+                s.metricsChanged = false
                 return true
             }
             if dueMetrics { sendMetrics() }

@@ -57,6 +57,7 @@ package final class OTLPTraceSink: TracerAwareSink {
             exporter.setResource(OTLPResource.attributes(configuration, app: started.app, pid: started.pid, sessionID: sessionID))
         }
         exporter.enqueue(spans: spans, logs: logs)
+        exporter.noteActivity()
     }
 
     /// A finding from the in-app detector: a log record on its object's span.
