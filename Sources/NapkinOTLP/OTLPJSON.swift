@@ -55,9 +55,61 @@ struct OTLPJSON {
     }
 
     /// A 64-bit integer as a JSON string, as OTLP/JSON spells `int64`, `fixed64` and `uint64`.
-    mutating func int64(_ value: Int64) { string(String(value)) }
+    mutating func int64(_ value: Int64) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        appendDigits(value.magnitude)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
     /// An unsigned 64-bit integer as a JSON string.
-    mutating func uint64(_ value: UInt64) { string(String(value)) }
+    mutating func uint64(_ value: UInt64) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        appendDigits(value)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// `value` as a JSON string of `count` bytes of lowercase hex, most significant first (an id).
+    mutating func hex(_ value: UInt64, bytes count: Int = 8) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        appendHex(value, count: count)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    /// A trace id as a JSON string of 32 lowercase hex digits.
+    mutating func hex(_ id: OTLPTraceID) {
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        appendHex(id.high, count: 8)
+        appendHex(id.low, count: 8)
+        bytes.append(UInt8(ascii: "\""))
+        needsComma = true
+    }
+
+    private mutating func appendHex(_ value: UInt64, count: Int) {
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            let byte = UInt8(truncatingIfNeeded: value >> (UInt64(index) * 8))
+            bytes.append(Self.hexDigits[Int(byte >> 4)])
+            bytes.append(Self.hexDigits[Int(byte & 0xf)])
+        }
+    }
+
+    private mutating func appendDigits(_ value: UInt64) {
+        // Written least significant first, then reversed in place.
+        var rest = value
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        bytes[start...].reverse()
+    }
 
     mutating func double(_ value: Double) {
         separate()
@@ -95,6 +147,12 @@ struct OTLPJSON {
     /// (a Swift string is valid Unicode, so the output is valid UTF-8).
     static func appendEscaped(_ value: String, to bytes: inout [UInt8]) {
         bytes.append(UInt8(ascii: "\""))
+        // Most names need no escape: their bytes go in at once.
+        if !value.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") || $0 == 0x7f }) {
+            bytes.append(contentsOf: value.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])

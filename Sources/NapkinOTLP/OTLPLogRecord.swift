@@ -31,8 +31,8 @@ package struct OTLPLogRecord: Sendable, Hashable {
         OTLPAttribute.write(.string(body), to: &json)
         OTLPAttribute.write([OTLPAttribute("event.name", .string(eventName))] + attributes, to: &json)
         if let traceID, spanID != 0 {
-            json.member("traceId", traceID.hex)
-            json.member("spanId", OTLPJSON.hex(spanID))
+            json.key("traceId"); json.hex(traceID)
+            json.key("spanId"); json.hex(spanID)
         }
         json.endObject()
         return json.bytes

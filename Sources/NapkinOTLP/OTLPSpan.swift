@@ -36,9 +36,9 @@ package struct OTLPSpan: Sendable, Hashable {
     func encoded() -> [UInt8] {
         var json = OTLPJSON(reserving: 512)
         json.beginObject()
-        json.member("traceId", traceID.hex)
-        json.member("spanId", OTLPJSON.hex(spanID))
-        if parentSpanID != 0 { json.member("parentSpanId", OTLPJSON.hex(parentSpanID)) }
+        json.key("traceId"); json.hex(traceID)
+        json.key("spanId"); json.hex(spanID)
+        if parentSpanID != 0 { json.key("parentSpanId"); json.hex(parentSpanID) }
         json.member("name", name)
         // SPAN_KIND_INTERNAL: the lifecycle is work inside the process.
         json.member("kind", int: 1)
