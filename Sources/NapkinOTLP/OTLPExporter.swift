@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NapkinTrace
+import Synchronization
 
 /// Sends spans, log records and metrics to the collector, in batches, from
 /// a thread of its own; never from the caller's.
@@ -53,6 +54,8 @@ package final class OTLPExporter: Sendable {
     private let resourceSlot: Locked<[OTLPAttribute]>
     private let state = Locked(State())
     private let wake = DispatchSemaphore(value: 0)
+    /// How many times the exporter's thread woke up (for the idle test).
+    private let wakeUpCount = Atomic<UInt64>(0)
     /// The metrics to send, read on the exporter's thread.
     private let metricsSource = Locked<(@Sendable (OTLPStatistics) -> OTLPMetrics?)?>(nil)
 
@@ -79,6 +82,12 @@ package final class OTLPExporter: Sendable {
     }
 
     private var resource: [OTLPAttribute] { resourceSlot.withLock { $0 } }
+
+    /// How many times the exporter's thread woke up so far.
+    package var wakeUps: UInt64 { wakeUpCount.load(ordering: .relaxed) }
+
+    /// Whether the thread waits with no time limit (nothing queued, the metrics sent).
+    package var isAsleep: Bool { state.withLock { $0.asleep } }
 
     /// What was sent and dropped so far.
     package var statistics: OTLPStatistics { state.withLock { $0.statistics } }
@@ -206,6 +215,7 @@ package final class OTLPExporter: Sendable {
             } else {
                 wake.wait()
             }
+            wakeUpCount.add(1, ordering: .relaxed)
             let (stopped, asked) = state.withLock { ($0.stopped, $0.flushesAsked) }
             if stopped { return }
             let flushing = state.withLock { $0.flushesDone < asked }

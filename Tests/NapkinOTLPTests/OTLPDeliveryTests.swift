@@ -168,3 +168,37 @@ struct OTLPDeliveryTests {
         #expect(OTLPRetry.backoff(failures: 30) >= .seconds(32) && OTLPRetry.backoff(failures: 30) <= .milliseconds(35_200))
     }
 }
+
+@Suite(.dedicatedThread)
+struct OTLPIdleTests {
+    @Test("An exporter with nothing to send and no event since its metrics sleeps: it does not wake on its schedule")
+    func idleExporterSleeps() async throws {
+        let receiver = try OTLPReceiver()
+        defer { receiver.stop() }
+        var configuration = try OTLPConfiguration(endpoint: receiver.endpoint)
+        configuration.scheduleDelay = .milliseconds(10)
+        configuration.metricInterval = .milliseconds(10)
+        let exporter = OTLPExporter(configuration: configuration, resource: [])
+        exporter.setMetricsSource { _ in OTLPMetrics(start: 1, time: 2) }
+        exporter.enqueue(spans: OTLPDeliveryTests.spans(3), logs: [])
+        exporter.noteActivity()
+        #expect(exporter.flush(within: .seconds(30)))
+        // Bound the work, not the time: wait until the thread has gone to sleep (it must, with nothing left).
+        var polls = 0
+        while !exporter.isAsleep && polls < 30_000 {
+            try await Task.sleep(for: .milliseconds(1))
+            polls += 1
+        }
+        #expect(exporter.isAsleep)
+        let asleepAt = exporter.wakeUps
+        // Thirty schedule delays and metric intervals pass: a thread on a timer would wake about thirty times.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(exporter.wakeUps == asleepAt)
+        // An event wakes it, and what it brings is sent.
+        exporter.enqueue(spans: OTLPDeliveryTests.spans(1, from: 10), logs: [])
+        #expect(exporter.flush(within: .seconds(30)))
+        #expect(exporter.wakeUps > asleepAt)
+        exporter.shutdown(within: .seconds(5))
+        #expect(OTLPDeliveryTests.spanNames(receiver).count == 4)
+    }
+}
