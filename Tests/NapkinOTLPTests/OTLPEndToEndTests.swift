@@ -52,6 +52,13 @@ struct OTLPEndToEndTests {
 
         // The spans rebuild the tree `tree` shows for the trace written in the same run, at its end and part-way.
         let (read, _) = try readAll(path: tracePath)
+        // And the export of that trace file gives the very spans the app sent: the same ids, parents and names.
+        let (exported, _) = try OTLPTreeTests.spans(of: tracePath)
+        func identities(_ spans: [ReadSpan]) -> Set<String> {
+            Set(spans.map { "\($0.traceID) \($0.spanID) \($0.parentSpanID) \($0.name) \($0.start) \($0.end)" })
+        }
+        #expect(identities(exported) == identities(spans))
+        #expect(spans.count == exported.count)
         guard case .sessionStart(let info) = read.events.first?.kind else {
             Issue.record("the trace has no session record")
             return
