@@ -21,7 +21,6 @@ import NapkinTrace
 public enum NapkinOTLP {
     private struct Installed: Sendable {
         var sink: OTLPTraceSink
-        var budget: Duration
     }
 
     private static let installed = Locked<Installed?>(nil)
@@ -75,7 +74,7 @@ public enum NapkinOTLP {
         let sink = OTLPTraceSink(configuration: configuration, exporter: exporter, next: next)
         let first = installed.withLock { slot -> Bool in
             guard slot == nil else { return false }
-            slot = Installed(sink: sink, budget: configuration.exitBudget)
+            slot = Installed(sink: sink)
             return true
         }
         precondition(first, "NapkinOTLP.bootstrap may be called only once per process")
@@ -127,6 +126,7 @@ public enum NapkinOTLP {
         guard let installed = installed.withLock({ $0 }) else { return }
         installed.sink.processWillExit()
         NapkinTrace.shutdown()
-        installed.sink.exporter.shutdown(within: installed.budget)
+        // What the tracer's close left of the budget: the whole exit waits at most one budget.
+        installed.sink.exporter.shutdown(within: installed.sink.exitBudgetLeft)
     }
 }

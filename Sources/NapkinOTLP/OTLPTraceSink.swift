@@ -17,6 +17,8 @@ package final class OTLPTraceSink: TracerAwareSink {
     private let mapper: Locked<OTLPMapper>
     private let next: (any TraceSink)?
     private let nextFailed = Atomic<Bool>(false)
+    /// When the exit's budget runs out (monotonic ns), once the process started exiting; 0 before.
+    private let exitDeadline = Atomic<UInt64>(0)
 
     /// A sink exporting through `exporter`, also writing to `next` if given.
     package init(configuration: OTLPConfiguration, exporter: OTLPExporter, next: (any TraceSink)? = nil) {
@@ -75,12 +77,23 @@ package final class OTLPTraceSink: TracerAwareSink {
             return (m.takeSpans(), m.takeLogs())
         }
         exporter.enqueue(spans: spans, logs: logs)
-        exporter.flush(within: configuration.exitBudget)
+        exporter.flush(within: exitBudgetLeft)
     }
 
-    /// Tells the other sink (a reader that stopped must not hold up the exit).
+    /// The process is exiting: from now on the exit's steps (this sink's close, the final
+    /// send of the findings the end decides) share one ``OTLPConfiguration/exitBudget``.
+    /// Also tells the other sink (a reader that stopped must not hold up the exit).
     package func processWillExit() {
+        let deadline = MonotonicClock.now() &+ OTLPExporter.nanoseconds(configuration.exitBudget)
+        _ = exitDeadline.compareExchange(expected: 0, desired: deadline, ordering: .relaxed)
         (next as? any TracerAwareSink)?.processWillExit()
+    }
+
+    /// What is left of the exit's budget (the whole budget when the process is not exiting).
+    package var exitBudgetLeft: Duration {
+        let deadline = exitDeadline.load(ordering: .relaxed)
+        guard deadline != 0 else { return configuration.exitBudget }
+        return .nanoseconds(Int64(clamping: deadline &- min(deadline, MonotonicClock.now())))
     }
 
     /// The other sink's idle work (a socket sink reconnects).

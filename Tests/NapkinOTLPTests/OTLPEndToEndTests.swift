@@ -72,6 +72,23 @@ struct OTLPEndToEndTests {
         }
     }
 
+    @Test("A collector that never answers: rib-house still exits, after at most its exit budget, with one line naming what was not delivered")
+    func slowCollectorDoesNotHoldTheExit() async throws {
+        let receiver = try OTLPReceiver()
+        defer { receiver.stop() }
+        receiver.hold()
+        // A hang would end in the run's bound (and the status of a kill), not in exit 0.
+        let run = try await ToolRun.run("rib-house", ["--quiet", "--speed", "20"],
+                                        environment: ["OTEL_EXPORTER_OTLP_ENDPOINT": receiver.endpoint,
+                                                      "OTEL_BSP_SCHEDULE_DELAY": "10"],
+                                        bound: .seconds(120))
+        #expect(run.status.code == 0, "\(run.status): \(run.stderr)")
+        #expect(!receiver.requests.isEmpty)
+        let lines = run.errorLines.filter { $0.hasPrefix("napkin otlp:") }
+        #expect(lines.count == 1)
+        #expect(lines.first?.contains("not delivered") == true)
+    }
+
     @Test("export --format otlp: one JSON request per line to -o, and the same requests posted to --endpoint")
     func exportWritesAndPosts() async throws {
         let receiver = try OTLPReceiver()
