@@ -18,6 +18,9 @@ let package = Package(
         .library(name: "NapkinTrace", targets: ["NapkinTrace"]),
         // Reading traces (files, pipes, sockets), their integrity and their comparison: for tools, never linked by an app.
         .library(name: "NapkinTraceReader", targets: ["NapkinTraceReader"]),
+        // The lifecycle to an OpenTelemetry collector over OTLP/HTTP (JSON): an app adds it when it wants
+        // it (it links Foundation's networking, which NapkinTrace does not).
+        .library(name: "NapkinOTLP", targets: ["NapkinOTLP"]),
         // Checks each test for leaks: the Swift Testing trait `@Test(.napkinLeakCheck)`, and for
         // XCTest the base class `NapkinLeakCheckedTestCase` and `napkinLeakCheck { ... }`.
         .library(name: "NapkinTesting", targets: ["NapkinTesting"]),
@@ -30,6 +33,7 @@ let package = Package(
         .target(name: "NapkinLibc", swiftSettings: strict),
         .target(name: "NapkinTrace", dependencies: ["NapkinLibc"], swiftSettings: strict),
         .target(name: "NapkinTraceReader", dependencies: ["NapkinTrace"], swiftSettings: strict),
+        .target(name: "NapkinOTLP", dependencies: ["NapkinTrace"], swiftSettings: strict),
         // Reads the return addresses of the calling thread's stack without allocating (one C file): where a router or interactor was created.
         .target(name: "NapkinStack"),
         .target(name: "Napkin", dependencies: ["NapkinTrace", "NapkinStack"], swiftSettings: strict),
@@ -37,13 +41,13 @@ let package = Package(
         .target(name: "NapkinTesting", dependencies: ["NapkinTrace"], swiftSettings: strict),
         // The HTML report's script and style sheet are files of their own, compiled
         // into the binary as byte arrays (`PackageResources`): no bundle to ship.
-        .executableTarget(name: "napkin-inspect", dependencies: ["NapkinLibc", "NapkinTrace", "NapkinTraceReader"],
+        .executableTarget(name: "napkin-inspect", dependencies: ["NapkinLibc", "NapkinTrace", "NapkinTraceReader", "NapkinOTLP"],
                           resources: ["report.css", "errors.js", "base.js", "tree.js", "panels.js", "timeline.js", "report.js"]
                               .map { .embedInCode("Render/Report/Assets/\($0)") },
                           swiftSettings: strict),
-        .executableTarget(name: "RibHouse", dependencies: ["Napkin", "NapkinTrace"], path: "Examples/RibHouse", exclude: ["README.md"], swiftSettings: strict),
+        .executableTarget(name: "RibHouse", dependencies: ["Napkin", "NapkinTrace", "NapkinOTLP"], path: "Examples/RibHouse", exclude: ["README.md"], swiftSettings: strict),
         // Benchmarks (release build): `swift run -c release napkin-bench`.
-        .executableTarget(name: "NapkinBench", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "RuntimeCounters"], path: "Benchmarks/NapkinBench", swiftSettings: strict),
+        .executableTarget(name: "NapkinBench", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "NapkinOTLP", "RuntimeCounters"], path: "Benchmarks/NapkinBench", swiftSettings: strict),
         // Counts heap allocations and thread hand-offs in the executables that link it
         // (the benchmarks and the test probe): it replaces malloc and dispatch_async_f.
         .target(name: "RuntimeCounters", path: "Benchmarks/RuntimeCounters"),
@@ -57,6 +61,8 @@ let package = Package(
         .target(name: "StrippedReflection", path: "Tests/StrippedReflection",
                 swiftSettings: strict + [.unsafeFlags(["-Xfrontend", "-disable-reflection-metadata"])]),
         .testTarget(name: "NapkinTests", dependencies: ["Napkin", "NapkinTrace", "NapkinTraceReader", "TraceProbe", "TestSupport", "StrippedReflection"], swiftSettings: strict),
+        .testTarget(name: "NapkinOTLPTests", dependencies: ["NapkinOTLP", "Napkin", "NapkinTrace", "NapkinTraceReader", "napkin-inspect", "RibHouse", "TestSupport"],
+                    swiftSettings: strict),
         .testTarget(name: "NapkinTestingTests", dependencies: ["NapkinTesting", "Napkin", "NapkinTrace", "TestSupport"], swiftSettings: strict),
         .testTarget(name: "NapkinInspectTests", dependencies: ["napkin-inspect", "NapkinTrace", "NapkinTraceReader", "RibHouse", "TraceProbe", "TestSupport"], swiftSettings: strict),
     ]

@@ -3,6 +3,7 @@
 //       [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq]
 //   swift run -c release napkin-bench framework   (tracing off vs NDJSON on vs detection on; Benchmarks/framework.sh adds hooks removed)
 //   swift run -c release napkin-bench emit        (the emit path alone: ns, CPU and allocations per event)
+//   swift run -c release napkin-bench otlp        (the OTLP exporter vs the NDJSON sink per event; bytes per router; memory in a 60 s outage)
 //   swift run -c release napkin-bench creation    (a router's creation, tracing off / on: the cost of its creation line)
 //   napkin-bench feed --rate 200000 | napkin-inspect live   (does the live view keep pace?)
 //   Benchmarks/live.sh                                      (the live view's ceiling, drawing on a terminal)
@@ -86,6 +87,8 @@ case "framework":
                                  offOnly: arguments.contains("--off-only"), only: child)
 case "creation":
     CreationBenchmark.run(creations: option("--creations", 100_000), rounds: option("--rounds", 5))
+case "otlp":
+    OTLPBenchmark.run(cycles: option("--cycles", 50_000), rounds: option("--rounds", 5), outageSeconds: option("--outage-seconds", 60))
 case "emit":
     EmitBenchmark.run(events: option("--events", 1_200_000), rounds: option("--rounds", 5))
 case "hostile":
@@ -99,5 +102,5 @@ case "feed":
 case "all":
     runReader()
 default:
-    print("usage: napkin-bench reader [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N] | check-dir [--traces N] [--cycles N] [--rounds N] | retainers [--rounds N] | idle [--seconds N]")
+    print("usage: napkin-bench reader [--shape ribhouse|list|all] [--events N] [--rounds N] [--keep] [--no-jq] | framework [--cycles N] [--rounds N] [--off-only] [--default-hooks|--with-hooks] | emit [--events N] [--rounds N] | otlp [--cycles N] [--rounds N] [--outage-seconds N] | feed [--rate N] [--seconds N] [--started FILE] | hostile [--events N] | check-dir [--traces N] [--cycles N] [--rounds N] | retainers [--rounds N] | idle [--seconds N]")
 }

@@ -128,6 +128,8 @@ extension Options {
         TRACE: NAPKIN_TRACE=stdout | stderr | fd:N | PATH | DIR/ | tcp:HOST:PORT | unix:PATH
           With NAPKIN_TRACE=stdout the [screen] lines go to standard error.
         DETECT: NAPKIN_DETECT=log | assert | off (--detect is log)
+        OTLP: OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 sends the visit to an
+          OpenTelemetry collector (spans, findings as log records, metrics).
 
         EXAMPLES:
           rib-house

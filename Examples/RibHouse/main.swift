@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import NapkinOTLP
 import NapkinTrace
 
 // rib-house: Napkin's Rib House. See README.md and `rib-house --help`.
@@ -23,8 +24,11 @@ case .help:
 case .listBugs:
     print(Bug.catalogue)
 case .run(let options):
-    // Before the tree is built, like NapkinTrace.bootstrap.
-    if options.detect { NapkinDetector.bootstrap(.log) }
+    // Before the tree is built, like NapkinTrace.bootstrap. With OTEL_EXPORTER_OTLP_ENDPOINT set, the
+    // visit goes to that collector too, and the detector runs (quietly without --detect) for its findings.
+    if !NapkinOTLP.bootstrap(detection: options.detect ? .log : .quiet) && options.detect {
+        NapkinDetector.bootstrap(.log)
+    }
     let traceSetting = getenv("NAPKIN_TRACE").map { String(cString: $0) }
     let status = await RibHouseApp.run(options, traceSetting: traceSetting)
     exit(status)

@@ -323,7 +323,7 @@ struct ChromeExportTests {
 
     static let usageCases: [UsageCase] = [
         UsageCase(arguments: [], mentions: ["missing trace file", "napkin-inspect export FILE|DIR... [-o FILE] [options]"]),
-        UsageCase(arguments: [clean, "--format", "svg"], mentions: ["'--format' must be one of chrome; got 'svg'"]),
+        UsageCase(arguments: [clean, "--format", "svg"], mentions: ["'--format' must be one of chrome, otlp; got 'svg'"]),
         UsageCase(arguments: [clean, "-o"], mentions: ["'--output' needs a value: --output FILE"]),
         UsageCase(arguments: [clean, "--output"], mentions: ["'--output' needs a value: --output FILE"]),
         UsageCase(arguments: [clean, "-x"], mentions: ["unknown option '-x' for 'export'", "napkin-inspect export --help"]),

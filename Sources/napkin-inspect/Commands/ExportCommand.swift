@@ -1,3 +1,4 @@
+import NapkinOTLP
 import NapkinTrace
 
 /// `napkin-inspect export FILE|DIR... [--format chrome] [-o FILE]`: traces
@@ -6,9 +7,11 @@ struct ExportCommand: Command {
     /// `--format`: the file format written.
     enum Format: String, ListedChoice {
         case chrome
+        case otlp
         var note: String? {
             switch self {
             case .chrome: "Chrome Trace Event Format JSON, for ui.perfetto.dev and chrome://tracing"
+            case .otlp: "OpenTelemetry OTLP/JSON requests, one per line, for a collector (docs/otlp.md)"
             }
         }
     }
@@ -22,17 +25,24 @@ struct ExportCommand: Command {
             "output", valueName: "FILE",
             help: "Write to FILE (- for standard output, the default); an existing FILE is replaced only if it is empty or an earlier export.")
             .short("o")
+        /// `--endpoint URL`: with `--format otlp`, post the requests to a collector.
+        static let endpoint = ValueOption.text(
+            "endpoint", valueName: "URL",
+            help: "With --format otlp: POST the requests to the collector's OTLP/HTTP base URL (/v1/traces, /v1/logs, /v1/metrics are appended; headers from OTEL_EXPORTER_OTLP_HEADERS); without -o nothing is written.")
     }
 
     static let configuration = CommandConfiguration(
-        options: [Options.format, Options.output] + CommonOptions.analysisOptions, help: """
+        options: [Options.format, Options.output, Options.endpoint] + CommonOptions.analysisOptions, help: """
         export FILE|DIR... [-o FILE] [options]
-        Write traces for a trace viewer (Perfetto, chrome://tracing).
+        Write traces for a trace viewer (Perfetto, chrome://tracing), or for an OpenTelemetry collector.
         Each trace (a DIR means every .ndjson file in it) becomes a process, each router a track: its
         lifetime, its states (active, inactive, detached, view shown) and its tasks; marks and findings
         are instants. Open the file in https://ui.perfetto.dev (Open trace file); see docs/export.md.
         $ napkin-inspect export Examples/traces/clean.ndjson -o clean.json
         $ napkin-inspect export --format chrome traces/ -o all-apps.json
+        With --format otlp: spans, log records and metrics as OTLP/JSON requests, one per line (the file
+        format of the collector's otlpjsonfile receiver), or posted with --endpoint; see docs/otlp.md.
+        $ napkin-inspect export --format otlp traces/ --endpoint http://127.0.0.1:4318
         """)
 
     /// The trace files and directories given.
@@ -43,6 +53,8 @@ struct ExportCommand: Command {
     var outputPath: String?
     /// `--grace`, `--view-grace`, `--rounds` and `--max-alive`, for the findings.
     var analysis: TraceAnalyzer.Options
+    /// `--endpoint`: the collector to post the OTLP requests to.
+    var endpoint: String?
 
     init(parsing arguments: ParsedArguments) throws(UsageError) {
         paths = arguments.positionals
@@ -50,9 +62,21 @@ struct ExportCommand: Command {
         let output = try arguments.value(Options.output)
         outputPath = output == "-" ? nil : output
         analysis = try arguments.analysisOptions()
+        endpoint = try arguments.value(Options.endpoint)
+        if endpoint != nil && format != .otlp {
+            throw UsageError("--endpoint posts OTLP requests: add --format otlp (or leave --endpoint out)")
+        }
     }
 
     func run() throws -> Int32 {
+        switch format {
+        case .chrome: return try runChrome()
+        case .otlp: return try OTLPExportRun(paths: paths, outputPath: outputPath, endpoint: endpoint,
+                                             analysis: analysis, writesStandardOutput: endpoint == nil).run()
+        }
+    }
+
+    private func runChrome() throws -> Int32 {
         // Refuse a file it must not replace before reading anything.
         if let outputPath { try ExportOutput.ensureReplaceable(outputPath) }
         var processes: [ChromeProcess] = []
@@ -64,9 +88,7 @@ struct ExportCommand: Command {
 
         let output = try ExportOutput(path: outputPath)
         var writer = ChromeTraceWriter { bytes throws(CommandFailure) in try output.append(bytes) }
-        switch format {
-        case .chrome: try ChromeTrace.write(named, to: &writer)
-        }
+        try ChromeTrace.write(named, to: &writer)
         try output.commit()
         if let outputPath {
             Output.error("wrote \(outputPath): \(NumberFormat.grouped(writer.eventCount)) events, "

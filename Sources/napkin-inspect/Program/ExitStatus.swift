@@ -6,4 +6,6 @@ enum ExitStatus {
     static let findings: Int32 = 1
     /// A usage error, or unusable input.
     static let unusable: Int32 = 2
+    /// `export --endpoint`: the collector did not take every request.
+    static let undelivered: Int32 = 3
 }

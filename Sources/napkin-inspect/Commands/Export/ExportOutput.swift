@@ -12,6 +12,8 @@ final class ExportOutput {
     /// The first bytes of every export: how an earlier one is recognised.
     /// (``ChromeTrace`` writes the first process's name first.)
     static let head = "{\"traceEvents\":[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":"
+    /// The first bytes of an OTLP export (its first request, of any signal).
+    static let otlpHead = "{\"resource"
 
     /// `-o FILE`, or nil for standard output.
     let path: String?
@@ -43,10 +45,10 @@ final class ExportOutput {
 
     /// Fails unless `-o PATH` may be written: a new file in an existing
     /// directory, an empty file, or an earlier export (it starts with
-    /// ``head``). Called before any trace is read.
+    /// ``head`` or ``otlpHead``). Called before any trace is read.
     static func ensureReplaceable(_ path: String) throws(CommandFailure) {
         try ReplaceableFile.ensureWritable(path, noun: "export") { start in
-            start.isEmpty || start.starts(with: head.utf8)
+            start.isEmpty || start.starts(with: head.utf8) || start.starts(with: otlpHead.utf8)
         }
     }
 
