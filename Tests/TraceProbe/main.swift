@@ -45,6 +45,8 @@
 //                     standard output ("statistics findings=F ...")
 //   detect SCENARIO [N] the in-app detector in an app that leaks routers on purpose
 //                     (log|assert|blocks|throws|many|env, see DetectMode.swift)
+//   exit-leak HOW AFTER_MS [MODE] a retain cycle leaked, then the app ends AFTER_MS
+//                     after the detach: return|exit|term (ExitLeakMode.swift)
 //
 // Options, before MODE, applied before anything else runs:
 //   --uid N           become user (and group) N; only when run as root
@@ -432,6 +434,9 @@ case "detect":
 case "connections":
     connectionsMode(arguments)
 
+case "exit-leak":
+    await exitLeakMode(arguments)
+
 default:
-    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean] | detect log|assert|blocks|throws|many|env [N]")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean] | detect log|assert|blocks|throws|many|env [N] | exit-leak return|exit|term AFTER_MS [log|assert|quiet]")
 }

@@ -17,6 +17,9 @@ enum TraceFiles {
                 let found = find(in: path)
                 if found.isEmpty { throw CommandFailure("\(path): a directory without .ndjson trace files") }
                 files += found
+            } else if path != "-" && !FileManager.default.fileExists(atPath: path) {
+                // Nothing to check: the one line `tree` writes too, and no report (it would read as a crash).
+                throw CommandFailure("\(path): cannot open: no such file (check the path)")
             } else {
                 files.append(path)
             }
