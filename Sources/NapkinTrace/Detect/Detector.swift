@@ -154,13 +154,13 @@ package final class Detector: Sendable {
     }
 
     /// The session ended at trace time `stoppedAt` (the process exits, the
-    /// app ended tracing, or a new tracer replaced this one): the app's time
-    /// ran until then, so the checks due by then are decided (without the
+    /// app ended tracing, or a new tracer replaced this one; nil: at its
+    /// last event, for a replayed trace): the app's time ran until then, so the checks due by then are decided (without the
     /// probe: the app no longer runs) and reported, searches included (an
     /// exit cuts them short first, ``SearchCutShort``), and the checks it
     /// cut short are reported as undecided, in one line. Waits at most
     /// `timeoutMS` for the reports to go out.
-    package func sessionEnded(stoppedAt: UInt64, timeoutMS: Int) {
+    package func sessionEnded(stoppedAt: UInt64? = nil, timeoutMS: Int) {
         let searches = searchesRetainers
         let (found, undecided) = state.withLock { s -> ([FindingDelivery.Item], Undecided?) in
             guard !s.ended else { return ([], nil) }

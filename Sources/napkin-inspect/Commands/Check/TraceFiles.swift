@@ -17,14 +17,21 @@ enum TraceFiles {
                 let found = find(in: path)
                 if found.isEmpty { throw CommandFailure("\(path): a directory without .ndjson trace files") }
                 files += found
-            } else if path != "-" && !FileManager.default.fileExists(atPath: path) {
-                // Nothing to check: the one line `tree` writes too, and no report (it would read as a crash).
-                throw CommandFailure("\(path): cannot open: no such file (check the path)")
             } else {
                 files.append(path)
             }
         }
         return files
+    }
+
+    /// `files` split into those that exist (or `-`, standard input) and
+    /// those that do not, each in the given order.
+    static func existing(_ files: [String]) -> (existing: [String], missing: [String]) {
+        var existing: [String] = [], missing: [String] = []
+        for file in files {
+            if file == "-" || FileManager.default.fileExists(atPath: file) { existing.append(file) } else { missing.append(file) }
+        }
+        return (existing, missing)
     }
 
     /// A new empty directory under `TMPDIR` (or `/tmp`), for traces that are not kept.
