@@ -221,6 +221,10 @@ public struct TraceAnalyzer: Sendable {
         progress.waiting > 0 || context.hasDue(before: time)
     }
 
+    /// When the earliest waiting check falls due (trace time), if one
+    /// waits for its deadline (the in-app detector wakes then).
+    package var nextDeadline: UInt64? { context.firstDue }
+
     // MARK: - Checks
 
     /// Decides the checks due before `time`.

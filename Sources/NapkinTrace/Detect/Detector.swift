@@ -139,6 +139,27 @@ package final class Detector: Sendable {
         delivery.report(found)
     }
 
+    /// How often the writer calls while the probe runs (ns): each of its
+    /// three steps waits for the next call, so the flush interval (50 ms)
+    /// would put 150 ms between a check's deadline and its finding.
+    static let probePollNS: UInt64 = 5_000_000
+
+    /// How soon (ns from `now`, trace time) the writer should call
+    /// ``idle(now:)`` again, when that is sooner than its interval: at the
+    /// next check's deadline, and every ``probePollNS`` while the probe runs.
+    /// Nil when no check waits.
+    package func nextCall(now: UInt64) -> UInt64? {
+        state.withLock { s in
+            switch s.probing {
+            case .idle:
+                guard let due = s.analyzer.nextDeadline else { return nil }
+                return due > now ? due - now : Self.probePollNS
+            case .first, .second, .settled:
+                return Self.probePollNS
+            }
+        }
+    }
+
     /// A flush interval passed with no event: the app's time still passes.
     package func idle(now: UInt64) {
         consume([], now: now)

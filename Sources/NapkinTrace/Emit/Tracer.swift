@@ -395,8 +395,9 @@ package final class Tracer: Sendable {
     }
 
     private func writerLoop() {
-        let interval = DispatchTimeInterval.nanoseconds(Int(flushInterval.components.seconds * 1_000_000_000
-                                                            + flushInterval.components.attoseconds / 1_000_000_000))
+        let intervalNS = UInt64(flushInterval.components.seconds * 1_000_000_000
+                                + flushInterval.components.attoseconds / 1_000_000_000)
+        let interval = DispatchTimeInterval.nanoseconds(Int(intervalNS))
         while true {
             let ticking = needsTime
             // Decided under the queue's lock: an emit after this sees the flag and wakes the writer.
@@ -409,8 +410,13 @@ package final class Tracer: Sendable {
                 wakeUps.add(1, ordering: .relaxed)
                 if queue.withLock({ $0.closed }) { return }
             }
-            // Events came (or time must pass): gather for one interval, or until the queue is half full.
-            _ = wake.wait(timeout: .now() + interval)
+            // Events came (or time must pass): gather for one interval, or until the queue is half full;
+            // sooner when the detector's next check falls due, or its probe runs (a finding on time).
+            if let soon = detector?.nextCall(now: now), soon < intervalNS {
+                _ = wake.wait(timeout: .now() + .nanoseconds(Int(max(soon, 1_000_000))))
+            } else {
+                _ = wake.wait(timeout: .now() + interval)
+            }
             wakeUps.add(1, ordering: .relaxed)
             if queue.withLock({ $0.closed }) { return }
             flush()
