@@ -27,9 +27,14 @@ extension Platform {
             let source = DispatchSource.makeSignalSource(signal: SIGTERM, queue: DispatchQueue(label: "napkin-termination"))
             source.setEventHandler {
                 handler()
+                // Default action again, unblocked on this thread, raised here: the process ends by it.
                 _ = signal(SIGTERM, SIG_DFL)
-                _ = kill(getpid(), SIGTERM)
-                // Every thread blocking it (it cannot end us): end as it would have.
+                var set = sigset_t()
+                sigemptyset(&set)
+                sigaddset(&set, SIGTERM)
+                _ = pthread_sigmask(SIG_UNBLOCK, &set, nil)
+                _ = raise(SIGTERM)
+                // Not ended (it cannot happen with the default action): end as it would have.
                 usleep(200_000)
                 _exit(128 + SIGTERM)
             }
