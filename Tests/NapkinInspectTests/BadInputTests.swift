@@ -55,8 +55,9 @@ struct BadInputTests {
             mentions = ["not a napkin trace", "expected NDJSON"]
         }
         let result = try await CLIHarness.inspect([test.command, path])
-        // check's report names the unusable trace too (a directory without traces is a usage problem, before any report).
-        let reported = test.command == "check" && test.input != .directory
+        // check's report names the unusable trace too (a directory without traces is a usage problem, before any
+        // report; a file that does not exist is that and nothing else, as for tree).
+        let reported = test.command == "check" && test.input != .directory && test.input != .missingFile
         let line = try result.expectOneStderrLine(status: 2, emptyStdout: !reported)
         if reported { #expect(result.stdout.contains("\(path): 1 trace problem\n  trace problem: unusable: "), "\(result)") }
         #expect(line.hasPrefix("napkin-inspect: \(path)"), "\(line)")

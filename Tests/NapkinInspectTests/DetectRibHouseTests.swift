@@ -58,7 +58,9 @@ struct DetectRibHouseTests {
                                            environment: ["NAPKIN_DETECT": "log", "NAPKIN_TRACE": trace])
         #expect(app.status == 0, "\(app)")
         let lines = DetectLine.all(in: app.stderrLines)
-        #expect(app.stderrLines.count == lines.count, "nothing but finding lines: \(app)")
+        let paths = DetectPathLine.all(in: app.stderrLines)
+        #expect(app.stderrLines.count == lines.count + paths.count, "nothing but finding lines and their path lines: \(app)")
+        #expect(Set(paths.map(\.fingerprint)).isSubset(of: Set(lines.map(\.fingerprint))), "a path line follows its finding's: \(app)")
 
         let check = try await CLIHarness.inspect(["check", "--format", "json", trace], environment: ["NAPKIN_DETECT": nil])
         #expect(check.status == (run.rule != nil && run.detectable ? 1 : 0), "\(check)")

@@ -17,12 +17,14 @@ struct RetainedRecordCommandsTests {
         + "a global, an unregistered singleton, a running task or an unowned(unsafe) reference could"
 
     /// The lines every listing of findings shows (check, tree, live): each
-    /// finding's first line unchanged, then its paths and tally, indented.
+    /// finding's first line, its sentence naming what retains it when a path
+    /// was found (the question only when none was), then its paths and
+    /// tally, indented.
     static let findingBlock = [
-        "error[not-deallocated] LoggedInRouter#4: detached, but still alive 1s later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?) (seq 22)",
+        "error[not-deallocated] LoggedInRouter#4: detached, but still alive 1s later: retained by a cycle through LoggedInInteractor#3.router (seq 22)",
         "  retained by: " + cycle,
         "  1 of 1 strong reference found",
-        "error[not-deallocated] ShopRouter#6: detached, but still alive 1s later: something retains it (a strong reference in an interactor, listener or service: a retain cycle?) (seq 24)",
+        "error[not-deallocated] ShopRouter#6: detached, but still alive 1s later: retained by RootInteractor#1.store (seq 24)",
         "  retained by: " + store,
         "  retained by: " + closure,
         "  2 of 2 strong references found",
@@ -37,7 +39,7 @@ struct RetainedRecordCommandsTests {
         return Array(lines[start..<(start + expected.count)]) == expected
     }
 
-    @Test("check: each finding's line unchanged, then `retained by:` per path and the tally or note")
+    @Test("check: each finding's line naming what retains it, then `retained by:` per path and the tally or note")
     func checkText() async throws {
         let result = try await CLIHarness.inspect(["check", Self.trace])
         #expect(result.status == 1, "\(result)")
@@ -113,7 +115,7 @@ struct RetainedRecordCommandsTests {
         let results = try #require(run["results"] as? [[String: Any]])
         #expect(results.count == 3)
         let texts = results.map { SARIFValidation.messageText($0["message"]) }
-        #expect(texts[0].hasSuffix("?); retained by: \(Self.cycle) (1 of 1 strong reference found)"), "\(texts[0])")
+        #expect(texts[0].hasSuffix("later: retained by a cycle through LoggedInInteractor#3.router; retained by: \(Self.cycle) (1 of 1 strong reference found)"), "\(texts[0])")
         #expect(texts[1].hasSuffix("; retained by: \(Self.store); retained by: \(Self.closure) (2 of 2 strong references found)"), "\(texts[1])")
         #expect(texts[2].hasSuffix("; 0 of 1 strong reference found: \(Self.note)"), "\(texts[2])")
         let prints = results.map { $0["partialFingerprints"] as? [String: String] ?? [:] }

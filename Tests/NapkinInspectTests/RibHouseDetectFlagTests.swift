@@ -19,9 +19,12 @@ struct RibHouseDetectFlagTests {
     func retainCycle() async throws {
         let result = try await CLIHarness.run(CLIHarness.ribHousePath, ["--detect", "--bug", "retain-cycle", "--quiet"])
         #expect(result.status == 0, "\(result)")
-        let lines = result.stderr.split(separator: "\n").filter { $0.hasPrefix("napkin detect:") }
-        // Two logouts leak the same router from the same lines: one fingerprint, one line.
+        let all = result.stderr.split(separator: "\n").filter { $0.hasPrefix("napkin detect:") }
+        let lines = all.filter { $0.hasPrefix("napkin detect: error[") }
+        // Two logouts leak the same router from the same lines: one fingerprint, one line;
+        // then what retains it, in a second line with the same fingerprint.
         #expect(lines.count == 1, "\(result.stderr)")
+        #expect(all.count == 2 && all.last?.contains(" retained by: ") == true, "\(result.stderr)")
         #expect(lines.first?.hasPrefix("napkin detect: error[not-deallocated] LoggedInRouter#") == true, "\(result.stderr)")
         #expect(lines.first?.contains("RibHouse/LoggedInBuilder.swift:21 (created)") == true, "\(result.stderr)")
         #expect(lines.first?.contains("[fingerprint ") == true, "\(result.stderr)")

@@ -14,11 +14,17 @@ struct DetectorInProcessTests {
     /// The router a test leaks on purpose, so that it knows when the detector has decided.
     @MainActor final class SentinelRouter: Router<TestInteractor> {}
 
-    /// The findings a handler received.
+    /// The findings a handler received: ``all`` the first call of each
+    /// (the finding, decided), ``explained`` the second (the same finding
+    /// with what holds its object, once the search ran).
     final class Received: Sendable {
         private let findings = Locked<[Finding]>([])
-        func add(_ finding: Finding) { findings.withLock { $0.append(finding) } }
+        private let withRetainers = Locked<[Finding]>([])
+        func add(_ finding: Finding) {
+            if finding.retainers == nil { findings.withLock { $0.append(finding) } } else { withRetainers.withLock { $0.append(finding) } }
+        }
         var all: [Finding] { findings.withLock { $0 } }
+        var explained: [Finding] { withRetainers.withLock { $0 } }
     }
 
     /// A tracer like the process-wide one, with a quiet detector whose

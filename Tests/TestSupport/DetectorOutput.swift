@@ -53,6 +53,45 @@ public struct DetectLine: Sendable, Hashable, CustomStringConvertible {
     public var description: String { line }
 }
 
+/// The line that follows a finding's with what holds its object, tied to it
+/// by the fingerprint (a path, or why there is none):
+///
+///     napkin detect: LoggedInRouter#7 retained by: … (1 of 1 strong reference found) [fingerprint 3f0c…]
+///     napkin detect: LoggedInRouter#7 no retainer path (0 strong references found): Not searched: … [fingerprint 3f0c…]
+public struct DetectPathLine: Sendable, Hashable, CustomStringConvertible {
+    /// `LoggedInRouter#7`.
+    public var subject: String
+    /// Whether it names a path (`retained by:`).
+    public var hasPath: Bool
+    /// The 16 hex digits of `[fingerprint …]`.
+    public var fingerprint: String
+    /// The whole line.
+    public var line: String
+
+    /// Parses a path line; nil for any other line.
+    public init?(_ line: some StringProtocol) {
+        let line = String(line)
+        guard line.hasPrefix(DetectLine.prefix), DetectLine(line) == nil else { return nil }
+        let rest = line.dropFirst(DetectLine.prefix.count)
+        guard let space = rest.firstIndex(of: " ") else { return nil }
+        subject = String(rest[..<space])
+        let what = rest[rest.index(after: space)...]
+        guard subject.contains("#"), what.hasPrefix("retained by: ") || what.hasPrefix("no retainer path") else { return nil }
+        hasPath = what.hasPrefix("retained by: ")
+        let marker = " [fingerprint "
+        guard line.hasSuffix("]"), let range = line.range(of: marker, options: .backwards) else { return nil }
+        fingerprint = String(line[range.upperBound..<line.index(before: line.endIndex)])
+        self.line = line
+    }
+
+    /// The path lines among `lines` (in order).
+    public static func all(in lines: [String]) -> [DetectPathLine] {
+        lines.compactMap(DetectPathLine.init)
+    }
+
+    public var description: String { line }
+}
+
 /// `NapkinDetector.statistics` as TraceProbe prints it:
 /// `statistics findings=F reported=R repeats=P dropped=D handlerErrors=E`.
 public struct PrintedDetectorStatistics: Sendable, Hashable, CustomStringConvertible {

@@ -28,8 +28,8 @@
 //     env [N]     no bootstrap (NAPKIN_DETECT decides): one LeakARouter; with
 //                 detection on, waits for N (1) findings
 //
-// Standard output: "fingerprint HEX" per call of the `records` handler (from
-// the reporting thread), then "enabled B", "traced B" (whether the leaked
+// Standard output: "fingerprint HEX" per first call of the `records` handler
+// (from the reporting thread; "retainers HEX" for the call with the path), then "enabled B", "traced B" (whether the leaked
 // routers report to a tracer) and "statistics findings=F reported=R
 // repeats=P dropped=D handlerErrors=E". The app waits (at most 120 s) until
 // the rules found what it leaked and, unless the handler blocks, until every
@@ -73,7 +73,8 @@ func writeStdout(_ text: String) {
 
 /// The handler of the `records` variant: the fingerprint on standard output.
 let recordsHandler: @Sendable (Finding) throws -> Void = { finding in
-    writeStdout("fingerprint \(finding.fingerprint)\n")
+    // The second call of a fingerprint carries what holds its object.
+    writeStdout(finding.retainers == nil ? "fingerprint \(finding.fingerprint)\n" : "retainers \(finding.fingerprint)\n")
 }
 
 /// The handler of the `throws` variant.

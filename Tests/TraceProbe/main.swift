@@ -48,6 +48,8 @@
 //   retainer-stress SHAPE N
 //                     N retainer searches while the app attacks them (cache|moved|mirror,
 //                     see RetainerStressMode.swift); one verdict line each, then "done"
+//   exit-leak HOW AFTER_MS [MODE] a retain cycle leaked, then the app ends AFTER_MS
+//                     after the detach: return|exit|term (ExitLeakMode.swift)
 //
 // Options, before MODE, applied before anything else runs:
 //   --uid N           become user (and group) N; only when run as root
@@ -438,6 +440,9 @@ case "connections":
 case "retainer-stress":
     await retainerStressMode(arguments)
 
+case "exit-leak":
+    await exitLeakMode(arguments)
+
 default:
-    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean] | detect log|assert|blocks|throws|many|env [N] | retainer-stress cache|moved|mirror N")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean] | detect log|assert|blocks|throws|many|env [N] | retainer-stress cache|moved|mirror N | exit-leak return|exit|term AFTER_MS [log|assert|quiet]")
 }

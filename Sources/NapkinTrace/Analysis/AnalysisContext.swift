@@ -164,8 +164,16 @@ struct AnalysisContext: Sendable {
         viewChecks.compact(keeping: isOpen)
     }
 
-    /// Takes the check with the earliest deadline if it is before `time`
-    /// (from whichever queue holds it).
+    /// When the earliest waiting check falls due (trace time), if one waits.
+    var firstDue: UInt64? {
+        switch (checks.firstDue, viewChecks.firstDue) {
+        case (nil, nil): nil
+        case (let a?, nil): a
+        case (nil, let b?): b
+        case (let a?, let b?): min(a, b)
+        }
+    }
+
     /// Whether ``nextDue(before:)`` would take a check (without taking it).
     @inline(__always)
     func hasDue(before time: UInt64) -> Bool {
@@ -177,6 +185,8 @@ struct AnalysisContext: Sendable {
         }
     }
 
+    /// Takes the check with the earliest deadline if it is before `time`
+    /// (from whichever queue holds it).
     mutating func nextDue(before time: UInt64) -> GraceCheck? {
         switch (checks.firstDue, viewChecks.firstDue) {
         case (let a?, let b?) where b < a: viewChecks.popFirst(dueBefore: time)

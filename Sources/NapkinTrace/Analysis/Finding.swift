@@ -105,7 +105,13 @@ public struct Finding: Sendable, Hashable, CustomStringConvertible {
     /// process where it lived (the in-app detector, the test check,
     /// ``TraceRecorder``) or the trace carries one (a `retained` record);
     /// nil otherwise. See ``Retainers``.
-    public var retainers: Retainers?
+    ///
+    /// Setting it rewrites the end of ``message`` when a path was found:
+    /// "something retains it (… a retain cycle?)" becomes what does
+    /// ("retained by a cycle through LoggedInInteractor#5.retainedRouter").
+    public var retainers: Retainers? {
+        didSet { message = RetainedMessage.rewritten(message, by: retainers) }
+    }
 
     /// A line of the app's code and what happened there.
     public struct CodeReference: Sendable, Hashable, CustomStringConvertible {

@@ -71,6 +71,12 @@ public struct TraceAnalyzer: Sendable {
     /// Checks that could not be decided because the trace ended less than a
     /// grace period after they were scheduled.
     public private(set) var undecided = 0
+    /// The first undecided checks (at most ``maxNamedUndecided``), each as
+    /// its rule and subject: `not-deallocated LoggedInRouter#6` (what the
+    /// in-app detector's line at the end of a run names).
+    package private(set) var undecidedChecks: [String] = []
+    /// The most undecided checks ``undecidedChecks`` names.
+    package static let maxNamedUndecided = 8
     /// Sessions seen (a stream may hold several; each is analysed on its own).
     public private(set) var sessionCount = 0
 
@@ -215,6 +221,10 @@ public struct TraceAnalyzer: Sendable {
         progress.waiting > 0 || context.hasDue(before: time)
     }
 
+    /// When the earliest waiting check falls due (trace time), if one
+    /// waits for its deadline (the in-app detector wakes then).
+    package var nextDeadline: UInt64? { context.firstDue }
+
     // MARK: - Checks
 
     /// Decides the checks due before `time`.
@@ -244,6 +254,9 @@ public struct TraceAnalyzer: Sendable {
                     rules.decide(check.rule, check, &context)
                 } else if rules.isOpen(check.rule, check, in: context.state) {
                     undecided += 1
+                    if undecidedChecks.count < Self.maxNamedUndecided {
+                        undecidedChecks.append("\(check.rule.rule.rawValue) \(subjectName(check.subject))")
+                    }
                     rules.undecided(check.rule, check)
                 }
             }
@@ -253,6 +266,13 @@ public struct TraceAnalyzer: Sendable {
             context.currentRule = rule
             rules.finish(rule, &context)
         }
+    }
+
+    /// `LoggedInRouter#6` for a router or interactor of the current
+    /// session; `#6` for anything else (a task).
+    private func subjectName(_ id: NodeID) -> String {
+        guard let node = context.state[id] else { return "#\(id)" }
+        return "\(node.type)#\(id)"
     }
 
     /// `1s`, `1.5s`, `250ms`: a grace period for messages.

@@ -26,6 +26,9 @@ package final class Detector: Sendable {
         /// The last sequence number consumed (events are consumed once).
         var lastSeq: UInt64 = 0
         var probing = Probing.idle
+        /// The session ended (``Detector/sessionEnded(stoppedAt:timeoutMS:)``):
+        /// later events of it are not the app's (a new session's start is).
+        var ended = false
 
         /// Moves the probe along; decides the checks it proved due.
         mutating func step(now: UInt64, probe: AppProgressProbe) {
@@ -42,14 +45,37 @@ package final class Detector: Sendable {
             }
         }
 
-        /// Ends the analysis of the current session: what only the end decides.
-        mutating func finishSession() -> [Finding] {
-            guard analyzer.sessionCount > 0 else { return [] }
+        /// Ends the analysis of the current session: what only the end
+        /// decides. With `stoppedAt`, the app's time ran until then: the
+        /// checks due by then are decided, the later ones are undecided.
+        mutating func finishSession(stoppedAt: UInt64? = nil) -> (found: [Finding], undecided: Undecided?) {
+            guard analyzer.sessionCount > 0 else { return ([], nil) }
+            if let stoppedAt { analyzer.advance(to: stoppedAt) }
             analyzer.finish()
             let found = analyzer.takeFindings()
+            let undecided = analyzer.undecided > 0
+                ? Undecided(count: analyzer.undecided, named: analyzer.undecidedChecks) : nil
             analyzer = TraceAnalyzer(options: analyzer.options)
             probing = .idle
-            return found
+            return (found, undecided)
+        }
+    }
+
+    /// The checks a session's end left undecided: how many, and the first
+    /// few by rule and subject.
+    struct Undecided {
+        var count: Int
+        var named: [String]
+
+        /// `napkin detect: 2 checks undecided: the process ended less than a
+        /// grace period after their event (not-deallocated LoggedInRouter#6, …)`.
+        var line: String {
+            var text = "napkin detect: \(count) \(count == 1 ? "check" : "checks") undecided: "
+                + "the process ended less than a grace period after \(count == 1 ? "its" : "their") event"
+            guard !named.isEmpty else { return text }
+            text += " (" + named.joined(separator: ", ")
+            if count > named.count { text += ", and \(count - named.count) more" }
+            return text + ")"
         }
     }
 
@@ -91,9 +117,10 @@ package final class Detector: Sendable {
             var found: [FindingDelivery.Item] = []
             for event in events {
                 if case .sessionStart = event.kind {
-                    found += s.finishSession().map { FindingDelivery.Item(finding: $0) }
+                    found += s.finishSession().found.map { FindingDelivery.Item(finding: $0) }
                     s.lastSeq = 0
-                } else if event.seq <= s.lastSeq {
+                    s.ended = false
+                } else if event.seq <= s.lastSeq || s.ended {
                     continue
                 }
                 s.lastSeq = event.seq
@@ -112,6 +139,27 @@ package final class Detector: Sendable {
         delivery.report(found)
     }
 
+    /// How often the writer calls while the probe runs (ns): each of its
+    /// three steps waits for the next call, so the flush interval (50 ms)
+    /// would put 150 ms between a check's deadline and its finding.
+    static let probePollNS: UInt64 = 5_000_000
+
+    /// How soon (ns from `now`, trace time) the writer should call
+    /// ``idle(now:)`` again, when that is sooner than its interval: at the
+    /// next check's deadline, and every ``probePollNS`` while the probe runs.
+    /// Nil when no check waits.
+    package func nextCall(now: UInt64) -> UInt64? {
+        state.withLock { s in
+            switch s.probing {
+            case .idle:
+                guard let due = s.analyzer.nextDeadline else { return nil }
+                return due > now ? due - now : Self.probePollNS
+            case .first, .second, .settled:
+                return Self.probePollNS
+            }
+        }
+    }
+
     /// A flush interval passed with no event: the app's time still passes.
     package func idle(now: UInt64) {
         consume([], now: now)
@@ -126,12 +174,28 @@ package final class Detector: Sendable {
         }
     }
 
-    /// The session ended (the process exits, or a new tracer replaced this
-    /// one): decides what the end decides, reports it, and waits at most
+    /// The session ended at trace time `stoppedAt` (the process exits, the
+    /// app ended tracing, or a new tracer replaced this one; nil: at its
+    /// last event, for a replayed trace): the app's time ran until then, so the checks due by then are decided (without the
+    /// probe: the app no longer runs) and reported, searches included (an
+    /// exit cuts them short first, ``SearchCutShort``), and the checks it
+    /// cut short are reported as undecided, in one line. Waits at most
     /// `timeoutMS` for the reports to go out.
-    package func sessionEnded(timeoutMS: Int) {
-        let found = state.withLock { $0.finishSession() }
-        delivery.report(found.map { FindingDelivery.Item(finding: $0) })
+    package func sessionEnded(stoppedAt: UInt64? = nil, timeoutMS: Int) {
+        let searches = searchesRetainers
+        let (found, undecided) = state.withLock { s -> ([FindingDelivery.Item], Undecided?) in
+            guard !s.ended else { return ([], nil) }
+            s.ended = true
+            let state = s.analyzer.state
+            let (found, undecided) = s.finishSession(stoppedAt: stoppedAt)
+            let items = found.map { finding in
+                FindingDelivery.Item(finding: finding, search: searches && RetainerSearch.asks(finding)
+                                     ? RetainerSearch.Context(state: state, target: finding.id) : nil)
+            }
+            return (items, undecided)
+        }
+        delivery.report(found)
         delivery.drain(timeoutMS: timeoutMS)
+        if let undecided { delivery.note(undecided.line) }
     }
 }

@@ -121,14 +121,19 @@ package final class FindingDelivery: Sendable {
         }
     }
 
+    /// Writes `line` on standard error unless the mode is quiet (after the
+    /// reports: what the end of a session left undecided).
+    package func note(_ line: String) {
+        if settings.mode != .quiet { DeveloperNotice.report(line) }
+    }
+
     // MARK: - The reporting thread
 
     private func run() {
         while true {
             wake.wait()
             while let item = next() {
-                let finding = explained(item)
-                if !item.searchOnly { deliver(finding) }
+                report(item)
                 state.withLock { s in
                     s.busy = false
                     if !item.searchOnly { s.statistics.reported += 1 }
@@ -137,18 +142,34 @@ package final class FindingDelivery: Sendable {
         }
     }
 
+    /// Reports `item` in two steps: the finding as soon as it is decided
+    /// (its line, the handler), then, when a search was asked for, what
+    /// holds its object (a second line with the same fingerprint, the
+    /// handler again with ``Finding/retainers`` set, the trace's
+    /// `retained` record). A long search never holds back the first line;
+    /// an exit cuts it short (``SearchCutShort``), and the second line
+    /// says so. In assert mode the trap comes last, after the trace has
+    /// what was found.
+    private func report(_ item: Item) {
+        if !item.searchOnly { deliver(item.finding) }
+        if let explained = explained(item), !item.searchOnly { deliver(explained, path: true) }
+        if !item.searchOnly, settings.mode == .assert {
+            (tracer.withLock { $0?.load() } as? Tracer)?.flush()
+            assertionFailure(Self.line(item.finding))
+        }
+    }
+
     /// The finding with what holds its object, when a search was asked
-    /// for and the tracer still keeps its objects; the result goes into the
-    /// trace too.
-    private func explained(_ item: Item) -> Finding {
+    /// for and the tracer still keeps its objects (nil otherwise); the
+    /// result goes into the trace too.
+    private func explained(_ item: Item) -> Finding? {
         var finding = item.finding
         guard let context = item.search,
               let tracer = tracer.withLock({ $0?.load() }) as? Tracer,
-              tracer.liveObjects.isEnabled else { return finding }
-        if let found = RetainerSearch.runWaiting(target: finding.id, in: tracer.liveObjects, context: context) {
-            finding.retainers = found
-            tracer.recordRetainers(found, of: finding.id)
-        }
+              tracer.liveObjects.isEnabled else { return nil }
+        guard let found = RetainerSearch.runWaiting(target: finding.id, in: tracer.liveObjects, context: context) else { return nil }
+        finding.retainers = found
+        tracer.recordRetainers(found, of: finding.id)
         return finding
     }
 
@@ -160,14 +181,12 @@ package final class FindingDelivery: Sendable {
         }
     }
 
-    private func deliver(_ finding: Finding) {
+    /// Writes the finding's line (or, with `path`, its retainers' line)
+    /// unless quiet, and calls the handler.
+    private func deliver(_ finding: Finding, path: Bool = false) {
         switch settings.mode {
-        case .log:
-            DeveloperNotice.report(Self.line(finding))
-        case .assert:
-            let line = Self.line(finding)
-            DeveloperNotice.report(line)
-            assertionFailure(line)
+        case .log, .assert:
+            DeveloperNotice.report(path ? Self.pathLine(finding) : Self.line(finding))
         case .quiet:
             break
         }
@@ -182,6 +201,22 @@ package final class FindingDelivery: Sendable {
             }
             if first { DeveloperNotice.report("napkin detect: the handler threw \(error); later errors are only counted") }
         }
+    }
+
+    /// What holds the finding's object, in the line that follows the
+    /// finding's own (same fingerprint):
+    ///
+    ///     napkin detect: LoggedInRouter#6 retained by: LoggedInRouter#6.interactor → LoggedInInteractor#5.retainedRouter (suspect) → LoggedInRouter#6 (cycle) (1 of 1 strong reference found) [fingerprint 3f0c…]
+    ///
+    /// Without a path: `napkin detect: LoggedInRouter#6 no retainer path (0
+    /// strong references found): Not searched: the process was exiting, …`.
+    package static func pathLine(_ finding: Finding) -> String {
+        let what: String = switch finding.retainers {
+        case let retainers? where !retainers.paths.isEmpty: retainers.oneLine
+        case let retainers?: "no retainer path (\(retainers.tally))" + (retainers.note.map { ": " + $0 } ?? "")
+        case nil: "no retainer path (not searched)"
+        }
+        return "napkin detect: \(finding.subjectName) \(what) [fingerprint \(finding.fingerprint)]"
     }
 
     /// The finding in one line: rule, subject, explanation, code, fingerprint.

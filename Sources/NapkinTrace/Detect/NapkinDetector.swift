@@ -15,7 +15,10 @@ import Foundation
 ///
 /// A finding is decided about one grace period after it happens (1 s; 5 s
 /// for views), also while the app is idle, and reported once per
-/// ``Finding/fingerprint`` per process. The analysis runs on the trace's
+/// ``Finding/fingerprint`` per process; what holds its object follows in a
+/// second line. When the process ends (`exit()`, a return from `main`,
+/// SIGTERM), the checks due are decided and reported, and those the exit
+/// cut short are named in one line. The analysis runs on the trace's
 /// background writer thread; findings are reported on a thread of their own;
 /// the app's threads only emit events, as with tracing on. See
 /// `docs/detect.md`.
@@ -77,8 +80,11 @@ public enum NapkinDetector {
     ///     comes; keeping the live objects it starts from costs each router
     ///     and interactor one weak reference (docs/detect.md, "Who retains it").
     ///   - handler: called with each new finding, off the main actor, on the
-    ///     detector's reporting thread, one call at a time; at most once per
-    ///     fingerprint per process.
+    ///     detector's reporting thread, one call at a time: once per
+    ///     fingerprint per process when the finding is decided, and once
+    ///     more with ``Finding/retainers`` set when a retainer search ran for
+    ///     it (the path follows the finding; an exit cuts the search short,
+    ///     and the note says so).
     public static func bootstrap(_ mode: Mode = .log, grace: Duration = .seconds(1), viewGrace: Duration = .seconds(5),
                                  maxAlive: [String: Int] = [:], retainers: Bool = retainersByDefault,
                                  handler: (@Sendable (Finding) throws -> Void)? = nil) {

@@ -273,13 +273,25 @@ package enum ExitFlush {
         addedTriggers = FlushTriggers.forProcessTrace(on: .default, names: names)
     }
 
+    /// How long the detector's reports may take when the process ends, at
+    /// most: the line, the handler, the retainer search's result (cut short).
+    static let reportingMS = 1_000
+
+    /// The process ends (`exit()`, a return from `main`, SIGTERM): the app's
+    /// time stops now; a retainer search under way is cut short; what the
+    /// end decides is reported; everything is written with the end record.
+    static func processEnds(reason: String) {
+        guard let tracer = TraceContext.globalTracer else { return }
+        tracer.stop()
+        if tracer.detector != nil { SearchCutShort.now() }
+        (tracer.sink as? any TracerAwareSink)?.processWillExit()
+        tracer.shutdown(reason: reason, reportingMS: reportingMS)
+    }
+
     static func register() {
         guard !registered.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        Platform.atExit {
-            guard let tracer = TraceContext.globalTracer else { return }
-            (tracer.sink as? any TracerAwareSink)?.processWillExit()
-            tracer.shutdown(reason: "exit")
-        }
+        Platform.atExit { ExitFlush.processEnds(reason: "exit") }
+        Platform.onTermination { ExitFlush.processEnds(reason: "terminated") }
         // On the main actor, where the kits declare their notifications'
         // names; tracing may start on any thread. Once per process.
         Task { @MainActor in

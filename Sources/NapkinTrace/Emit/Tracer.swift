@@ -41,6 +41,9 @@ package final class Tracer: Sendable {
     /// The sink threw while a detector was attached: the trace stopped,
     /// detection goes on.
     private let sinkFailed = Atomic<Bool>(false)
+    /// The app stopped (``stop()``); mirrors the queue's `stoppedAt` for
+    /// readers that must not take its lock.
+    private let stopping = Atomic<Bool>(false)
     /// How many times the writer thread woke up (for the idle benchmark and tests).
     private let wakeUps = Atomic<UInt64>(0)
     /// A recording's (no sink) scope: every event wakes its verdict's wait.
@@ -58,6 +61,16 @@ package final class Tracer: Sendable {
         var writerAsleep = false
         /// No more events are accepted: the session ended or the sink failed.
         var closed = false
+        /// Trace time at which the app stopped (``stop()``), `.max` while it
+        /// runs: no record is stamped later than this.
+        var stoppedAt = UInt64.max
+
+        /// Trace time now, or the time the app stopped if it did: the time
+        /// after the app stopped is not the app's (records of the exit
+        /// carry the moment it began).
+        func stamp(_ origin: UInt64) -> UInt64 {
+            min(MonotonicClock.now() &- origin, stoppedAt)
+        }
     }
 
     /// Creates a session and queues its session record.
@@ -118,7 +131,7 @@ package final class Tracer: Sendable {
         queue.withLock { q in
             if q.closed { return }
             q.seq &+= 1
-            let time = MonotonicClock.now() &- origin
+            let time = q.stamp(origin)
             if q.writerAsleep {
                 q.writerAsleep = false
                 signal = true
@@ -169,8 +182,8 @@ package final class Tracer: Sendable {
         }
     }
 
-    /// Trace time now.
-    private var now: UInt64 { MonotonicClock.now() &- origin }
+    /// Trace time now (the moment the app stopped, once it did).
+    private var now: UInt64 { queue.withLock { $0.stamp(origin) } }
 
     // MARK: - Reading back
 
@@ -194,6 +207,17 @@ package final class Tracer: Sendable {
         }
     }
 
+    /// Works out the deferred code locations of `events` for the sink and
+    /// the detector, on ``LineResolver``'s thread, waiting for each until
+    /// the app stops (then a line not known yet is left out).
+    private func resolveLocationsForWriting(_ events: inout [TraceEvent]) {
+        for index in events.indices where events[index].location?.isDeferred == true {
+            events[index].location = events[index].location.flatMap {
+                LineResolver.shared.resolve($0) { self.isStopping }
+            }
+        }
+    }
+
     /// The sequence number of the last event queued (or dropped) so far.
     package var sequenceNumber: UInt64 {
         queue.withLock { $0.seq }
@@ -214,25 +238,61 @@ package final class Tracer: Sendable {
         }
     }
 
-    /// Ends the session: queues the session-end record, writes everything and
-    /// closes the sink. Later events are ignored. Safe to call more than once.
-    package func shutdown(reason: String) {
+    /// Whether the app stopped (``stop()``): the writer waits for no
+    /// creation line, and records carry the moment it stopped.
+    package var isStopping: Bool {
+        stopping.load(ordering: .acquiring)
+    }
+
+    /// Marks the moment the app stopped (its `main` returned, `exit()` was
+    /// called, a signal came, the session is being ended): records from now
+    /// on carry this time, so that what the exit takes (flushing, working out
+    /// creation lines, reporting) never counts as the app's time toward a
+    /// grace period. Returns that trace time; a second call returns the first's.
+    @discardableResult
+    package func stop() -> UInt64 {
+        let time = queue.withLock { q -> UInt64 in
+            if q.stoppedAt == .max { q.stoppedAt = MonotonicClock.now() &- origin }
+            return q.stoppedAt
+        }
+        stopping.store(true, ordering: .releasing)
+        return time
+    }
+
+    /// Ends the session: stops the app's time (``stop()``), writes what is
+    /// queued, lets the detector decide and report what the end decides
+    /// (its reports' `retained` records still reach the trace), then
+    /// queues the session-end record, writes everything and closes the
+    /// sink. Later events are ignored. Safe to call more than once.
+    ///
+    /// - Parameters:
+    ///   - reason: the end record's reason.
+    ///   - reportingMS: how long the detector's reports may take, at most
+    ///     (a blocked handler is left behind, with a line saying so).
+    package func shutdown(reason: String, reportingMS: Int = 500) {
         signposts?.observe(.sessionEnd(reason: reason))
         guard let sink else {
             queue.withLock { q in
                 guard !q.closed else { return }
                 q.seq &+= 1
-                q.events.append(TraceEvent(seq: q.seq, time: MonotonicClock.now() &- origin, kind: .sessionEnd(reason: reason)))
+                q.events.append(TraceEvent(seq: q.seq, time: q.stamp(origin), kind: .sessionEnd(reason: reason)))
                 q.closed = true
             }
             return
+        }
+        guard !queue.withLock({ $0.closed }) else { return }
+        let stoppedAt = stop()
+        if let detector {
+            // Events so far reach the detector (the writer gives up waiting for lines now).
+            flush()
+            detector.sessionEnded(stoppedAt: stoppedAt, timeoutMS: reportingMS)
         }
         let ended = writer.withLock { spare -> Bool in
             let wasOpen = queue.withLock { q -> Bool in
                 guard !q.closed else { return false }
                 q.seq &+= 1
                 // Appended even past capacity: the end record must not be dropped.
-                q.events.append(TraceEvent(seq: q.seq, time: MonotonicClock.now() &- origin, kind: .sessionEnd(reason: reason)))
+                q.events.append(TraceEvent(seq: q.seq, time: q.stamp(origin), kind: .sessionEnd(reason: reason)))
                 // Nothing may follow it, even before the drain below takes the queue.
                 q.closed = true
                 return true
@@ -243,8 +303,7 @@ package final class Tracer: Sendable {
             return true
         }
         wake.signal()
-        // The detector decides what the end decides, and reports it (a blocked handler is left behind).
-        if ended { detector?.sessionEnded(timeoutMS: 500) }
+        _ = ended
     }
 
     // MARK: - The writer thread
@@ -258,7 +317,7 @@ package final class Tracer: Sendable {
             q.signalled = false
             if q.dropped > 0 {
                 q.seq &+= 1
-                let record = TraceEvent(seq: q.seq, time: MonotonicClock.now() &- origin,
+                let record = TraceEvent(seq: q.seq, time: q.stamp(origin),
                                         kind: .dropped(count: q.dropped, firstSeq: q.droppedFirst, lastSeq: q.droppedLast))
                 // Keep the session-end record last, with the highest sequence
                 // number and time: the dropped record takes the end's place.
@@ -278,8 +337,9 @@ package final class Tracer: Sendable {
         // made just before the process exits is reported within the exit's
         // 500 ms, and the process's first line can take seconds to work out
         // in a debug build, so lines are worked out as their records come,
-        // not when a finding names them.
-        Self.resolveLocations(&spare)
+        // not when a finding names them. Once the app stopped, no line is
+        // waited for: the records go out without the lines not known yet.
+        resolveLocationsForWriting(&spare)
         let detector = self.detector
         guard !spare.isEmpty else {
             // A quiet interval: a sink with work of its own (reconnecting) does it now.
@@ -335,8 +395,9 @@ package final class Tracer: Sendable {
     }
 
     private func writerLoop() {
-        let interval = DispatchTimeInterval.nanoseconds(Int(flushInterval.components.seconds * 1_000_000_000
-                                                            + flushInterval.components.attoseconds / 1_000_000_000))
+        let intervalNS = UInt64(flushInterval.components.seconds * 1_000_000_000
+                                + flushInterval.components.attoseconds / 1_000_000_000)
+        let interval = DispatchTimeInterval.nanoseconds(Int(intervalNS))
         while true {
             let ticking = needsTime
             // Decided under the queue's lock: an emit after this sees the flag and wakes the writer.
@@ -349,8 +410,13 @@ package final class Tracer: Sendable {
                 wakeUps.add(1, ordering: .relaxed)
                 if queue.withLock({ $0.closed }) { return }
             }
-            // Events came (or time must pass): gather for one interval, or until the queue is half full.
-            _ = wake.wait(timeout: .now() + interval)
+            // Events came (or time must pass): gather for one interval, or until the queue is half full;
+            // sooner when the detector's next check falls due, or its probe runs (a finding on time).
+            if let soon = detector?.nextCall(now: now), soon < intervalNS {
+                _ = wake.wait(timeout: .now() + .nanoseconds(Int(max(soon, 1_000_000))))
+            } else {
+                _ = wake.wait(timeout: .now() + interval)
+            }
             wakeUps.add(1, ordering: .relaxed)
             if queue.withLock({ $0.closed }) { return }
             flush()

@@ -66,6 +66,12 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
         return self
     }
 
+    /// The deferred answer this location waits for, if it is deferred.
+    package var deferred: DeferredCodeLocation? {
+        if case .deferred(let later) = file { return later }
+        return nil
+    }
+
     /// A function of the app's code, where no line is known: `module`
     /// `RibHouse`, `function` `LoggedInBuilder.build(withListener:)` (as
     /// `SwiftSymbol.function(demangled:)` writes it). Its ``line`` is 0 and

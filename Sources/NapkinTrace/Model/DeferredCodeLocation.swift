@@ -23,6 +23,9 @@ package struct DeferredCodeLocation: Sendable {
     }
 
     private let state: Locked<State>
+    /// The answer once computed, readable while another thread computes
+    /// (``known``): `.some(nil)` is "no location".
+    private let answer = Locked<CodeLocation??>(nil)
 
     /// A location `compute` will give when first asked (nil: no location).
     package init(_ compute: @escaping @Sendable () -> CodeLocation?) {
@@ -43,8 +46,17 @@ package struct DeferredCodeLocation: Sendable {
                 // A deferred answer is never itself deferred.
                 let location = compute().flatMap { $0.isDeferred ? $0.resolvedNow() : $0 }
                 state = .resolved(location)
+                answer.withLock { $0 = .some(location) }
                 return location
             }
         }
+    }
+
+    /// The answer if it is already computed, without waiting for a
+    /// computation under way (`.some(nil)`: there is no location; nil: not
+    /// worked out yet). What a process that is exiting reads instead of
+    /// ``resolve()`` (see `LineResolver`).
+    package var known: CodeLocation?? {
+        answer.withLock { $0 }
     }
 }

@@ -131,7 +131,7 @@ struct CheckCommand: Command {
         case .noTrace(let status): return status
         }
         // A trace that cannot be read or trusted is unusable input, whatever its findings.
-        let unusable = checks.traces.contains { !$0.traceProblems.isEmpty }
+        let unusable = checks.missing > 0 || checks.traces.contains { !$0.traceProblems.isEmpty }
         let status = exitStatus(checks.traces, commandStatus: checks.commandStatus, unusable: unusable)
         try present(checks, checker: checker, report: report, exitStatus: status)
         if let writeBaselinePath { try writeBaseline(checks, to: writeBaselinePath, unusable: unusable) }
@@ -148,6 +148,8 @@ struct CheckCommand: Command {
         var commandStatus: Int32 = 0
         /// With `--repeat`: the runs.
         var repeated: RepeatedRuns?
+        /// Files given that do not exist (each told on standard error, and left out of the report).
+        var missing = 0
     }
 
     /// What checking gave: the traces checked, or the exit status when COMMAND wrote no trace.
@@ -159,10 +161,13 @@ struct CheckCommand: Command {
     /// Checks the traces given, or those of COMMAND (run once, or `--repeat` times).
     private func check(checker: inout TraceChecker, report: CheckReportCollector?) throws -> CheckOutcome {
         guard let command else {
-            let files = try TraceFiles.expand(paths)
+            let (files, missing) = TraceFiles.existing(try TraceFiles.expand(paths))
+            // A file that does not exist is that, and nothing else (no trace to report on): one line, as `tree` writes.
+            for path in missing { Output.error("\(path): cannot open: no such file (check the path)") }
+            if files.isEmpty && !missing.isEmpty { return .noTrace(status: ExitStatus.unusable) }
             let checked = checker.check(files, namingProcesses: false)
             report?.take(files: files, checked: checked)
-            return .checked(Checks(traces: checked))
+            return .checked(Checks(traces: checked, missing: missing.count))
         }
         guard paths.isEmpty else { throw UsageError("give either trace files or '-- COMMAND', not both") }
         if let repeatCount {

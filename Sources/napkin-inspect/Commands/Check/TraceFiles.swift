@@ -24,6 +24,16 @@ enum TraceFiles {
         return files
     }
 
+    /// `files` split into those that exist (or `-`, standard input) and
+    /// those that do not, each in the given order.
+    static func existing(_ files: [String]) -> (existing: [String], missing: [String]) {
+        var existing: [String] = [], missing: [String] = []
+        for file in files {
+            if file == "-" || FileManager.default.fileExists(atPath: file) { existing.append(file) } else { missing.append(file) }
+        }
+        return (existing, missing)
+    }
+
     /// A new empty directory under `TMPDIR` (or `/tmp`), for traces that are not kept.
     static func makeTemporaryDirectory() throws(CommandFailure) -> String {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 } ?? "/tmp"
