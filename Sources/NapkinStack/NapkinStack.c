@@ -15,7 +15,9 @@
 // thread's stack, whose bounds are read once per thread (pthread) and kept in
 // a thread-local. A value failing a check ends the walk; nothing outside the
 // thread's mapped stack is ever read. `CreationSiteTests` walks it from
-// plain, nested, closure and async frames.
+// plain, nested, closure and async frames, and runs the walk
+// (`napkin_walk_frames`) on chains of records it builds, one for each of
+// the checks that end it.
 #define _GNU_SOURCE
 #include "NapkinStack.h"
 #include <pthread.h>
@@ -52,24 +54,25 @@ static void read_stack_bounds(void) {
 }
 #endif
 
-__attribute__((noinline))
-size_t napkin_return_addresses(uintptr_t *out, size_t max) {
-#if NAPKIN_STACK_WALKS
-    if (!stack_known) read_stack_bounds();
-    uintptr_t low = stack_low, high = stack_high;
-    uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+size_t napkin_walk_frames(uintptr_t fp, uintptr_t low, uintptr_t high, size_t skip, uintptr_t *out, size_t max) {
     size_t count = 0;
-    int skipped_caller = 0;
     while (count < max) {
         if (fp < low || fp + 2 * sizeof(uintptr_t) > high || (fp & (sizeof(uintptr_t) - 1)) != 0) break;
         const uintptr_t *record = (const uintptr_t *)fp;
         uintptr_t next = record[0], ret = record[1];
         if (ret == 0) break;
-        if (skipped_caller) out[count++] = ret; else skipped_caller = 1;
+        if (skip > 0) skip--; else out[count++] = ret;
         if (next <= fp) break;
         fp = next;
     }
     return count;
+}
+
+__attribute__((noinline))
+size_t napkin_return_addresses(uintptr_t *out, size_t max) {
+#if NAPKIN_STACK_WALKS
+    if (!stack_known) read_stack_bounds();
+    return napkin_walk_frames((uintptr_t)__builtin_frame_address(0), stack_low, stack_high, 1, out, max);
 #else
     (void)out; (void)max;
     return 0;

@@ -31,7 +31,7 @@ struct LeakCheckRun: Sendable {
     /// How the trace's test marks name the test (`ShopTests/leaveTheShop()`).
     let testName: String
     /// The test's recording; nil when the whole process is traced.
-    private let recorder: TraceRecorder?
+    let recorder: TraceRecorder?
     /// The test's tally in the process trace (``NapkinTrace/ScopeTallies``),
     /// what its wait waits for when the process is traced.
     private let scope = ScopeActivity()

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `live --rounds PREFIX FILE` on a terminal (tmux), following a trace file
-/// written in parts: a growing population is flagged, provisionally, at the
-/// start of the round where `check` would flag it if the trace ended there,
-/// naming the line that made the survivors; the end confirms it, or a later
+/// `live --rounds PREFIX FILE` and `live --rounds PREFIX -- COMMAND` on a
+/// terminal (tmux), fed a trace written in parts, at the test's pace: a
+/// growing population is flagged, provisionally, at the start of the round
+/// where `check` would flag it if the trace ended there, naming the line
+/// that made the survivors; the end confirms it, or a later
 /// round withdraws it (a cache that filled up and stopped: clean, as `check`
 /// says of the whole trace).
 @Suite("napkin-inspect live: a growing population before the end (tmux)", .enabled(if: CLIHarness.tmuxPath != nil, "tmux is not installed"))
@@ -87,26 +88,32 @@ struct LiveProvisionalGrowthTests {
         }
     }
 
-    @Test("live --rounds round -- rib-house --loop 0 --bug prefetch-leak: flagged while the app runs, at the builder's line")
+    @Test("live --rounds PREFIX -- COMMAND: flagged while the command runs, at the builder's line; the command's end confirms it")
     func whileTheCommandRuns() async throws {
-        try await LiveTerminalTests().withInspect("live --rounds round -- '\(CLIHarness.ribHousePath)' --loop 0 --bug prefetch-leak") { tmux in
-            // The header flags it while the app runs; the findings pane shows it when the
-            // screen has room below the tree (on a loaded machine more rounds pass first,
-            // and the routers left outside the tree can fill the screen).
-            let flagged = try await tmux.waitFor("the provisional finding") { screen in
-                Self.header(screen).contains(" provisional")
-                    || screen.contains { $0.hasPrefix("  provisional (judged on the rounds so far") }
-            }
-            // The app still runs (--loop 0), when the header has room for its pid.
-            if let pid = LiveTerminalTests.pid(fromHeader: Self.header(flagged)) {
-                #expect(LiveTerminalTests.isRunning(pid), "the app still runs (--loop 0): \(flagged)")
-            }
+        let scratch = try ScratchDirectory("live-provisional-command")
+        let lines = try Self.lines("growing-population")
+        // The command (TraceProbe follow) streams the file's lines as the test
+        // appends them, and exits after the end record: it runs until then.
+        // Seq 1-16: the fourth round starts with 3 alive.
+        let path = try scratch.write("growing.ndjson", lines.prefix(16).joined())
+        try await LiveTerminalTests().withInspect("live \(Self.rounds) -- '\(CLIHarness.traceProbePath)' follow '\(path)'") { tmux in
+            let flagged = try await tmux.waitFor("the provisional finding") { Self.header($0).contains("no findings, 1 provisional") }
+            #expect(Self.header(flagged).contains("16 events"), "\(flagged)")
+            #expect(!flagged.contains { $0.hasPrefix("EXIT=") }, "napkin-inspect still runs the command: \(flagged)")
+            #expect(flagged.contains { $0.hasPrefix("  provisional (judged on the rounds so far; confirmed or withdrawn when the session ends)") }, "\(flagged)")
+            #expect(flagged.contains { $0.hasPrefix("    error[growing-population] OrderRouter#") }, "\(flagged)")
+            #expect(flagged.contains { $0.contains("at Shop/OrderBuilder.swift:31 (created)") }, "\(flagged)")
+
+            // The rest, to the end record: the command exits; the view says so and shows check's verdict.
+            try Self.append(lines[16...], to: path)
+            let ended = try await tmux.waitFor("the command's end") { $0.last?.hasPrefix("command exited with status 0") == true }
+            #expect(Self.header(ended).contains("1 finding") && !Self.header(ended).contains("provisional"), "\(ended)")
+            #expect(ended.contains { $0.hasPrefix("  error[growing-population] OrderRouter#12: ") }, "\(ended)")
             try await tmux.send("q")
             let after = try await tmux.waitFor("napkin-inspect to exit") { $0.contains { $0.hasPrefix("EXIT=") } }
+            #expect(after.contains("EXIT=0"), "the command's status: \(after)")
+            #expect(after.contains { $0.hasPrefix("  error[growing-population] OrderRouter#12: live instances at the start of each round ('test started: ordersFlow'), then") }, "\(after)")
             #expect(!after.contains { $0.contains("provisional") }, "\(after)")
-            // At the builder's line: in the pane while it ran, or in the verdict at the end.
-            let builderLine: (String) -> Bool = { $0.contains("at RibHouse/") && $0.contains("Builder.swift:") && $0.hasSuffix("(created)") }
-            #expect(flagged.contains(where: builderLine) || after.contains(where: builderLine), "\(flagged)\n\(after)")
         }
     }
 

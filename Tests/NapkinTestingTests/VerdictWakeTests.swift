@@ -65,34 +65,62 @@ struct VerdictWakeTests {
         #expect(clock.ticks == 0)
     }
 
-    @Test("a neighbour with a pending leak: the clean test's verdict comes while the neighbour's object is still there")
+    @Test("a busy neighbour: its events neither wake the clean test's wait nor hold its verdict, which comes while the neighbour's leak is still alive")
     func neighbourDoesNotDelay() async throws {
         let neighbour = TraceRecorder(app: "neighbour")
         let leaked = await neighbour.record { await playLeakingFlow() }
         let recorder = TraceRecorder(app: "clean")
         let clock = AppTimeClock(pause: Self.hour, waking: recorder.activity)
-        let neighbourGeneration = neighbour.activity.generation
-        await recorder.record { await playCleanFlow() }
-        // The neighbour keeps busy meanwhile (its tasks start and end, its events wake its own scope only).
-        let busy = Task { @MainActor in
-            for _ in 0..<20 {
-                let child = PlainRouter()
-                await neighbour.record { await leaked.attachChild(child) }
-                await leaked.detachChild(child)
-            }
+        // A child of the clean test still alive at the first analysis: its check is pending, so the wait must wait.
+        // The root lives on (never let go: no check) so that nothing of the clean test moves until the child goes.
+        let held = Locked<PlainRouter?>(nil)
+        let root = await recorder.record {
+            let root = RootRouter()
+            await root.launch()
+            let child = PlainRouter()
+            await root.attachChild(child)
+            await root.detachChild(child)
+            held.set(child)
+            return root
         }
+        let neighbourEvents = neighbour.activity.events
+        // While the clean test waits, the neighbour moves 20 times; then the clean child goes.
+        let during = Locked<(generation: UInt64, analyses: Int)?>(nil)
+        let analyses = Locked(0)
+        var busy: Task<Void, Never>?
         let report = try await Self.wait.settle(activity: recorder.activity, clock: clock) {
-            recorder.analyze(grace: Self.hour, viewGrace: Self.hour)
+            analyses.set(analyses.get() + 1)
+            if analyses.get() == 1 {
+                let generation = recorder.activity.generation
+                busy = Task { @MainActor in
+                    for _ in 0..<20 {
+                        let child = PlainRouter()
+                        await neighbour.record { await leaked.attachChild(child) }
+                        await leaked.detachChild(child)
+                        await Task.yield()
+                    }
+                    // What the neighbour's 20 rounds did to the clean wait: the scope's
+                    // generation moved (a wake-up) and the analyses made meanwhile.
+                    during.set((recorder.activity.generation - generation, analyses.get()))
+                    held.set(nil)
+                }
+            }
+            return recorder.analyze(grace: Self.hour, viewGrace: Self.hour)
         }
+        await busy?.value
         recorder.finish()
         #expect(report.isClean && report.undecided == 0, "\(report)")
         #expect(clock.ticks == 0)
-        // The neighbour's leak is still pending (an hour's grace): the clean verdict did not wait for it.
-        #expect(neighbour.analyze(grace: Self.hour, viewGrace: Self.hour).undecided > 0)
-        await busy.value
-        #expect(neighbour.activity.generation > neighbourGeneration)
+        let seen = try #require(during.get())
+        #expect(neighbour.activity.events - neighbourEvents >= 20, "the neighbour was busy")
+        #expect(seen.generation == 0, "the neighbour's events woke the clean test's wait \(seen.generation) times")
+        #expect(seen.analyses == 1, "the clean test analysed again on the neighbour's events")
+        #expect(analyses.get() >= 2, "the clean child's release woke the verdict")
+        // The verdict did not wait for the neighbour: its leaked child and interactor are still alive.
+        #expect(neighbour.activity.pending >= 2)
         await leaked.interactor.release()
         neighbour.finish()
+        withExtendedLifetime(root) {}
     }
 
     @Test("a recording's tally: what it made, and what of it is still alive or running")

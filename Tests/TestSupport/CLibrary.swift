@@ -59,6 +59,25 @@ public enum CLibrary {
         dlsym(defaultHandle, name)
     }
 
+    /// What `dladdr(3)` says of `address`: the path of the image (executable
+    /// or library) whose mapping holds it, and the name of the nearest symbol
+    /// below it, if the image exports one; nil when no image holds it.
+    /// (`dladdr` is looked up by name: Glibc's module leaves it out without
+    /// `_GNU_SOURCE`. Its `Dl_info` is four pointers on glibc, musl and Darwin.)
+    public static func imageAndSymbol(at address: UInt) -> (image: String, symbol: String?)? {
+        struct Info {
+            var fname: UnsafePointer<CChar>?, fbase: UnsafeMutableRawPointer?
+            var sname: UnsafePointer<CChar>?, saddr: UnsafeMutableRawPointer?
+        }
+        typealias DLAddr = @convention(c) (UnsafeRawPointer?, UnsafeMutableRawPointer) -> Int32
+        guard let found = symbol("dladdr") else { return nil }
+        var info = Info(fname: nil, fbase: nil, sname: nil, saddr: nil)
+        let dladdr = unsafeBitCast(found, to: DLAddr.self)
+        let status = withUnsafeMutablePointer(to: &info) { dladdr(UnsafeRawPointer(bitPattern: address), UnsafeMutableRawPointer($0)) }
+        guard status != 0, let image = info.fname else { return nil }
+        return (String(cString: image), info.sname.map { String(cString: $0) })
+    }
+
     /// `write(2)`, for code inside types that have a `write` method of their own.
     public static func write(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)

@@ -8,6 +8,13 @@
 //     keeps the connection open HOLD_MS more, closes it and exits with STATUS.
 //     FILE "-" sends nothing. Prints "connected" on stderr once connected.
 //
+//   follow FILE
+//     connects as send does, then sends FILE's lines as they are appended to
+//     it (a test writes the trace in parts: an app at the test's pace), up
+//     to and including the end record's line, then closes and exits 0.
+//     Exits 3 if FILE stops growing for 120 s without an end record (the
+//     test that writes it is gone).
+//
 //   connections N HOLD_MS
 //     opens N connections to that socket at once (those refused are counted),
 //     sends nothing, holds them HOLD_MS, closes them; prints "opened K".
@@ -81,4 +88,43 @@ func sendMode(_ arguments: [String]) -> Never {
     if hold > 0 { usleep(useconds_t(min(hold, 60_000) * 1_000)) }
     close(fd)
     exit(status)
+}
+
+/// Runs `follow` (see above); never returns.
+func followMode(_ arguments: [String]) -> Never {
+    guard arguments.count > 2 else { fail("follow needs a FILE") }
+    guard let file = fopen(arguments[2], "rb") else { fail("cannot read \(arguments[2])") }
+    let fd: Int32
+    do {
+        fd = try Platform.connect(to: traceSocketAddress(), timeoutMS: 2_000)
+    } catch {
+        fail("cannot connect: \(error)")
+    }
+    Platform.setBlocking(fd)
+    signal(SIGPIPE, SIG_IGN)
+    writeStderr("connected\n")
+    let endRecord = Array(#""ev":"end""#.utf8)
+    var line: [UInt8] = []
+    var idle = 0
+    while idle < 6_000 {
+        let byte = getc(file)
+        if byte == EOF {
+            clearerr(file)
+            idle += 1
+            usleep(20_000)
+            continue
+        }
+        idle = 0
+        line.append(UInt8(byte))
+        guard byte == 10 else { continue }
+        _ = line.withUnsafeBytes { Platform.writeAll(fd, $0) }
+        let ended = line.indices.contains { line[$0...].starts(with: endRecord) }
+        line.removeAll(keepingCapacity: true)
+        if ended {
+            close(fd)
+            exit(0)
+        }
+    }
+    writeStderr("follow: no end record after 120 s without a new line\n")
+    exit(3)
 }

@@ -34,6 +34,7 @@
 //                     however long a slow reader takes: only the end record is
 //                     left for the exit) and return from main
 //   send FILE ...     stream FILE's bytes to the socket NAPKIN_TRACE names (SendMode.swift)
+//   follow FILE       stream FILE's lines as they are appended, to its end record (SendMode.swift)
 //   stuck-hook [clean] a napkin whose didBecomeActive never returns, detached
 //                     (with "clean": one that reads in a bound task) (StuckHookMode.swift)
 //   loaded SECONDS    both cores kept busy by two threads; a root with a heartbeat
@@ -434,6 +435,9 @@ case "send":
 case "detect":
     await detectMode(arguments)
 
+case "follow":
+    followMode(arguments)
+
 case "connections":
     connectionsMode(arguments)
 
@@ -444,5 +448,5 @@ case "exit-leak":
     await exitLeakMode(arguments)
 
 default:
-    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | connections N HOLD_MS | stuck-hook [clean] | detect log|assert|blocks|throws|many|env [N] | retainer-stress cache|moved|mirror N | exit-leak return|exit|term AFTER_MS [log|assert|quiet]")
+    fail("usage: TraceProbe [--uid N] [--read-only-fd N] exit|exit-call|crash|background [MARKS] | churn N | bootstrap PATH | alloc N | flood N SIZE TAG [HUGE] | loaded SECONDS | send FILE [DELAY_MS [HOLD_MS [STATUS]]] | follow FILE | connections N HOLD_MS | stuck-hook [clean] | detect log|assert|blocks|throws|many|env [N] | retainer-stress cache|moved|mirror N | exit-leak return|exit|term AFTER_MS [log|assert|quiet]")
 }

@@ -15,6 +15,15 @@
 /// many were written (0 where frame records cannot be walked).
 size_t napkin_return_addresses(uintptr_t *out, size_t max);
 
+/// The walk itself, on any chain of frame records (the tests build their
+/// own, to check where it stops): from the record at `fp`, inside the
+/// stack [`low`, `high`), the first `skip` return addresses left out, the
+/// next ones written into `out`, at most `max`. It stops at a record
+/// outside [`low`, `high`) or not aligned to a word, at a return address
+/// of 0 (not written), or after a record whose next frame pointer is not
+/// above its own. Returns how many were written.
+size_t napkin_walk_frames(uintptr_t fp, uintptr_t low, uintptr_t high, size_t skip, uintptr_t *out, size_t max);
+
 /// The symbol that contains the code at `address` (a return address: the
 /// call before it is looked up), from the dynamic linker's tables
 /// (`dladdr`); its name, NUL-terminated and cut to fit, into `name` (`size`

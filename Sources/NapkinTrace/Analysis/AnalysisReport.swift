@@ -100,6 +100,7 @@ extension TraceRecorder {
     /// most 2 s each (`docs/testing.md`, "Who retains it").
     public func findRetainers(in report: AnalysisReport) async -> AnalysisReport {
         guard report.findings.contains(where: RetainerSearch.asks) else { return report }
+        searchesRun.withLock { $0 += 1 }
         var analyzer = TraceAnalyzer()
         for event in eventsAsRecorded { analyzer.consume(event) }
         var explained = report

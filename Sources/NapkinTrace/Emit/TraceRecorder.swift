@@ -24,6 +24,8 @@
 /// (docs/lifecycle.md, "7.3 Mixed traces").
 public final class TraceRecorder: Sendable {
     let tracer: Tracer
+    /// How many times ``findRetainers(in:)`` searched (see ``retainerSearchesRun``).
+    let searchesRun = Locked(0)
 
     /// Creates an empty recording (its session record only).
     public init(app: String = "test") {
@@ -62,6 +64,13 @@ public final class TraceRecorder: Sendable {
     /// check's cost").
     package var eventsAsRecorded: [TraceEvent] {
         tracer.snapshot(resolvingLocations: false)
+    }
+
+    /// How many times ``findRetainers(in:)`` went searching (a report with a
+    /// finding that asks for a search): for tests, which check that a clean
+    /// test's verdict runs none (docs/testing.md).
+    package var retainerSearchesRun: Int {
+        searchesRun.withLock { $0 }
     }
 
     /// The recording as NDJSON text (trace format v1), one event per line.

@@ -60,6 +60,13 @@ public struct CodeLocation: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
+    /// Whether this location is known: not deferred, or deferred and worked
+    /// out already (asking works nothing out).
+    package var isWorkedOut: Bool {
+        if case .deferred(let later) = file { return later.isResolved }
+        return true
+    }
+
     /// This location, worked out now if it was deferred (nil if there is none).
     package func resolvedNow() -> CodeLocation? {
         if case .deferred(let later) = file { return later.resolve() }

@@ -36,6 +36,18 @@ package struct DeferredCodeLocation: Sendable {
     /// worked out yet by (see `CodeLocationTable`).
     package var id: ObjectIdentifier { ObjectIdentifier(state.storage) }
 
+    /// Whether the location was computed already (``resolve()`` called);
+    /// asking does not compute it. For tests: a clean verdict works out no
+    /// creation line (docs/testing.md).
+    package var isResolved: Bool {
+        state.withLock { state in
+            switch state {
+            case .pending: false
+            case .resolved: true
+            }
+        }
+    }
+
     /// The location, computed on the first call; nil when there is none.
     package func resolve() -> CodeLocation? {
         state.withLock { state in

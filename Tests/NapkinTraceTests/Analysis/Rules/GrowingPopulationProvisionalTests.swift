@@ -13,22 +13,33 @@ struct GrowingPopulationProvisionalTests {
         findings.filter { $0.rule == .growingPopulation }.map { "\($0.type)#\($0.id)" }
     }
 
-    @Test("at each round start the provisional findings are check's verdict on the trace cut there",
-          arguments: [([0, 1, 2, 3, 4], 5), ([0, 1, 2, 3, 3, 3], 3), ([0, 1, 1, 2, 2, 3, 3], 4), ([0, 2, 4, 2, 1], 1),
-                      ([5, 5, 5, 6, 7, 8], 9), ([0, 0, 0, 0], 0)] as [([Int], Int)])
-    func verdictOnThePrefix(_ counts: [Int], _ end: Int) {
+    /// Counts at the round starts, the end's count, and the rounds (from 0)
+    /// at whose start the population is flagged: from the third rise on,
+    /// while it keeps rising (a rise every second round keeps it flagged
+    /// in the round between), never after it went down or stopped.
+    static let flagged: [([Int], Int, [Int])] = [
+        ([0, 1, 2, 3, 4], 5, [3, 4]), ([0, 1, 2, 3, 3, 3], 3, [3]), ([0, 1, 1, 2, 2, 3, 3], 4, [5, 6]),
+        ([0, 2, 4, 2, 1], 1, []), ([5, 5, 5, 6, 7, 8], 9, [5]), ([0, 0, 0, 0], 0, []),
+    ]
+
+    @Test("at each round start the provisional findings are check's verdict on the trace cut there", arguments: flagged)
+    func verdictOnThePrefix(_ counts: [Int], _ end: Int, _ expected: [Int]) {
         let events = GrowingPopulationRuleTests.rounds(counts, end: end)
         let options = TraceAnalyzer.Options(rounds: .marks(prefix: "round"))
         var analyzer = TraceAnalyzer(options: options)
         var flaggedAt: [Int] = []
+        var round = 0
         for (k, event) in events.enumerated() {
             analyzer.consume(event)
             guard case .mark = event.kind else { continue }
+            defer { round += 1 }
             let prefix = Array(events[...k])
             let verdict = Self.about(TraceAnalyzer.analyze(prefix, options: options).findings)
             #expect(Self.about(analyzer.provisionalFindings) == verdict, "\(counts): at the mark of seq \(event.seq)")
-            if !analyzer.provisionalFindings.isEmpty { flaggedAt.append(flaggedAt.count) }
+            if !analyzer.provisionalFindings.isEmpty { flaggedAt.append(round) }
         }
+        #expect(round == counts.count)
+        #expect(flaggedAt == expected, "\(counts): flagged at the start of rounds \(flaggedAt)")
         #expect(analyzer.findings.isEmpty, "nothing is a finding before the end")
         analyzer.finish()
         #expect(analyzer.provisionalFindings.isEmpty, "the end's verdict replaces them")
