@@ -11,9 +11,10 @@
 #
 # Needs: clang (the Swift toolchain's will do) and ld.lld, qemu-user, and an
 # aarch64 C library and libgcc (Debian: qemu-user libc6-dev-arm64-cross
-# libgcc-12-dev-arm64-cross). Installs the Debian packages with apt-get when
-# they are missing and it can (root, or password-less sudo); otherwise it
-# names what is missing and exits 2. Exit 0: both builds passed; 1: a build
+# libgcc-12-dev-arm64-cross, or gcc-aarch64-linux-gnu where the cross libgcc
+# has another version; lld). Installs the packages with apt-get when they
+# are missing and it can (root, or password-less sudo); otherwise it names
+# what is missing and exits 2. Exit 0: both builds passed; 1: a build
 # or a check failed.
 #
 #   Scripts/ptrauth-check.sh
@@ -24,21 +25,27 @@ sysroot=/usr/aarch64-linux-gnu
 packages=(qemu-user libc6-dev-arm64-cross libgcc-12-dev-arm64-cross)
 missing() {
   ! command -v qemu-aarch64 >/dev/null 2>&1 || [ ! -f "$sysroot/include/stdio.h" ] \
-    || ! ls /usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a >/dev/null 2>&1
+    || ! ls /usr/lib/gcc-cross/aarch64-linux-gnu/*/libgcc.a >/dev/null 2>&1 \
+    || ! command -v ld.lld >/dev/null 2>&1
 }
 if missing && command -v apt-get >/dev/null 2>&1; then
   sudo=""; [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+  apt_install() { DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null 2>&1; }
+  command -v ld.lld >/dev/null 2>&1 || packages+=(lld)
   echo "== installing ${packages[*]}"
-  ($sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${packages[@]}") >/dev/null 2>&1 || true
+  $sudo apt-get update -qq >/dev/null 2>&1 || true
+  # A distribution whose cross libgcc has another version (Ubuntu 24.04: 13)
+  # gets it from its default cross compiler instead.
+  apt_install "${packages[@]}" || apt_install "${packages[@]/libgcc-12-dev-arm64-cross/gcc-aarch64-linux-gnu}" || true
 fi
 if missing; then
-  echo "error: qemu-aarch64, or the aarch64 C library and libgcc, are missing and could not be installed;" \
-       "install the Debian packages ${packages[*]} (apt-get install) and run again" >&2
+  echo "error: qemu-aarch64, ld.lld, or the aarch64 C library and libgcc, are missing and could not be installed;" \
+       "install the Debian packages ${packages[*]} (apt-get install; lld if the toolchain has no ld.lld) and run again" >&2
   exit 2
 fi
 cc=$(command -v clang || true)
-if [ -z "$cc" ] || ! command -v ld.lld >/dev/null 2>&1; then
-  echo "error: clang and ld.lld are needed (the Swift toolchain ships both: put its usr/bin on PATH)" >&2
+if [ -z "$cc" ]; then
+  echo "error: clang is needed (the Swift toolchain ships it: put its usr/bin on PATH)" >&2
   exit 2
 fi
 
