@@ -61,20 +61,29 @@ struct SocketSinkIdleTests {
         #expect(await waitUntil { sink.idleCallDue == nil && tracer.writerIsAsleep })
     }
 
-    @Test("an inspector that hangs up just as a batch goes out is noticed without another event, and the sink reconnects")
-    func hangUpAfterTheLastWrite() async throws {
+    @Test("after a write, one look at the peer is due: an inspector that hung up after the batch is noticed without another event")
+    func peerCheckAfterAWrite() async throws {
         let listener = try TestListener.tcp()
         defer { listener.stop() }
         let settings = SocketTraceSink.Settings(connectTimeoutMS: 1_000, firstBackoffMS: 5, maxBackoffMS: 20)
         let sink = SocketTraceSink(address: listener.address, settings: settings)
-        let tracer = Tracer(sink: sink, app: "socket-idle", flushInterval: .milliseconds(2))
-        defer { tracer.shutdown(reason: "test") }
-        tracer.emit(.mark(text: "one"))
-        #expect(await waitUntil { String(decoding: listener.bytes(of: 0), as: UTF8.self).contains("one") })
+        defer { sink.close() }
+        // Driven by hand, as the writer thread would, so that the hang-up comes after the batch.
+        try sink.write([TraceEvent(seq: 1, time: 0, kind: .mark(text: "last"))])
+        #expect(sink.status.isConnected)
+        #expect(await waitUntil { String(decoding: listener.bytes(of: 0), as: UTF8.self).contains("last") })
+        let due = try #require(sink.idleCallDue, "no look at the peer is due after the write")
         listener.hangUp(0)
-        tracer.emit(.mark(text: "last"))     // the app's last event for a while
-        #expect(await waitUntil { sink.status.connections == 2 && sink.status.isConnected },
-                "the inspector that hung up was not noticed, or the sink did not reconnect")
+        #expect(await waitUntil { listener.hasEnded(0) && MonotonicClock.now() >= due })
+        sink.writerIsIdle()
+        #expect(!sink.status.isConnected, "the inspector that hung up was not noticed")
+        #expect(sink.idleCallDue != nil, "no reconnection is due")
+        // The listener still listens: the idle calls reconnect, then, the look after that write made, nothing is due.
+        #expect(await waitUntil {
+            if let next = sink.idleCallDue, MonotonicClock.now() >= next { sink.writerIsIdle() }
+            return sink.status.isConnected && sink.idleCallDue == nil
+        }, "did not reconnect, or kept something due")
+        #expect(sink.status.connections == 2)
     }
 
     @Test("exiting or closed, no idle call is due (the writer must not spin on a past attempt)")

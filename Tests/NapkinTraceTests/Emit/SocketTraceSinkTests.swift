@@ -279,6 +279,8 @@ struct SocketTraceSinkTests {
             guard round < 2 else { break }
             let emitted = app.kinds.count
             listener.hangUp(round)
+            // Hung up before the next event: an idle app is not woken to notice it, the next write does.
+            try #require(await waitUntil { listener.hasEnded(round) })
             app.screen(NodeID(10 + 2 * round), "Round\(round)", under: 4)
             try #require(await Self.waitForConnection(round + 2, listener, app))
             // Whatever went to the closed connection before the sink noticed is lost, at most what was emitted since.
