@@ -13,11 +13,14 @@ import NapkinTrace
 /// ``HeadlessViewControllable`` (which reports by itself). It registers the
 /// napkin's view with ``AppearancePoller/shared``, which looks at where the
 /// view controller is (``AppearanceSnapshot``), every 100 ms after a change
-/// and less often while nothing changes (up to 1.6 s apart), and reports each
-/// change with ``ViewControllable/reportAppearance(_:)``, like a headless
-/// view layer does. The poller pauses while the app is in the background
-/// (UIKit: from `didEnterBackgroundNotification` to
-/// `willEnterForegroundNotification`; AppKit: while the app is hidden).
+/// and less often while nothing changes (up to 1.6 s apart), then only after
+/// the main run loop did something (``MainRunLoopObserver``): a still screen
+/// costs no wake-up. It reports each change with
+/// ``ViewControllable/reportAppearance(_:)``, like a headless view layer
+/// does. The poller pauses while the app is in the background (UIKit: from
+/// `didEnterBackgroundNotification` to `willEnterForegroundNotification`;
+/// AppKit: while the app is hidden; an inactive or occluded AppKit app
+/// needs no pause: with nothing moving, the poller is dormant).
 /// Headless (Linux): nothing to install.
 @MainActor
 enum AppearanceObserver {
@@ -31,6 +34,8 @@ enum AppearanceObserver {
         #endif
         if !followsLifecycle {
             followsLifecycle = true
+            // A dormant poller looks again after whatever the app does next.
+            MainRunLoopObserver.install()
             #if canImport(UIKit)
             AppearancePoller.shared.follow(pauseOn: [UIApplication.didEnterBackgroundNotification],
                                            resumeOn: [UIApplication.willEnterForegroundNotification])

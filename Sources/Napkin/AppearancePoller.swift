@@ -6,8 +6,16 @@ import NapkinTrace
 /// its view controller is (an ``AppearanceSnapshot``), looked at on the main
 /// run loop while at least one is registered: every ``interval`` (100 ms)
 /// after a change or a new view, then, while nothing changes, twice as long
-/// after each quiet poll, up to ``longestInterval`` (1.6 s); not at all while
-/// paused (the app is in the background, see `AppearanceObserver`).
+/// after each quiet poll, up to ``longestInterval`` (1.6 s). The quiet poll
+/// after that wait makes it **dormant**: no timer at all, so a still screen
+/// never wakes the app. A dormant poller polls when the main run loop is
+/// about to sleep after waking for something else (a touch, a timer or a
+/// network reply of the app's, an animation's end: whatever could have moved
+/// a view), through ``mainRunLoopWillSleep()``, at most once per
+/// ``interval``; a pass that comes sooner gets one trailing poll when the
+/// interval is up, so the last change of a burst is seen. A poll that finds
+/// a change starts the backing-off schedule again. Paused (the app is in the
+/// background, see `AppearanceObserver`), it does not poll at all.
 ///
 /// It adds nothing to any view or controller hierarchy and loads no view:
 /// it only reads. It keeps nothing alive (the view and, inside the reading
@@ -21,7 +29,9 @@ import NapkinTrace
 /// not empty.
 ///
 /// Platform-neutral so that its bookkeeping is tested on Linux; the
-/// framework registers views only on UIKit and AppKit (`AppearanceObserver`).
+/// framework registers views, and calls ``mainRunLoopWillSleep()`` from a
+/// main run loop observer, only on UIKit and AppKit (`AppearanceObserver`,
+/// `MainRunLoopObserver`).
 @MainActor
 package final class AppearancePoller {
     /// The poller the framework's observer uses.
@@ -45,15 +55,28 @@ package final class AppearancePoller {
     package private(set) var currentInterval: TimeInterval
     /// Paused: no poll until ``resume()``.
     private(set) var isPaused = false
+    /// Dormant: quiet for the whole schedule, no timer; polls only when the
+    /// main run loop woke for something else (``mainRunLoopWillSleep()``).
+    package var isDormant: Bool { currentInterval > longestInterval }
+    /// The poller's clock, in seconds (`systemUptime`; a test's own).
+    private let clock: @MainActor () -> TimeInterval
+    /// When the last poll was made, on ``clock``.
+    private var lastPoll: TimeInterval = -.infinity
+    /// The timer that fired made the last poll in this pass of the run loop:
+    /// its own wake-up, not the app's, so ``mainRunLoopWillSleep()`` has nothing to look at.
+    private var polledByTimer = false
     private var entries: [ObjectIdentifier: Entry] = [:]
     private var timer: Timer?
     /// The tokens of ``follow(pauseOn:resumeOn:center:)``'s observers.
     private var lifecycleObservers: [any NSObjectProtocol] = []
 
-    /// A poller that looks every `interval` seconds after a change while it watches a view.
-    package init(interval: TimeInterval = 0.1) {
+    /// A poller that looks every `interval` seconds after a change while it
+    /// watches a view, reading the time from `clock` (the system's uptime).
+    package init(interval: TimeInterval = 0.1,
+                 clock: @escaping @MainActor () -> TimeInterval = { ProcessInfo.processInfo.systemUptime }) {
         self.interval = interval
         self.currentInterval = interval
+        self.clock = clock
     }
 
     /// Watches `view`, whose view controller `read` looks at (capturing the
@@ -139,9 +162,29 @@ package final class AppearancePoller {
                 changed = true
             }
         }
-        currentInterval = changed ? interval : min(currentInterval * 2, longestInterval)
+        lastPoll = clock()
+        // Quiet after the longest wait: dormant (twice the longest, kept there).
+        currentInterval = changed ? interval : min(currentInterval * 2, longestInterval * 2)
         stopTimer()
         schedule()
+    }
+
+    /// The main run loop is about to sleep after a pass that did something
+    /// (called by the main run loop's observer on Apple platforms): a dormant
+    /// poller polls now, or, within ``interval`` of its last poll, schedules
+    /// one poll for when the interval is up. Does nothing while a timer is
+    /// scheduled (it polls anyway), after a pass whose only work was the
+    /// poller's own timer, while paused or with nothing watched.
+    package func mainRunLoopWillSleep() {
+        let ownPass = polledByTimer
+        polledByTimer = false
+        guard !ownPass, timer == nil, !isPaused, !entries.isEmpty else { return }
+        let since = clock() - lastPoll
+        if since >= interval {
+            poll()
+        } else {
+            schedule(in: interval - since)
+        }
     }
 
     /// How many views are watched (for tests).
@@ -151,18 +194,26 @@ package final class AppearancePoller {
     var isPolling: Bool { timer != nil }
 
     /// Schedules the next poll in ``currentInterval``, unless one is
-    /// scheduled, the poller is paused or it watches nothing.
+    /// scheduled, the poller is paused or dormant, or it watches nothing.
     private func schedule() {
+        guard !isDormant else { return }
+        schedule(in: currentInterval)
+    }
+
+    /// Schedules one poll in `delay` seconds, unless one is scheduled, the
+    /// poller is paused or it watches nothing.
+    private func schedule(in delay: TimeInterval) {
         guard timer == nil, !isPaused, !entries.isEmpty else { return }
-        let timer = Timer(timeInterval: currentInterval, repeats: false) { [weak self] _ in
+        let timer = Timer(timeInterval: delay, repeats: false) { [weak self] _ in
             guard let self else { return } // a poller freed while watching
             // Scheduled on the main run loop: it fires on the main thread.
             MainActor.assumeIsolated {
                 self.timer = nil
+                self.polledByTimer = true
                 self.poll()
             }
         }
-        timer.tolerance = currentInterval / 2
+        timer.tolerance = delay / 2
         RunLoop.main.add(timer, forMode: .common)
         self.timer = timer
     }

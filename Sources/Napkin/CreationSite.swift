@@ -34,7 +34,7 @@
 // (no debug information), the chosen frame's function is recorded instead
 // of a line (`CreationSiteSymbols.swift`); where not even a symbol names it,
 // the record has no location.
-#if canImport(Runtime)
+#if canImport(Runtime) && (os(macOS) || os(Linux))
 import Runtime
 #endif
 import NapkinStack
@@ -74,7 +74,7 @@ enum CreationSite {
         // microseconds each in a debug build).
         let functionsOnly = Self.functionsOnly
         let stack = key.stack
-        #if canImport(Runtime)
+        #if canImport(Runtime) && (os(macOS) || os(Linux))
         let captured = capture()
         #else
         let captured: Void? = nil
@@ -105,14 +105,14 @@ enum CreationSite {
     static let limit = 8192
     static let table = Locked<[Key: CodeLocation?]>([:])
 
-    #if canImport(Runtime)
+    #if canImport(Runtime) && (os(macOS) || os(Linux))
     /// The images of the process, captured once (reading them costs about
     /// half a millisecond). An image loaded later is not in it: its frames
     /// have no symbol, so no line.
     static let processImages = ImageMap.capture()
     #endif
 
-    #if canImport(Runtime)
+    #if canImport(Runtime) && (os(macOS) || os(Linux))
     /// What a creation keeps of its call stack for ``resolve(_:captured:stack:functionsOnly:)``:
     /// the stack, and each of its frames alone. A line is looked up for one
     /// frame only: in a large debug binary a frame's line costs milliseconds
@@ -162,7 +162,7 @@ enum CreationSite {
 
     /// ``resolve(_:captured:stack:functionsOnly:)``'s work, under ``symbolication``.
     private static func symbolicate(_ names: InitializerNames?, captured: CapturedStack?, stack: ReturnAddresses, functionsOnly: Bool) -> CodeLocation? {
-        #if canImport(Runtime)
+        #if canImport(Runtime) && (os(macOS) || os(Linux))
         let images = processImages
         guard let captured, let named = captured.all.symbolicated(with: images, options: [.useSymbolCache]) else {
             return functionFromSymbols(of: stack, skipping: names)
@@ -207,7 +207,7 @@ enum CreationSite {
     /// they were). Read only when a stack is resolved, never on the cached path.
     @TaskLocal static var functionsOnly = false
 
-    #if canImport(Runtime)
+    #if canImport(Runtime) && (os(macOS) || os(Linux))
     /// A frame chosen as a creation's line, and the initializers skipped in it.
     struct FrameKey: Hashable {
         let address: Backtrace.Address

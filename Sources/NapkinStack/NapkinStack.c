@@ -18,9 +18,30 @@
 // plain, nested, closure and async frames, and runs the walk
 // (`napkin_walk_frames`) on chains of records it builds, one for each of
 // the checks that end it.
+//
+// Return addresses may be signed. With pointer authentication (arm64e on
+// Apple platforms; Linux code built with `-mbranch-protection=pac-ret`) a
+// function signs its return address before saving it in its frame record,
+// so the saved value carries a signature in its upper bits and names no
+// code until it is stripped. Every address is stripped before it is
+// written out: `ptrauth_strip(…, ptrauth_key_return_address)` where the
+// compiler has pointer-authentication intrinsics (`<ptrauth.h>`, arm64e),
+// else on arm64 the `xpaclri` instruction, a hint that is a no-op on a CPU
+// without pointer authentication; nothing elsewhere. The frame pointers
+// themselves are never signed. `Scripts/ptrauth-check.sh` runs this file
+// under an emulated Armv8.3 CPU with signed return addresses.
 #define _GNU_SOURCE
 #include "NapkinStack.h"
 #include <pthread.h>
+#if defined(__has_include)
+#if __has_include(<ptrauth.h>)
+#include <ptrauth.h>
+#define NAPKIN_HAS_PTRAUTH_H 1
+#endif
+#endif
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
 
 #if defined(__x86_64__) || defined(__aarch64__) || defined(__arm64__)
 #define NAPKIN_STACK_WALKS 1
@@ -29,6 +50,22 @@
 #endif
 
 #if NAPKIN_STACK_WALKS
+/// `address`, a return address read from a frame record, without its
+/// pointer-authentication signature (unchanged where there is none).
+static inline uintptr_t strip_return_address(uintptr_t address) {
+#if defined(NAPKIN_HAS_PTRAUTH_H) && (__has_feature(ptrauth_intrinsics) || defined(__PTRAUTH__))
+    return (uintptr_t)ptrauth_strip((void *)address, ptrauth_key_return_address);
+#elif defined(__aarch64__) || defined(__arm64__)
+    // XPACLRI strips the link register in place; in the hint space, so a
+    // no-op (the value unchanged) where pointer authentication is absent.
+    register uintptr_t link __asm__("x30") = address;
+    __asm__("hint #7" : "+r"(link));
+    return link;
+#else
+    return address;
+#endif
+}
+
 /// The calling thread's stack, [low, high); both 0 until read, low == high if unknown.
 static _Thread_local uintptr_t stack_low, stack_high;
 static _Thread_local int stack_known;
@@ -59,7 +96,7 @@ size_t napkin_walk_frames(uintptr_t fp, uintptr_t low, uintptr_t high, size_t sk
     while (count < max) {
         if (fp < low || fp + 2 * sizeof(uintptr_t) > high || (fp & (sizeof(uintptr_t) - 1)) != 0) break;
         const uintptr_t *record = (const uintptr_t *)fp;
-        uintptr_t next = record[0], ret = record[1];
+        uintptr_t next = record[0], ret = strip_return_address(record[1]);
         if (ret == 0) break;
         if (skip > 0) skip--; else out[count++] = ret;
         if (next <= fp) break;

@@ -5,8 +5,9 @@ import TestSupport
 import Foundation
 
 /// The appearance poller wakes the app less while nothing changes: each
-/// quiet poll doubles the wait before the next, up to sixteen intervals; a
-/// change or a new view brings it back to one interval; paused (the app in
+/// quiet poll doubles the wait before the next, up to sixteen intervals,
+/// after which a quiet poll leaves it dormant (``AppearancePollerDormancyTests``);
+/// a change or a new view brings it back to one interval; paused (the app in
 /// the background), it does not poll at all. Polls are made by hand, as in
 /// ``AppearancePollerTests``; the waits are read, not timed.
 @Suite("Appearance poller: backing off and pausing")
@@ -16,7 +17,7 @@ struct AppearancePollerBackoffTests {
         var snapshot = AppearanceSnapshotTests.loadedAlone
     }
 
-    @Test("quiet polls double the wait up to 16 intervals; a change resets it")
+    @Test("quiet polls double the wait up to 16 intervals, then leave it dormant; a change resets it")
     func backsOff() {
         let recorder = TraceRecorder(app: "poller")
         let screen = recorder.record { ScreenRouter() }
@@ -29,7 +30,9 @@ struct AppearancePollerBackoffTests {
             poller.poll()
             waits.append(poller.currentInterval)
         }
-        #expect(waits == [200, 400, 800, 1600, 1600, 1600])
+        // 3200: past the longest wait, dormant (no timer), and kept there.
+        #expect(waits == [200, 400, 800, 1600, 3200, 3200])
+        #expect(!poller.isPolling)
         controller.snapshot = AppearanceSnapshotTests.onScreenInContainer
         poller.poll()                                   // shown: a change
         #expect(poller.currentInterval == 100)

@@ -13,3 +13,18 @@ package protocol FlushKeepAlive: Sendable {
     /// Stops keeping the app running for `token` (on the flush's queue, once the flush is done).
     func end(_ token: Int)
 }
+
+/// For a notification after which the process exits normally: AppKit's
+/// `willTerminateNotification`, after which `terminate(_:)` ends the
+/// process with `exit`, whose `atexit` handler (``ExitFlush``) drains the
+/// trace and writes its `end` record. Nothing needs keeping running, so the
+/// poster (the main thread) does not wait for the flush the notification
+/// starts early: no main-thread wait on lower-priority work at termination.
+package struct NormalExitFollows: FlushKeepAlive {
+    /// Nothing to keep running.
+    package init() {}
+    /// Nothing begun: the exit that follows drains the trace.
+    package func begin() -> Int { 0 }
+    /// Nothing to end.
+    package func end(_ token: Int) {}
+}

@@ -16,12 +16,12 @@ import Synchronization
 ///
 /// The posting thread (the main thread, for UIKit and AppKit) only asks for
 /// the flush: it runs on a serial queue of the triggers' own. Where the
-/// platform can keep the app running without the poster (UIKit: a background
-/// task, ``FlushKeepAlive``), the poster does not wait at all: the main thread
+/// app keeps running without the poster (UIKit: a background task; AppKit's
+/// termination: the normal exit that follows drains the trace,
+/// ``NormalExitFollows``), the poster does not wait at all: the main thread
 /// never waits on lower-priority work (Xcode's thread performance checker
-/// flags such waits), and the app is kept running until the flush is done.
-/// Elsewhere (AppKit's termination, tests) the poster waits for it at most
-/// ``patience``. A file or a local socket takes a batch
+/// flags such waits). Without a ``FlushKeepAlive`` (tests, a caller's own
+/// notifications) the poster waits for it at most ``patience``. A file or a local socket takes a batch
 /// in milliseconds; a reader that stopped reading must not hold the main
 /// thread, which UIKit gives five seconds in all (the app's own handlers
 /// included) to finish entering the background. While a flush is still

@@ -116,6 +116,8 @@ package final class SocketTraceSink: TracerAwareSink {
         var totalLost: UInt64 = 0
         /// When the next attempt may be made (monotonic ns; 0: now).
         var nextAttempt: UInt64 = 0
+        /// When to look at the peer once after the last write (monotonic ns; 0: no look due).
+        var peerCheckDue: UInt64 = 0
         /// The wait after the next failed attempt.
         var backoffMS: UInt64
         /// Lines standard error may still get.
@@ -201,19 +203,30 @@ package final class SocketTraceSink: TracerAwareSink {
         }
     }
 
-    /// A quiet interval: notices an inspector that went away, and connects
-    /// (sending the replay and the backlog) when an attempt is due.
-    /// While open, the sink reconnects (no inspector yet, or one that left)
-    /// or watches its inspector leave in the writer's idle calls.
-    package var needsIdleCalls: Bool {
-        state.withLock { !$0.closed }
+    /// When the sink next has work while no event comes: not connected, the
+    /// next connection attempt (the writer wakes for it, at the backoff's
+    /// pace: 100 ms doubling to 5 s); connected, one look at the peer the
+    /// first backoff (100 ms) after the last write, then nothing: an
+    /// inspector that leaves later is noticed at the next write, which keeps
+    /// the events and reconnects when due, so an idle app connected to an
+    /// inspector is not woken by the sink. `nil` when closed or exiting.
+    package var idleCallDue: UInt64? {
+        let exiting = exit.withLock { $0.exiting }
+        return state.withLock { s in
+            guard !s.closed, !exiting else { return nil }
+            if s.connection != nil { return s.peerCheckDue == 0 ? nil : s.peerCheckDue }
+            return s.nextAttempt
+        }
     }
 
+    /// A quiet interval: connects (sending the replay and the backlog) when
+    /// an attempt is due, or notices an inspector that went away.
     package func writerIsIdle() {
         let exiting = exit.withLock { $0.exiting }
         state.withLock { s in
             guard !s.closed else { return }
             if s.connection != nil {
+                if s.peerCheckDue != 0 && MonotonicClock.now() >= s.peerCheckDue { s.peerCheckDue = 0 }
                 checkPeer(&s)
             } else if !exiting && MonotonicClock.now() >= s.nextAttempt {
                 connect(&s)

@@ -141,5 +141,6 @@ extension SocketTraceSink {
         connection.close()
         s.connection = nil
         s.fd = -1
+        s.peerCheckDue = 0
     }
 }

@@ -23,6 +23,10 @@ extension SocketTraceSink {
         if let failure {
             lose(UInt64(events.count), &s)
             connectionLost("\(failure)", &s)
+        } else {
+            // One look at the peer a moment after a write: an inspector that
+            // hung up as the batch went out is noticed even if no event follows.
+            s.peerCheckDue = MonotonicClock.now() &+ settings.firstBackoffMS &* 1_000_000
         }
     }
 

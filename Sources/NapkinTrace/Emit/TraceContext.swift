@@ -266,11 +266,13 @@ package enum ExitFlush {
     /// Flushes the process-wide trace also when one of `names` is posted:
     /// how the framework adds AppKit's `willTerminateNotification`, which
     /// NapkinTrace does not name (a command-line tool linking NapkinTrace
-    /// must not link AppKit). The first call counts; later ones do nothing.
+    /// must not link AppKit). The poster does not wait: a normal exit
+    /// follows, whose handler drains the trace (``NormalExitFollows``). The
+    /// first call counts; later ones do nothing.
     @MainActor
     package static func alsoFlush(on names: [Notification.Name]) {
         guard addedTriggers == nil else { return }
-        addedTriggers = FlushTriggers.forProcessTrace(on: .default, names: names)
+        addedTriggers = FlushTriggers.forProcessTrace(on: .default, names: names, keepAlive: NormalExitFollows())
     }
 
     /// How long the detector's reports may take when the process ends, at

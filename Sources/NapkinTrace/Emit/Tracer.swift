@@ -380,18 +380,23 @@ package final class Tracer: Sendable {
         wakeUps.load(ordering: .relaxed)
     }
 
-    /// Whether the writer thread sleeps until the next event (for tests).
+    /// Whether the writer thread sleeps until the next event, or until its
+    /// sink's idle work is due (``TracerAwareSink/idleCallDue``) (for tests).
     package var writerIsAsleep: Bool {
         queue.withLock { $0.writerAsleep }
     }
 
-    /// Whether something other than an event needs the writer to wake every
-    /// interval: a detector whose checks wait for the app's time, or a sink
-    /// with idle work (reconnecting).
+    /// Whether the detector needs the writer to wake every interval: its
+    /// checks wait for the app's time.
     private var needsTime: Bool {
         if let detector, detector.isWaitingForTime { return true }
-        if let aware = sink as? any TracerAwareSink, aware.needsIdleCalls { return true }
         return false
+    }
+
+    /// When the sink next has idle work (a reconnection due), on
+    /// ``MonotonicClock``; `nil`: none, the writer may sleep until an event.
+    private var idleCallDue: UInt64? {
+        (sink as? any TracerAwareSink)?.idleCallDue
     }
 
     private func writerLoop() {
@@ -400,15 +405,37 @@ package final class Tracer: Sendable {
         let interval = DispatchTimeInterval.nanoseconds(Int(intervalNS))
         while true {
             let ticking = needsTime
+            let due = ticking ? nil : idleCallDue
             // Decided under the queue's lock: an emit after this sees the flag and wakes the writer.
             let sleeps = queue.withLock { q -> Bool in
                 q.writerAsleep = !ticking && q.events.isEmpty && !q.closed
                 return q.writerAsleep
             }
             if sleeps {
-                wake.wait()
-                wakeUps.add(1, ordering: .relaxed)
-                if queue.withLock({ $0.closed }) { return }
+                if let due {
+                    // Asleep until the sink's idle work is due, or an event comes.
+                    let now = MonotonicClock.now()
+                    let timedOut = due <= now
+                        || wake.wait(timeout: .now() + .nanoseconds(Int(min(due - now, UInt64(Int.max))))) == .timedOut
+                    // Timed out: unless an emit already cleared the flag (its
+                    // signal is then taken, keeping the semaphore even).
+                    let eventCame = timedOut && queue.withLock { q -> Bool in
+                        defer { q.writerAsleep = false }
+                        return !q.writerAsleep
+                    }
+                    if eventCame { wake.wait() }
+                    wakeUps.add(1, ordering: .relaxed)
+                    if queue.withLock({ $0.closed }) { return }
+                    if timedOut && !eventCame {
+                        // Only the sink's work: no interval to gather events for.
+                        flush()
+                        continue
+                    }
+                } else {
+                    wake.wait()
+                    wakeUps.add(1, ordering: .relaxed)
+                    if queue.withLock({ $0.closed }) { return }
+                }
             }
             // Events came (or time must pass): gather for one interval, or until the queue is half full;
             // sooner when the detector's next check falls due, or its probe runs (a finding on time).

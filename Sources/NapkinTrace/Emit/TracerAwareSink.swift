@@ -3,7 +3,7 @@
 ///
 /// ``NDJSONTraceSink`` needs the first (a reader that stopped taking data
 /// must not hold up the exit); ``SocketTraceSink`` needs both (it forwards
-/// the exit to its connection, and reconnects while the app is quiet).
+/// the exit to its connection, and retries a connection while the app is quiet).
 package protocol TracerAwareSink: TraceSink {
     /// The process is exiting (called from the `atexit` handler, before the
     /// final drain, on the exiting thread): from now on a destination that
@@ -16,11 +16,13 @@ package protocol TracerAwareSink: TraceSink {
     /// (or the thread that calls ``NapkinTrace/flush()``).
     func writerIsIdle()
 
-    /// Whether ``writerIsIdle()`` has work to do while no event comes
-    /// (reconnecting, noticing a peer that left): the writer thread then
-    /// keeps waking every flush interval; otherwise it sleeps until an event
-    /// is emitted. Read on the writer thread, between two waits.
-    var needsIdleCalls: Bool { get }
+    /// When ``writerIsIdle()`` next has work to do while no event comes
+    /// (a reconnection attempt), on ``MonotonicClock``: the writer thread,
+    /// asleep, wakes then (or at the next event, whichever comes first) and
+    /// makes the call. `nil`: no work until an event comes, the writer sleeps
+    /// until then. Read on the writer thread, between two waits; a time
+    /// already past is called at once, so it must move on after the call.
+    var idleCallDue: UInt64? { get }
 }
 
 extension TracerAwareSink {
@@ -28,5 +30,5 @@ extension TracerAwareSink {
     package func writerIsIdle() {}
 
     /// No idle work by default: the writer may sleep until an event comes.
-    package var needsIdleCalls: Bool { false }
+    package var idleCallDue: UInt64? { nil }
 }

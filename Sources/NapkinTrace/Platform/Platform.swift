@@ -231,8 +231,10 @@ package enum Platform {
     }
 
     /// What keeps the app running while a lifecycle flush finishes, so that
-    /// the main thread does not wait for it: a UIKit background task; none
-    /// elsewhere (the poster waits, at most its patience).
+    /// the main thread does not wait for it: a UIKit background task (none
+    /// in an app extension, see `BackgroundTaskKeepAlive`); none elsewhere,
+    /// where these notifications are none (AppKit's termination, added by
+    /// the framework, waits for nothing: ``NormalExitFollows``).
     package static var appLifecycleKeepAlive: (any FlushKeepAlive)? {
         #if canImport(UIKit)
         BackgroundTaskKeepAlive()
@@ -305,32 +307,47 @@ package enum MonotonicClock {
 #if canImport(UIKit)
 /// UIKit's background tasks as a ``FlushKeepAlive``: `begin` (on the main
 /// thread, where UIKit posts its lifecycle notifications) starts one with
-/// `UIApplication.shared.beginBackgroundTask(expirationHandler:)`, `end` ends
+/// `beginBackgroundTask(expirationHandler:)` on the app object, `end` ends
 /// it on the main actor (`endBackgroundTask(_:)`); the expiration handler ends
 /// it too, so that an unfinished flush never gets the app killed. The
 /// identifiers stay on the main actor, under a token. Posted off the main
 /// thread, nothing is begun (the flush still runs).
+///
+/// App extensions: `UIApplication.shared` is unavailable to them, and a
+/// library an extension links is built under application-extension-only
+/// API rules, so this code never names it. The app object is looked up at
+/// run time instead (key-value coding, ``application``), and not at all in
+/// an extension's bundle (`.appex`): there nothing is begun, the flush runs
+/// without a keep-alive and the poster still does not wait.
 struct BackgroundTaskKeepAlive: FlushKeepAlive {
     @MainActor private static var tasks: [Int: UIBackgroundTaskIdentifier] = [:]
     @MainActor private static var nextToken = 0
 
+    /// The app object, or `nil` in an app extension (or before UIKit made one).
+    @MainActor static var application: UIApplication? {
+        guard Bundle.main.bundleURL.pathExtension != "appex" else { return nil }
+        return UIApplication.value(forKey: "sharedApplication") as? UIApplication
+    }
+
     func begin() -> Int {
         guard Thread.isMainThread else { return -1 }
         return MainActor.assumeIsolated {
+            guard let application = Self.application else { return -1 }
             Self.nextToken += 1
             let token = Self.nextToken
-            Self.tasks[token] = UIApplication.shared.beginBackgroundTask { Self.endTask(token) }
+            Self.tasks[token] = application.beginBackgroundTask { Self.endTask(token) }
             return token
         }
     }
 
     func end(_ token: Int) {
+        guard token >= 0 else { return }
         Task { @MainActor in Self.endTask(token) }
     }
 
     @MainActor private static func endTask(_ token: Int) {
-        guard let task = tasks.removeValue(forKey: token) else { return }
-        UIApplication.shared.endBackgroundTask(task)
+        guard let task = tasks.removeValue(forKey: token), let application else { return }
+        application.endBackgroundTask(task)
     }
 }
 #endif

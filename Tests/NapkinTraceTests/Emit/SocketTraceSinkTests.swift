@@ -216,17 +216,18 @@ struct SocketTraceSinkTests {
         app.emit(.mark(text: "one"))
         try #require(await Self.waitForMark("one", on: 0, listener))
 
-        // The inspector quits: the sink notices, and keeps the latest events meanwhile.
+        // The inspector quits: the sink notices at its next write (an idle
+        // app is not woken to look), and keeps the latest events meanwhile.
         var parts: [Part] = [try Part(listener.bytes(of: 0))]
         var expectedLost: [UInt64] = []
         for round in 2...3 {
             listener.stop()
             parts[round - 2] = try Part(listener.bytes(of: 0))
-            try #require(await waitUntil { !app.sink.status.isConnected })
             let lostBefore = app.sink.status.lost
             app.screen(NodeID(10 * round), "Round\(round)", under: 4)
             app.emit(.taskStart(task: NodeID(10 * round + 1), owner: NodeID(10 * round - 1), label: nil))
             app.marks(50 * round, "gap \(round)")
+            try #require(await waitUntil { !app.sink.status.isConnected })
             try #require(await waitUntil { app.sink.status.lost >= lostBefore + UInt64(5 + 1 + 50 * round - 32) })
             expectedLost.append(UInt64(5 + 1 + 50 * round - 32))
             listener = try TestListener.unix(path)
@@ -278,6 +279,8 @@ struct SocketTraceSinkTests {
             guard round < 2 else { break }
             let emitted = app.kinds.count
             listener.hangUp(round)
+            // Hung up before the next event: an idle app is not woken to notice it, the next write does.
+            try #require(await waitUntil { listener.hasEnded(round) })
             app.screen(NodeID(10 + 2 * round), "Round\(round)", under: 4)
             try #require(await Self.waitForConnection(round + 2, listener, app))
             // Whatever went to the closed connection before the sink noticed is lost, at most what was emitted since.

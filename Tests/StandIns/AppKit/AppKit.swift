@@ -69,3 +69,15 @@ open class NSApplication: NSResponder {
     /// Posted, on the main actor, when the app is now visible again.
     public static let didUnhideNotification = NSNotification.Name("NSApplicationDidUnhideNotification")
 }
+
+// Core Foundation's run loop observers come with the real kit (through
+// Foundation); Linux's CoreFoundation module has them too, under the same
+// names, except this one (developer.apple.com/documentation/corefoundation/
+// cfrunloopmode/commonmodes: `static let commonModes: CFRunLoopMode!`), which
+// Linux spells `kCFRunLoopCommonModes`.
+import CoreFoundation
+
+extension CFRunLoopMode {
+    /// Stand-in for `CFRunLoopMode.commonModes` (the common pseudo-mode).
+    public static var commonModes: CFRunLoopMode! { kCFRunLoopCommonModes }
+}

@@ -9,7 +9,7 @@
 // uiwindow/makekeyandvisible(), uiapplication,
 // uiapplication/didenterbackgroundnotification,
 // uiapplication/willterminatenotification,
-// uiapplication/willenterforegroundnotification, uiapplication/shared,
+// uiapplication/willenterforegroundnotification, (not uiapplication/shared: see below),
 // uiapplication/beginbackgroundtask(expirationhandler:),
 // uiapplication/endbackgroundtask(_:), uibackgroundtaskidentifier. Nothing here behaves: every body
 // is a placeholder, because nothing built against it ever runs.
@@ -65,8 +65,16 @@ open class UIApplication {
     nonisolated public static let willTerminateNotification =
         NSNotification.Name("UIApplicationWillTerminateNotification")
 
-    /// The singleton app instance (`class var shared: UIApplication { get }`).
-    public static var shared: UIApplication { UIApplication() }
+    // `class var shared: UIApplication { get }` is left out on purpose: it is
+    // unavailable to app extensions, so the package must not name it (this
+    // stand-in makes any use of it fail to compile). The package reaches the
+    // app object through key-value coding instead: NSObject's
+    // `func value(forKey key: String) -> Any?`
+    // (developer.apple.com/documentation/objectivec/nsobject-swift.class/value(forkey:)),
+    // which a root class's class object answers too.
+
+    /// NSObject's key-value coding, on the class object (`UIApplication.value(forKey: "sharedApplication")`).
+    nonisolated public class func value(forKey key: String) -> Any? { nil }
 
     /// Starts a task that should continue if the app enters the background.
     nonisolated public func beginBackgroundTask(expirationHandler handler: (@MainActor @Sendable () -> Void)? = nil)
@@ -82,3 +90,15 @@ open class UIApplication {
 
 /// Stand-in for `UIBackgroundTaskIdentifier` (a structure; its members are not used).
 public struct UIBackgroundTaskIdentifier {}
+
+// Core Foundation's run loop observers come with the real kit (through
+// Foundation); Linux's CoreFoundation module has them too, under the same
+// names, except this one (developer.apple.com/documentation/corefoundation/
+// cfrunloopmode/commonmodes: `static let commonModes: CFRunLoopMode!`), which
+// Linux spells `kCFRunLoopCommonModes`.
+import CoreFoundation
+
+extension CFRunLoopMode {
+    /// Stand-in for `CFRunLoopMode.commonModes` (the common pseudo-mode).
+    public static var commonModes: CFRunLoopMode! { kCFRunLoopCommonModes }
+}
