@@ -101,8 +101,9 @@ package final class OTLPTraceSink: TracerAwareSink {
         (next as? any TracerAwareSink)?.writerIsIdle()
     }
 
-    /// Whether the other sink has idle work.
-    package var needsIdleCalls: Bool {
-        (next as? any TracerAwareSink)?.needsIdleCalls ?? false
+    /// When the other sink next has idle work (a socket sink's due
+    /// reconnection), if it has any.
+    package var idleCallDue: UInt64? {
+        (next as? any TracerAwareSink)?.idleCallDue
     }
 }
