@@ -174,6 +174,15 @@ package final class Detector: Sendable {
         }
     }
 
+    /// The app goes to the background (or is told it will terminate): the
+    /// findings already decided are reported (log, handler, trace) before
+    /// the app may be suspended, waiting at most `timeoutMS`. Checks not yet
+    /// due stay pending: the app may come back; an exit that follows ends
+    /// the session (``sessionEnded(stoppedAt:timeoutMS:)``).
+    package func flushReports(timeoutMS: Int) {
+        delivery.waitForReports(timeoutMS: timeoutMS)
+    }
+
     /// The session ended at trace time `stoppedAt` (the process exits, the
     /// app ended tracing, or a new tracer replaced this one; nil: at its
     /// last event, for a replayed trace): the app's time ran until then, so the checks due by then are decided (without the

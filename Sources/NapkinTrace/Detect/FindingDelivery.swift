@@ -28,6 +28,12 @@ package final class FindingDelivery: Sendable {
         /// A repeat of a reported fingerprint: searched and recorded in the
         /// trace (every leaked object gets its path there), not reported.
         var searchOnly = false
+
+        /// A finding to report, searched when `search` is given.
+        package init(finding: Finding, search: RetainerSearch.Context? = nil) {
+            self.finding = finding
+            self.search = search
+        }
     }
 
     /// Repeats searched (``Item/searchOnly``) per process, at most.
@@ -110,14 +116,21 @@ package final class FindingDelivery: Sendable {
     /// (the process is exiting; a blocked handler is left behind). Writes a
     /// line with the count of findings not reported, if any.
     package func drain(timeoutMS: Int) {
-        let deadline = MonotonicClock.now() &+ UInt64(max(timeoutMS, 0)) * 1_000_000
-        while state.withLock({ !$0.queue.isEmpty || $0.busy }) && MonotonicClock.now() < deadline {
-            Platform.sleep(microseconds: 2_000)
-        }
+        waitForReports(timeoutMS: timeoutMS)
         let (statistics, left) = state.withLock { ($0.statistics, $0.queue.count) }
         let missed = statistics.dropped + left
         if missed > 0 && settings.mode != .quiet {
             DeveloperNotice.report("napkin detect: \(missed) finding(s) not reported (reporting fell behind; see NapkinDetector.statistics)")
+        }
+    }
+
+    /// Waits until every queued finding is reported, at most `timeoutMS`
+    /// (the app goes to the background, where it may be suspended or
+    /// killed; nothing is written about what is left: the app may run on).
+    package func waitForReports(timeoutMS: Int) {
+        let deadline = MonotonicClock.now() &+ UInt64(max(timeoutMS, 0)) * 1_000_000
+        while state.withLock({ !$0.queue.isEmpty || $0.busy }) && MonotonicClock.now() < deadline {
+            Platform.sleep(microseconds: 2_000)
         }
     }
 

@@ -59,12 +59,19 @@ package final class FlushTriggers: Sendable {
     }
 
     /// Triggers that flush the process-wide trace (``NapkinTrace/flush()``)
-    /// when one of `names` is posted on `center`.
+    /// when one of `names` is posted on `center`, and let the in-app
+    /// detector report what it decided (``Detector/flushReports(timeoutMS:)``,
+    /// within half the patience): an app sent to the background may be
+    /// suspended or killed without an exit.
     package static func forProcessTrace(on center: NotificationCenter, names: [Notification.Name],
                                         patience: Duration = defaultPatience,
                                         keepAlive: (any FlushKeepAlive)? = nil) -> FlushTriggers {
-        FlushTriggers(center: center, names: names, patience: patience, keepAlive: keepAlive) {
-            TraceContext.globalTracer?.flush()
+        let (seconds, attoseconds) = patience.components
+        let reportingMS = Int(seconds) * 500 + Int(attoseconds / 2_000_000_000_000_000)
+        return FlushTriggers(center: center, names: names, patience: patience, keepAlive: keepAlive) {
+            guard let tracer = TraceContext.globalTracer else { return }
+            tracer.flush()
+            tracer.detector?.flushReports(timeoutMS: reportingMS)
         }
     }
 
