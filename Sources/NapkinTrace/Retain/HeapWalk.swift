@@ -92,7 +92,8 @@ struct HeapWalk {
                 heartbeat()
                 beatAt = MonotonicClock.now()
             }
-            let (references, unsearched) = ReferenceWalker.references(of: objects[position], policy: policy, budget: budget)
+            let (references, unsearched) = ReferenceWalker.references(of: objects[position], policy: policy, budget: budget,
+                                                                          onlyFirstExcept: targetID)
             var edges: [ReferenceGraph.Edge] = []
             edges.reserveCapacity(references.count)
             for reference in references {

@@ -117,12 +117,24 @@ struct ReferenceWalker {
 
     /// The strong references `object` holds in its stored properties
     /// (its superclasses' included).
+    ///
+    /// With `onlyFirstExcept`, a reference to any other object than that one
+    /// is kept only the first time the object is met (a path needs one; a
+    /// grid of a million references to one object gives one), while every
+    /// reference to that one (the object searched for: each counts) is kept.
     static func references(of object: AnyObject, policy: Policy = .snapshot, budget: Budget = .unlimited,
-                           limits: Limits = Limits()) -> (references: [Reference], unsearched: Set<String>) {
+                           limits: Limits = Limits(), onlyFirstExcept target: ObjectIdentifier? = nil)
+        -> (references: [Reference], unsearched: Set<String>) {
         var walker = ReferenceWalker(policy: policy, budget: budget, limits: limits)
+        walker.everyReferenceTo = target
         walker.walkFields(of: object)
         return (walker.references, walker.unsearched)
     }
+
+    /// See ``references(of:policy:budget:limits:onlyFirstExcept:)``.
+    private var everyReferenceTo: ObjectIdentifier?
+    /// The objects met, when only the first reference to each is kept.
+    private var met: Set<ObjectIdentifier> = []
 
     // MARK: - Objects
 
@@ -162,7 +174,12 @@ struct ReferenceWalker {
         let type: Any.Type = Swift.type(of: value)
         switch RuntimeFields.kind(of: type) {
         case .classInstance:
-            references.append(Reference(label: label, object: value as AnyObject, holder: holder))
+            let object = value as AnyObject
+            if let target = everyReferenceTo {
+                let id = ObjectIdentifier(object)
+                guard id == target || met.insert(id).inserted else { return }
+            }
+            references.append(Reference(label: label, object: object, holder: holder))
         case .optional, .enumeration, .tuple:
             if RuntimeFields.isTrivial(type) { return }
             for (index, child) in ValueReflection.children(of: value).enumerated() {

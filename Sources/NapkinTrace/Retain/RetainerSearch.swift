@@ -183,7 +183,7 @@ package enum RetainerSearch {
         ReferenceWalker.prepare()
         // A child that does not answer in time most likely waits for a lock
         // another thread held at the copy: another copy, at another moment.
-        let attemptTimeout = limits.milliseconds + 500
+        let attemptTimeout = limits.milliseconds + 1_000
         let deadline = MonotonicClock.now() &+ UInt64(timeout + limits.milliseconds) &* 1_000_000
         var attempt = 0
         while true {
