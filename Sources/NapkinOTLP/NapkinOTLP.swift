@@ -90,8 +90,11 @@ public enum NapkinOTLP {
             }
         }
         if let mode {
+            // The detector's default; NAPKIN_RETAINERS switches it as NapkinDetector.bootstrap reads it.
+            let switched = environment["NAPKIN_RETAINERS"]
+            let searches = switched == "on" ? true : switched == "off" ? false : NapkinDetector.retainersByDefault
             NapkinDetector.bootstrap(mode) { [sink] finding in
-                sink.found(finding)
+                sink.found(finding, pathFollows: searches && RetainerSearch.asks(finding))
                 try handler?(finding)
             }
         }

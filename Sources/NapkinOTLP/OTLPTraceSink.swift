@@ -63,15 +63,33 @@ package final class OTLPTraceSink: TracerAwareSink {
     }
 
     /// A finding from the in-app detector: a log record on its object's span.
-    package func found(_ finding: Finding) {
+    /// When `pathFollows` (the detector searches what holds the object, and
+    /// calls again with ``Finding/retainers`` set, the path or why there is
+    /// none), the first call is held until that second one, so the record
+    /// carries the path; one still held when the session ends goes out as it is.
+    package func found(_ finding: Finding, pathFollows: Bool = false) {
+        if pathFollows && finding.retainers == nil {
+            awaitingPath.withLock { $0[finding.fingerprint] = finding }
+            return
+        }
+        awaitingPath.withLock { _ = $0.removeValue(forKey: finding.fingerprint) }
+        send(finding)
+    }
+
+    /// A finding as a log record, queued.
+    private func send(_ finding: Finding) {
         let now = UInt64(clamping: MonotonicClock.wallClock())
         let record = mapper.withLock { $0.record(finding, observedAt: now) }
         exporter.enqueue(spans: [], logs: [record])
     }
 
+    /// Findings waiting for their path, by fingerprint.
+    private let awaitingPath = Locked<[String: Finding]>([:])
+
     /// The session ended (its end record was written): sends what is queued, within the exit budget.
     package func close() {
         next?.close()
+        for finding in awaitingPath.withLock({ held in defer { held = [:] }; return Array(held.values) }) { send(finding) }
         let (spans, logs) = mapper.withLock { m -> ([OTLPSpan], [OTLPLogRecord]) in
             m.endAll()
             return (m.takeSpans(), m.takeLogs())

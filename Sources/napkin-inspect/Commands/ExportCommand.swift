@@ -34,7 +34,7 @@ struct ExportCommand: Command {
     static let configuration = CommandConfiguration(
         options: [Options.format, Options.output, Options.endpoint] + CommonOptions.analysisOptions, help: """
         export FILE|DIR... [-o FILE] [options]
-        Write traces for a trace viewer (Perfetto, chrome://tracing), or for an OpenTelemetry collector.
+        Write traces for Perfetto or an OpenTelemetry collector.
         Each trace (a DIR means every .ndjson file in it) becomes a process, each router a track: its
         lifetime, its states (active, inactive, detached, view shown) and its tasks; marks and findings
         are instants. Open the file in https://ui.perfetto.dev (Open trace file); see docs/export.md.
