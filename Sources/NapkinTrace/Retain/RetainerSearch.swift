@@ -154,7 +154,7 @@ package enum RetainerSearch {
     /// while it waits for the answer): making a seed holds its object for
     /// an instant, which a copy made meanwhile by another search would
     /// count as a reference.
-    private static let copyTurn = Locked(())
+    private static let copyTurn = Locked(0)
 
     /// The seeds: the named roots, then every traced object alive, in id
     /// order; and the target. Holds no object when it returns.
@@ -188,7 +188,8 @@ package enum RetainerSearch {
         var attempt = 0
         while true {
             attempt += 1
-            let started = copyTurn.withLock { _ -> (Result<Platform.SnapshotReader, Platform.SnapshotFailure>, (traced: Int, roots: Int))? in
+            let started = copyTurn.withLock { copies -> (Result<Platform.SnapshotReader, Platform.SnapshotFailure>, (traced: Int, roots: Int))? in
+                copies &+= 1
                 guard let (seeds, reference, counts) = Self.seeds(target: target, in: objects, context: context) else { return nil }
                 let reader = Platform.startReader(timeoutMS: attemptTimeout, stallMS: Self.stallMilliseconds) { heartbeat in
                     SnapshotChild.enter()
