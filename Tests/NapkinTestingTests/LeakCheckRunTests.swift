@@ -37,12 +37,16 @@ struct LeakCheckRunTests {
         let path = "ClingingRouter#\(child.id).interactor → ClingingInteractor#\(interactor).router (suspect) → ClingingRouter#\(child.id) (cycle)"
         // The test's own `leaked` holds it too: a reference the walk cannot
         // see (a local of the test), so "1 of 2", and the note says where to look.
-        #expect(child.retainers?.paths == [path])
-        #expect(child.retainers?.tally == "1 of 2 strong references found")
-        #expect(child.retainers?.note?.contains("1 reference not found; it can still be held by a global or static variable") == true)
         #expect(report.findings.first?.retainers == child.retainers)
-        let message = try #require(verdict.messages(test: nil).first)
-        #expect(message.text.contains("\n  retained by: \(path)\n  1 of 2 strong references found: Searched "), "\(message.text)")
+        // Under the thread sanitizer a forked reader can hang in the sanitizer's
+        // runtime (docs/detect.md): the path is the plain run's to check.
+        if !runsUnderThreadSanitizer {
+            #expect(child.retainers?.paths == [path])
+            #expect(child.retainers?.tally == "1 of 2 strong references found")
+            #expect(child.retainers?.note?.contains("1 reference not found; it can still be held by a global or static variable") == true)
+            let message = try #require(verdict.messages(test: nil).first)
+            #expect(message.text.contains("\n  retained by: \(path)\n  1 of 2 strong references found: Searched "), "\(message.text)")
+        }
         await leaked.get()?.interactor.release()
     }
 
