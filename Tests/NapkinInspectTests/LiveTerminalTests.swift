@@ -24,7 +24,7 @@ struct LiveTerminalTests {
         func run(_ arguments: [String]) async throws -> CLIResult {
             let tmux = try #require(CLIHarness.tmuxPath)
             // Without TMUX: the tests may themselves run inside tmux.
-            return try await CLIHarness.run(tmux, ["-S", socket, "-f", "/dev/null"] + arguments, environment: ["TMUX": nil], timeout: 30)
+            return try await CLIHarness.run(tmux, ["-S", socket, "-f", "/dev/null"] + arguments, environment: ["TMUX": nil], timeout: 30, takesSlot: false)
         }
 
         func start(_ shellCommand: String) async throws {
@@ -55,9 +55,13 @@ struct LiveTerminalTests {
             let clock = ContinuousClock()
             let deadline = clock.now + bound
             var screen: [String] = []
-            while clock.now < deadline {
+            while true {
+                // The screen is read once more after the deadline: a poll
+                // that slept past it on a busy machine still gets its look.
+                let late = clock.now >= deadline
                 screen = try await capture()
                 if condition(screen) { return screen }
+                if late { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
             Issue.record("timed out waiting for \(what); the screen:\n\(screen.joined(separator: "\n"))", sourceLocation: sourceLocation)

@@ -12,8 +12,8 @@
 //     connects as send does, then sends FILE's lines as they are appended to
 //     it (a test writes the trace in parts: an app at the test's pace), up
 //     to and including the end record's line, then closes and exits 0.
-//     Exits 3 if FILE stops growing for 120 s without an end record (the
-//     test that writes it is gone).
+//     Exits 3 when FILE is removed (the test that writes it is gone), or
+//     after 600 s without a new line (longer than any test waits for a line).
 //
 //   connections N HOLD_MS
 //     opens N connections to that socket at once (those refused are counted),
@@ -106,11 +106,15 @@ func followMode(_ arguments: [String]) -> Never {
     let endRecord = Array(#""ev":"end""#.utf8)
     var line: [UInt8] = []
     var idle = 0
-    while idle < 6_000 {
+    while idle < 30_000 {
         let byte = getc(file)
         if byte == EOF {
             clearerr(file)
             idle += 1
+            if idle % 50 == 0, access(arguments[2], F_OK) != 0 {
+                writeStderr("follow: \(arguments[2]) was removed\n")
+                exit(3)
+            }
             usleep(20_000)
             continue
         }
@@ -125,6 +129,6 @@ func followMode(_ arguments: [String]) -> Never {
             exit(0)
         }
     }
-    writeStderr("follow: no end record after 120 s without a new line\n")
+    writeStderr("follow: no end record after 600 s without a new line\n")
     exit(3)
 }

@@ -68,11 +68,15 @@ enum CLIHarness {
     /// Runs `executable ARGUMENTS` with the test process's environment minus
     /// `NO_COLOR`, `NAPKIN_TRACE` and `NAPKIN_DETECT`, plus `environment` (a nil value removes a
     /// variable); with `memoryLimit`, its address space is limited to that many
-    /// MiB (`ulimit -v`), when ``memoryLimitsWork``.
+    /// MiB (`ulimit -v`), when ``memoryLimitsWork``. A program waits for one
+    /// of a few ``slots``; `takesSlot: false` is for commands that return at
+    /// once (tmux's), whose caller polls against a deadline and must not wait
+    /// behind other tests' long runs (a capture queued for minutes looked like a hang).
     static func run(_ executable: String, _ arguments: [String], environment: [String: String?] = [:],
-                    stdin: CLIInput = .none, timeout: Double = Double(childHangBound.components.seconds), memoryLimit: Int? = nil) async throws -> CLIResult {
-        await slots.acquire()
-        defer { Task { await slots.release() } }
+                    stdin: CLIInput = .none, timeout: Double = Double(childHangBound.components.seconds), memoryLimit: Int? = nil,
+                    takesSlot: Bool = true) async throws -> CLIResult {
+        if takesSlot { await slots.acquire() }
+        defer { if takesSlot { Task { await slots.release() } } }
 
         let env = ChildProcess.environment(removing: ["NO_COLOR", "NAPKIN_TRACE", "NAPKIN_DETECT", "CLICOLOR_FORCE", "FORCE_COLOR"], adding: environment)
 
