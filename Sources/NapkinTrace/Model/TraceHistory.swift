@@ -117,6 +117,9 @@ public struct TraceHistory: Sendable {
     public private(set) var endTime: UInt64 = 0
     /// The session record.
     public private(set) var session: SessionInfo?
+    /// The time before which ``forget(endedBefore:)`` dropped what had
+    /// ended (0: nothing was dropped).
+    public private(set) var forgottenBefore: UInt64 = 0
 
     /// Router (or lone interactor) id → its index in ``nodes``.
     private var index: [NodeID: Int] = [:]
@@ -273,5 +276,58 @@ public struct TraceHistory: Sendable {
         guard let i, let last = nodes[i].attached.indices.last, nodes[i].attached[last].span.end == nil else { return }
         nodes[i].attached[last].span.end = t
         nodes[i].attached[last].span.endSeq = seq
+    }
+
+    // MARK: - Forgetting the past
+
+    /// Drops what ended before `time`, for a history kept over hours (the
+    /// live page's): nodes deallocated before it, and the spans, tasks,
+    /// marks, links and deinits that ended before it. A node that is still
+    /// alive keeps its creation, its last attachment and its last shown span
+    /// and removal (which tell "detached" from "never attached", "covered"
+    /// and "gone" from "never shown"). What stays reads as it did; a moment
+    /// before `time` no longer can.
+    public mutating func forget(endedBefore time: UInt64) {
+        guard time > forgottenBefore else { return }
+        forgottenBefore = time
+        func ended(_ span: Interval) -> Bool { span.end.map { $0 < time } ?? false }
+        nodes = nodes.compactMap { life in
+            if let gone = life.deallocated, gone < time { return nil }
+            var life = life
+            if life.attached.count > 1 {
+                let last = life.attached.removeLast()
+                life.attached.removeAll { ended($0.span) }
+                life.attached.append(last)
+            }
+            life.active.removeAll(where: ended)
+            if life.shown.count > 1 {
+                let last = life.shown.removeLast()
+                life.shown.removeAll(where: ended)
+                life.shown.append(last)
+            }
+            if life.viewRemoved.count > 1 {
+                let last = life.viewRemoved.removeLast()
+                life.viewRemoved.removeAll { $0.time < time }
+                life.viewRemoved.append(last)
+            }
+            life.tasks.removeAll { task in task.end.map { $0 < time } ?? false }
+            return life
+        }
+        marks.removeAll { $0.time < time }
+        links.removeAll { $0.at.time < time }
+        deinits.removeAll { $0.at.time < time }
+        // The look-up tables, as `apply` builds them.
+        index = [:]
+        owners = [:]
+        taskIndex = [:]
+        for (i, life) in nodes.enumerated() {
+            index[life.id] = i
+            owners[life.interactor ?? life.id] = i
+            for (j, task) in life.tasks.enumerated() { taskIndex[task.id] = (i, j) }
+        }
+        for (parent, children) in openChildren {
+            guard index[parent] != nil else { openChildren[parent] = nil; continue }
+            openChildren[parent] = children.filter { index[$0] != nil }
+        }
     }
 }

@@ -16,6 +16,15 @@ struct LiveCommand: Command {
         static let record = ValueOption.text(
             "record", valueName: "DIR",
             help: "With --listen: also write each session to a file of its own in DIR (app-pid.ndjson), for check afterwards.")
+        /// `--web PORT`.
+        static let web = ValueOption.count(
+            "web", range: 0...65_535, noun: "port",
+            help: "Serve the live tree as a page at http://127.0.0.1:PORT/ instead of drawing it here (port 0 picks a free one); "
+                + "Ctrl-C stops it. See docs/live.md, \"In a browser\".")
+        /// `--host HOST`.
+        static let host = ValueOption.text(
+            "host", valueName: "HOST",
+            help: "With --web: the address to serve on (default 127.0.0.1; another shows source paths and type names to whoever can reach it).")
         /// `--sessions N`.
         static let sessions = ValueOption.count(
             "sessions", range: 1...1_000_000, noun: "sessions",
@@ -23,10 +32,12 @@ struct LiveCommand: Command {
     }
 
     static let configuration = CommandConfiguration(
-        options: [Options.noFollow, Options.listen, Options.record, Options.sessions] + CommonOptions.analysisOptions + CommonOptions.colorOptions, help: """
+        options: [Options.noFollow, Options.listen, Options.record, Options.sessions, Options.web, Options.host, CommonOptions.sourceRoot]
+            + CommonOptions.analysisOptions + CommonOptions.colorOptions, help: """
         live [FILE|-] [options]
         live [options] -- COMMAND [ARGS...]
         live --listen [HOST:]PORT|unix:PATH [--record DIR] [options]
+        live --web PORT [--host HOST] [FILE|-|-- COMMAND|--listen ADDRESS] [options]
         Show the live tree of a running app, redrawn in place like top.
         Reads a trace from FILE (following it as it grows, like tail -F), from standard input (- or no FILE),
         runs COMMAND with tracing switched on (NAPKIN_TRACE=unix:SOCKET, a private socket: every process the
@@ -35,11 +46,14 @@ struct LiveCommand: Command {
         On a terminal the tree is redrawn at most 20 times a second. Keys: q or Ctrl-C quit, ? help, space pause,
         left/right and [/] step back and forth in time, up/down select, Enter details, / filter, Tab or 1-9 switch process.
         Elsewhere (a pipe, a file, CI) it prints each session's final tree and findings when its input ends.
+        With --web PORT it serves the same, live, as a page in a browser (tree, findings with their paths,
+        time travel, node details, the population chart) until Ctrl-C, then prints the summaries.
         With COMMAND, the exit status is the command's; otherwise 0 (2 for unusable input).
         $ napkin-inspect live -- .build/debug/rib-house --loop 3
         $ napkin-inspect live --listen 7700
         $ NAPKIN_TRACE=stdout ./MyServer | napkin-inspect live
         $ napkin-inspect live /tmp/app.ndjson
+        $ napkin-inspect live --web 8080 -- .build/debug/rib-house --loop 0
         """)
 
     /// The trace file, or `-` (standard input).
@@ -54,6 +68,12 @@ struct LiveCommand: Command {
     var sessionLimit: Int?
     /// `--no-follow`: read FILE to its end, do not wait for more.
     var noFollow: Bool
+    /// `--web PORT`: serve a page instead of drawing on the terminal.
+    var webPort: UInt16?
+    /// `--host HOST`, with `--web`.
+    var webHost: String
+    /// `--source-root DIR`, for the page's code locations.
+    var sourceRoot: String
     /// `--grace` and `--view-grace`, as the analysis takes them.
     var analysis: TraceAnalyzer.Options
     /// `--color`, `--no-color`.
@@ -82,9 +102,17 @@ struct LiveCommand: Command {
         if listen == nil && (recordDirectory != nil || sessionLimit != nil) {
             throw UsageError("--record and --sessions go with --listen")
         }
+        webPort = try arguments.value(Options.web).map { UInt16($0) }
+        let host: String? = try arguments.value(Options.host)
+        if webPort == nil && host != nil { throw UsageError("--host goes with --web PORT (e.g. --web 8080 --host 0.0.0.0)") }
+        if let host, host.isEmpty { throw UsageError("--host needs an address, e.g. --host 127.0.0.1") }
+        webHost = host ?? "127.0.0.1"
+        sourceRoot = try arguments.value(CommonOptions.sourceRoot) ?? "."
+        if webPort != nil && sessionLimit != nil { throw UsageError("--sessions does not go with --web: the page stays up until Ctrl-C") }
     }
 
     func run() throws -> Int32 {
+        if let webPort { return try LiveWebCommand(live: self, port: webPort).run() }
         let onTerminal = TerminalInfo.isTerminal(1)
         let feed: LiveFeed
         if let listen {
@@ -130,7 +158,7 @@ struct LiveCommand: Command {
     }
 
     /// Throws unless `path` is a directory we can write into.
-    private static func checkDirectory(_ path: String) throws(CommandFailure) {
+    static func checkDirectory(_ path: String) throws(CommandFailure) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw CommandFailure("--record \(path): no such directory; create it first (mkdir -p \(path))")

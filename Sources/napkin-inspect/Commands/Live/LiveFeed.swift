@@ -23,8 +23,9 @@ struct LiveFeed {
     private let socketDirectory: String?
 
     /// Reads the trace at `path` (`-`: standard input), following it as it grows when `follow` is set.
-    static func reading(_ path: String, follow: Bool, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> LiveFeed {
-        let sessions = LiveSessionList(analysis: analysis)
+    /// With `keepsPages` (here and below), every session keeps what the page of `live --web` draws.
+    static func reading(_ path: String, follow: Bool, analysis: TraceAnalyzer.Options, keepsPages: Bool = false) throws(CommandFailure) -> LiveFeed {
+        let sessions = LiveSessionList(analysis: analysis, keepsPages: keepsPages)
         let name = path == "-" ? "standard input" : path
         let box = ReaderBox(try TraceInput.openReader(path, follow: follow))
         let session = sessions.open(sourceName: name, isLive: follow || path == "-")
@@ -37,8 +38,8 @@ struct LiveFeed {
     /// command starts (and that inherits the variable) connects on its own,
     /// so their traces never mix. With `collectOutput`, the command's
     /// standard output and error go to a pane instead of ours.
-    static func running(_ command: [String], collectOutput: Bool, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> LiveFeed {
-        let sessions = LiveSessionList(analysis: analysis)
+    static func running(_ command: [String], collectOutput: Bool, analysis: TraceAnalyzer.Options, keepsPages: Bool = false) throws(CommandFailure) -> LiveFeed {
+        let sessions = LiveSessionList(analysis: analysis, keepsPages: keepsPages)
         let directory = try privateDirectory()
         let socketPath = directory + "/trace.sock"
         let listener: LiveSocketListener
@@ -73,8 +74,8 @@ struct LiveFeed {
 
     /// Listens on `address` for any number of traced apps; with `record`,
     /// each session is also written to a file of its own in that directory.
-    static func listening(on address: TraceSocketAddress, record: String?, analysis: TraceAnalyzer.Options) throws(CommandFailure) -> LiveFeed {
-        let sessions = LiveSessionList(analysis: analysis)
+    static func listening(on address: TraceSocketAddress, record: String?, analysis: TraceAnalyzer.Options, keepsPages: Bool = false) throws(CommandFailure) -> LiveFeed {
+        let sessions = LiveSessionList(analysis: analysis, keepsPages: keepsPages)
         let listener = try LiveSocketListener(address: address, sessions: sessions, recordDirectory: record)
         listener.start()
         return LiveFeed(sessions: sessions, name: "listening on " + listener.socket.address.shortDescription, child: nil,

@@ -65,6 +65,8 @@ final class LiveSession: Sendable {
         var silent = false
         /// Called (on the reader thread) with the session record, once it is read.
         var onSessionRecord: (@Sendable (SessionInfo) -> Void)?
+        /// What the page of `live --web` draws (nil without `--web`).
+        var page: LivePageHistory?
     }
 
     /// Diagnostics printed per session, at most (off a terminal).
@@ -87,12 +89,16 @@ final class LiveSession: Sendable {
 
     /// A session whose events are analysed with `analysis`; with `budget`,
     /// its live nodes count against the budget of all sessions.
-    init(number: Int, sourceName: String, isLive: Bool, analysis: TraceAnalyzer.Options, budget: LiveSessionList? = nil) {
+    /// With `keepsPage`, it also keeps what the page of `live --web` draws (``LivePageHistory``).
+    init(number: Int, sourceName: String, isLive: Bool, analysis: TraceAnalyzer.Options, budget: LiveSessionList? = nil,
+         keepsPage: Bool = false) {
         self.number = number
         self.sourceName = sourceName
         self.isLive = isLive
         self.budget = budget
-        self.state = Locked(State(analyzer: TraceAnalyzer(options: analysis)))
+        var state = State(analyzer: TraceAnalyzer(options: analysis))
+        if keepsPage { state.page = LivePageHistory(analysis) }
+        self.state = Locked(state)
     }
 
     deinit {
@@ -142,7 +148,9 @@ final class LiveSession: Sendable {
                     s.onSessionRecord = nil
                 }
                 if s.populations.isDue(at: event.time) { s.populations.advance(to: event.time, s.analyzer.populations) }
+                s.page?.before(event, s.analyzer.populations)
                 s.analyzer.consume(event)
+                s.page?.after(event)
                 if s.history.keep(event) { s.history.considerCheckpoint(s.analyzer) }
                 s.events += 1
                 s.lastEventWall = now
@@ -192,6 +200,7 @@ final class LiveSession: Sendable {
             // A session cut short gets no verdict on the part it did not read.
             if s.rejection == nil && s.cut == nil { s.analyzer.finish() }
             s.changed = true
+            s.page?.touch()
         }
     }
 
@@ -217,7 +226,10 @@ final class LiveSession: Sendable {
             let before = s.analyzer.findings.count
             s.analyzer.advance(to: overflow ? .max : later)
             if s.populations.isDue(at: later), !overflow { s.populations.advance(to: later, s.analyzer.populations) }
-            if s.analyzer.findings.count != before { s.changed = true }
+            if s.analyzer.findings.count != before {
+                s.changed = true
+                s.page?.touch()
+            }
         }
     }
 

@@ -33,9 +33,14 @@ final class LiveSessionList: Sendable {
         var lastRejection: String?
     }
 
-    /// An empty list; every session is analysed with `analysis`.
-    init(analysis: TraceAnalyzer.Options) {
+    /// Whether each session keeps what the page of `live --web` draws.
+    let keepsPages: Bool
+
+    /// An empty list; every session is analysed with `analysis` (and, with
+    /// `keepsPages`, keeps a ``LivePageHistory``).
+    init(analysis: TraceAnalyzer.Options, keepsPages: Bool = false) {
         self.analysis = analysis
+        self.keepsPages = keepsPages
     }
 
     /// A new session, added last; forgets the oldest finished sessions beyond the bound.
@@ -43,7 +48,7 @@ final class LiveSessionList: Sendable {
         list.withLock { l in
             l.opened += 1
             let session = LiveSession(number: l.opened, sourceName: sourceName, isLive: isLive, analysis: analysis,
-                                      budget: limitNodes ? self : nil)
+                                      budget: limitNodes ? self : nil, keepsPage: keepsPages)
             l.sessions.append(session)
             // Forget the oldest finished sessions beyond the bound: rejected ones first.
             var finished = l.sessions.filter { $0.isFinished }.count
