@@ -132,7 +132,8 @@ struct LivePageTests {
         #expect(dom.contains("<button id=\"follow\" title=\"Follow the end again (End)\" hidden=\"\">"))
         #expect(dom.contains("class=\"node detached flagged selected\""), "the selection survived the snapshot")
         #expect(Self.text(ofID: "details-name", in: dom) == "LoggedInRouter#4")
-        #expect(dom.contains("<li>retained by: LoggedInRouter#4.interactor → LoggedInInteractor#3.router (suspect) → LoggedInRouter#4 (cycle)</li>"))
+        #expect(try ReportFilterDetailsTests.details(in: dom).contains("<li>retained by: LoggedInRouter#4.interactor → LoggedInInteractor#3.router (suspect) → LoggedInRouter#4 (cycle)</li>"),
+                "the node's details, drawn again from the new snapshot")
         #expect(Self.text(ofID: "findings-count", in: dom) == "(3)")
         #expect(dom.contains("(ended)</option>"))
     }
