@@ -42,7 +42,7 @@ let package = Package(
         // The HTML report's script and style sheet are files of their own, compiled
         // into the binary as byte arrays (`PackageResources`): no bundle to ship.
         .executableTarget(name: "napkin-inspect", dependencies: ["NapkinLibc", "NapkinTrace", "NapkinTraceReader", "NapkinOTLP"],
-                          resources: ["report.css", "errors.js", "base.js", "tree.js", "panels.js", "timeline.js", "report.js"]
+                          resources: ["report.css", "errors.js", "base.js", "tree.js", "panels.js", "details.js", "timeline.js", "report.js", "live.js"]
                               .map { .embedInCode("Render/Report/Assets/\($0)") },
                           swiftSettings: strict),
         .executableTarget(name: "RibHouse", dependencies: ["Napkin", "NapkinTrace", "NapkinOTLP"], path: "Examples/RibHouse", exclude: ["README.md"], swiftSettings: strict),

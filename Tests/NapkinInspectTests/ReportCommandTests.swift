@@ -256,7 +256,7 @@ struct ReportCommandTests {
         #expect(dom.contains("<span class=\"name\">LoggedInRouter#6</span><span class=\"state\">detached</span>"))
         #expect(dom.contains("<span class=\"mark\">! not-deallocated</span>"))
         #expect(dom.components(separatedBy: "class=\"finding error").count - 1 == 2)
-        #expect(dom.contains("<code class=\"rule\">not-deallocated</code><span class=\"subject\">LoggedInRouter#22</span>"))
+        #expect(dom.contains("<code class=\"rule\">not-deallocated</code><button class=\"subject\" type=\"button\" title=\"Select LoggedInRouter#22 and show the moment of this finding\">LoggedInRouter#22</button>"))
         #expect(dom.contains("Examples/RibHouse/LaunchNapkin/LaunchNapkinRouter.swift:70"))
         #expect(dom.contains("<th>Routers</th><td>14 created, 6 deallocated, 8 alive at the end</td>"))
     }

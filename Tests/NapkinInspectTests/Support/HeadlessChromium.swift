@@ -14,8 +14,11 @@ enum HeadlessChromium {
         ?? CLIHarness.executable(named: "chromium-headless-shell")
 
     /// The DOM of `file` (an absolute path) opened at `#fragment`, after its scripts ran.
-    static func dom(of file: String, fragment: String = "", timeout: Double = 120) async throws -> String {
-        let result = try await run(["--dump-dom", url(file, fragment)], timeout: timeout)
+    /// `virtualTime` (milliseconds) lets the page's timers and events run that
+    /// long first, on a clock the browser moves on as fast as it can.
+    static func dom(of file: String, fragment: String = "", virtualTime: Int? = nil, timeout: Double = 120) async throws -> String {
+        let budget = virtualTime.map { ["--virtual-time-budget=\($0)"] } ?? []
+        let result = try await run(budget + ["--dump-dom", url(file, fragment)], timeout: timeout)
         return result.stdout
     }
 

@@ -43,6 +43,7 @@ enum ReportNodeTables {
             case .type: out.number(typeNumbers[row])
             case .kind: out.number(life.kind == .router ? 0 : 1)
             case .created: out.number(life.created)
+            case .createdSeq: out.number(life.createdSeq)
             case .deinit: out.number(orMinusOne: life.deallocated)
             case .interactor: out.number(life.interactor ?? 0)
             }

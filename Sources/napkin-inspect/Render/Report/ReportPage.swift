@@ -16,7 +16,7 @@ enum ReportPage {
     /// The report of `traces`, code locations looked up in `sources`.
     static func html(_ traces: [ReportTrace], sources: SourceRoot) -> String {
         let title = traces.count == 1 ? traces[0].title : "\(traces.count) traces"
-        var page = head(title: title) + panels + footer(title: title, rules: rules(of: traces), traces: traces)
+        var page = head(title: title) + panels() + footer(title: title, rules: rules(of: traces), traces: traces)
         for (index, trace) in traces.enumerated() {
             page += "<script type=\"application/json\" id=\"trace-\(index)\">"
             page += ReportData.json(trace, sources: sources)

@@ -1,20 +1,46 @@
 import NapkinTrace
 
 /// The fixed parts of ``ReportPage``'s HTML: the head, the panels the
-/// script fills in, and the end of the body before the data.
+/// script fills in, and the end of the body before the data. The live page
+/// (``LivePage``) shares them, with its own name, policy and controls.
 extension ReportPage {
+    /// Which page the parts are for.
+    enum Kind {
+        /// The HTML report: a file that fetches nothing.
+        case report
+        /// `napkin-inspect live --web`: a page that reads its server's events.
+        case live
+
+        /// The page's name, after `napkin-inspect` in its generator mark, title and heading.
+        var name: String {
+            switch self {
+            case .report: "report"
+            case .live: "live"
+            }
+        }
+
+        /// The Content-Security-Policy: nothing fetched; the live page may connect to its own server.
+        var policy: String {
+            let base = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
+            switch self {
+            case .report: return base
+            case .live: return base + "; connect-src 'self'"
+            }
+        }
+    }
+
     /// The page from `<!DOCTYPE html>` to `</head>`: the generator mark, the
     /// Content-Security-Policy, the title, the style sheet and the error script.
-    static func head(title: String) -> String {
+    static func head(title: String, kind: Kind = .report) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
-        \(generatorMark)
+        <meta name="generator" content="napkin-inspect \(kind.name)">
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-        <title>napkin-inspect report: \(escaped(title))</title>
+        <meta http-equiv="Content-Security-Policy" content="\(kind.policy)">
+        <title>napkin-inspect \(kind.name): \(escaped(title))</title>
         <style>
         \(ReportAssets.styleSheet)</style>
         <script>
@@ -24,15 +50,26 @@ extension ReportPage {
         """
     }
 
-    /// The start of the body: the header, the player, the tree, findings,
-    /// timeline, live instances and stats panels (empty: the script draws them).
-    static let panels = """
+    /// The start of the body: the header, the player with the filter, the
+    /// tree, findings, node details, timeline, live instances and stats panels
+    /// (empty: the script draws them). The live page adds its status banner,
+    /// a follow button and the mode (live, or paused at a moment).
+    static func panels(kind: Kind = .report) -> String {
+        let banner, follow: String
+        switch kind {
+        case .report:
+            (banner, follow) = ("", "")
+        case .live:
+            banner = #"<div id="live-status" role="status"></div>"# + "\n"
+            follow = #"<button id="follow" title="Follow the end again (End)" hidden>follow</button>"# + "\n" + #"<output id="live-mode"></output>"# + "\n"
+        }
+        return """
         <body>
         <header class="top">
-        <h1>napkin-inspect report</h1>
-        <label id="trace-picker-box" hidden>Trace <select id="trace-picker"></select></label>
+        <h1>napkin-inspect \(kind.name)</h1>
+        <label id="trace-picker-box" hidden>\(kind == .live ? "Session" : "Trace") <select id="trace-picker"></select></label>
         <div id="trace-summary"></div>
-        </header>
+        \(banner)</header>
         <div id="errors" hidden></div>
         <noscript><p class="panel">This report draws its tree, findings and timeline with JavaScript: allow scripts for this file, or run <code>napkin-inspect check</code> on the trace.</p></noscript>
         <section id="problems" hidden></section>
@@ -42,8 +79,9 @@ extension ReportPage {
         <button id="play" title="Play / pause (space)">play</button>
         <button id="next" title="Next change (→)">▶</button>
         <button id="last" title="End of the trace (End)">▶|</button>
-        <input type="range" id="slider" min="0" max="100000" step="1" value="100000" aria-label="Moment of the trace">
+        \(follow)<input type="range" id="slider" min="0" max="100000" step="1" value="100000" aria-label="Moment of the trace">
         <output id="now"></output>
+        <input type="search" id="filter" placeholder="filter: name or #id (/)" aria-label="Show only the nodes whose name or #id holds this text">
         </section>
         <div class="columns">
         <section class="panel" id="tree-panel">
@@ -56,6 +94,10 @@ extension ReportPage {
         <ol id="findings"></ol>
         </section>
         </div>
+        <section class="panel" id="details-panel">
+        <h2>Node <span id="details-name"></span></h2>
+        <div id="details"></div>
+        </section>
         <section class="panel" id="timeline-panel">
         <h2>Timeline</h2>
         <div class="toolbar">
@@ -81,6 +123,7 @@ extension ReportPage {
         </section>
 
         """
+    }
 
     /// The footer, the tooltip, each rule's help and `report-meta`.
     static func footer(title: String, rules: [Finding.Rule], traces: [ReportTrace]) -> String {

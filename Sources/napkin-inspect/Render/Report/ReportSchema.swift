@@ -141,6 +141,8 @@ enum ReportSchema {
         case kind
         /// When it was created.
         case created
+        /// The sequence number of its creation record.
+        case createdSeq
         /// When its `deinit` was written, or `-1`.
         case `deinit`
         /// A router's interactor id, or `0`.

@@ -4,11 +4,13 @@
 //
 // The report's script is these files, joined in this order inside one
 // function (ReportAssets.scriptParts; the page adds the "use strict" and the
-// function around them): base.js, tree.js, panels.js, timeline.js, report.js.
+// function around them): base.js, tree.js, panels.js, details.js,
+// timeline.js, report.js; the live page adds live.js.
   const LABEL_W = 240, ROW_H = 18, AXIS_H = 46;
   const $ = (id) => document.getElementById(id);
-  const meta = JSON.parse($("report-meta").textContent);
-  const WORDS = meta.words;
+  // What the page holds (a live page replaces it as sessions come and go).
+  let meta = JSON.parse($("report-meta").textContent);
+  let WORDS = meta.words;
   const OUTCOMES = ["running", "completed", "cancelled"];
   const SVG = "http://www.w3.org/2000/svg";
 
@@ -50,6 +52,11 @@
   let showTasks = true;
   let rowList = [];      // timeline rows: [node, task row or -1]
   let playing = null;
+  let filter = "";       // the filter box's text, lower-cased ("" shows every node)
+  // What the live page (live.js) changes of the report's behaviour; a report leaves them null.
+  // moved(toEnd): the reader moved the moment (to the end or not); play(): replaces play / pause;
+  // pick(index): the reader picked another trace.
+  const hooks = { moved: null, play: null, pick: null };
 
   // A table whose rows belong to nodes (its `node` column, in node order):
   // `from[i]` to `from[i + 1]` are the rows of node i.
@@ -62,6 +69,8 @@
   }
 
   function name(i) { return T.data.types[T.nodes.type[i]] + "#" + T.nodes.id[i]; }
+  // Whether node i passes the filter: its `Type#id` holds the filter's text, case aside.
+  function matches(i) { return !filter || name(i).toLowerCase().includes(filter); }
   function nameOfId(id) { return T.byId.has(id) ? name(T.byId.get(id)) : "#" + id; }
   // The row of node i in `table` whose span holds t, or -1.
   function spanAt(table, i, t) {

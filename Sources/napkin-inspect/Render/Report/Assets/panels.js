@@ -5,7 +5,8 @@
 //
 // The report's script is these files, joined in this order inside one
 // function (ReportAssets.scriptParts; the page adds the "use strict" and the
-// function around them): base.js, tree.js, panels.js, timeline.js, report.js.
+// function around them): base.js, tree.js, panels.js, details.js,
+// timeline.js, report.js; the live page adds live.js.
   // ---------- header, findings, stats ----------
   function renderHeader() {
     const d = T.data, box = $("trace-summary");
@@ -32,7 +33,10 @@
       const head = el("div", "finding-head");
       head.appendChild(el("span", "sev", f.severity));
       head.appendChild(el("code", "rule", f.rule));
-      head.appendChild(el("span", "subject", f.name));
+      // The subject is a link to its node: the click (the item's) selects it and moves to the moment.
+      const subject = head.appendChild(el("button", "subject", f.name));
+      subject.type = "button";
+      subject.title = "Select " + f.name + " and show the moment of this finding";
       const jump = el("button", "jump", "t=" + f.at);
       jump.title = "Show the tree and the timeline at this moment";
       head.appendChild(jump);
@@ -58,7 +62,7 @@
       // The rule's meaning and fix: HTML napkin-inspect wrote once per rule, in a template element.
       const help = document.getElementById("help-" + f.rule);
       if (help) li.appendChild(help.content.cloneNode(true));
-      li.addEventListener("click", (e) => { if (!e.target.closest("details")) showFinding(i); });
+      li.addEventListener("click", (e) => { if (!e.target.closest("details")) { showFinding(i); moved(false); } });
       list.appendChild(li);
     });
   }

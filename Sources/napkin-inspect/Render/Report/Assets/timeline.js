@@ -1,14 +1,17 @@
 // The report's script, the timeline: one row per node and per task, only the
 // rows in view drawn (so 100,000 routers scroll as fast as 100), the axis,
-// the marks and findings lanes, zoom and pan.
+// the marks and findings lanes, zoom and pan; only the nodes that pass the
+// filter have rows.
 //
 // The report's script is these files, joined in this order inside one
 // function (ReportAssets.scriptParts; the page adds the "use strict" and the
-// function around them): base.js, tree.js, panels.js, timeline.js, report.js.
+// function around them): base.js, tree.js, panels.js, details.js,
+// timeline.js, report.js; the live page adds live.js.
   // ---------- the timeline ----------
   function buildRows() {
     rowList = [];
     for (let i = 0; i < T.count; i++) {
+      if (!matches(i)) continue;
       rowList.push([i, -1]);
       if (showTasks) for (let k = T.tasks.from[i]; k < T.tasks.from[i + 1]; k++) rowList.push([i, k]);
     }

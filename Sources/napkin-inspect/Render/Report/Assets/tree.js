@@ -4,7 +4,8 @@
 //
 // The report's script is these files, joined in this order inside one
 // function (ReportAssets.scriptParts; the page adds the "use strict" and the
-// function around them): base.js, tree.js, panels.js, timeline.js, report.js.
+// function around them): base.js, tree.js, panels.js, details.js,
+// timeline.js, report.js; the live page adds live.js.
   // The state of node i at time t (keys of meta.words), or null when it is not alive then.
   function stateAt(i, t) {
     const N = T.nodes, A = T.attachments, S = T.shown, R = T.removals, K = T.tasks;
@@ -49,6 +50,16 @@
         children.get(p).push(i);
       } else outside.push(i);
     }
+    // With a filter: the matching nodes and their ancestors, the rows the tree keeps.
+    const kept = filter ? new Set() : null;
+    if (kept) for (const i of states.keys()) {
+      if (!matches(i)) continue;
+      for (let k = i; k !== undefined && states.has(k) && !kept.has(k);) {
+        kept.add(k);
+        const parent = states.get(k).parent;
+        k = parent ? T.byId.get(parent) : undefined;
+      }
+    }
     const marked = new Map();
     T.data.findings.forEach((f, k) => {
       const i = T.findingNode[k];
@@ -56,6 +67,7 @@
     });
     let count = 0, hidden = 0;
     const emit = (i, depth) => {
+      if (kept && !kept.has(i)) return;
       if (count >= MAX_TREE_ROWS) { hidden++; return; }
       count++;
       const s = states.get(i);
@@ -79,11 +91,13 @@
         for (let k = kids.length - 1; k >= 0; k--) stack.push([kids[k], depth + 1]);
       }
     };
-    if (!roots.length && !outside.length) box.appendChild(el("p", "empty", cur === 0 ? "Nothing yet at t=0: press play or move the slider." : "No router or interactor alive at this moment."));
+    if (kept && !kept.size) box.appendChild(el("p", "empty", "No node alive at this moment matches the filter \u201c" + filter + "\u201d."));
+    else if (!roots.length && !outside.length) box.appendChild(el("p", "empty", cur === 0 ? "Nothing yet at t=0: press play or move the slider." : "No router or interactor alive at this moment."));
     else if (!roots.length) box.appendChild(el("p", "empty", "No router is in the tree at this moment (no root is launched)."));
     roots.forEach(walk);
-    if (outside.length) {
-      box.appendChild(el("h3", "outside", "Outside the tree, still alive (" + outside.length + ")"));
+    const outsideKept = kept ? outside.filter((i) => kept.has(i)).length : outside.length;
+    if (outsideKept) {
+      box.appendChild(el("h3", "outside", "Outside the tree, still alive (" + outsideKept + ")"));
       outside.forEach((i) => walk(i));
     }
     if (hidden) box.appendChild(el("p", "more", hidden + " more rows not shown"));
