@@ -81,6 +81,14 @@ struct LiveWebTests {
         #expect(findings.contains("not-deallocated") && findings.contains("LoggedInRouter#"), "\(findings)")
         #expect(findings.contains("LoggedInInteractor#") && findings.contains("retainedRouter"), "\(findings)")
 
+        // The finding's subject opens the node's details: its creation and attach lines.
+        _ = try await browser.evaluate("document.querySelector('#findings button.subject').click()")
+        let detailed = try await browser.waitFor("document.getElementById('details').innerText.includes('LoggedInBuilder.swift:21')")
+        let details = try await browser.text("document.getElementById('details').innerText")
+        #expect(detailed, "\(details)")
+        #expect(details.contains("at RibHouse/LaunchNapkinRouter.swift:50") && details.contains("retained by:"), "\(details)")
+        _ = try await browser.evaluate("document.getElementById('follow').click()")
+
         // Stepping back: the first moment's tree is not the newest one, and the page says it is paused.
         let newest = try await browser.text(Self.treeText)
         _ = try await browser.evaluate("document.getElementById('first').click()")

@@ -40,6 +40,10 @@ public struct TraceHistory: Sendable {
         public var parent: NodeID?
         /// When it started and ended.
         public var span: Interval
+        /// Where the attach (or launch) was made, when the trace says.
+        public var at: CodeLocation? = nil
+        /// Where the detach was made, when the trace says.
+        public var detachedAt: CodeLocation? = nil
     }
 
     /// An attach or a detach, for sequence diagrams.
@@ -99,6 +103,9 @@ public struct TraceHistory: Sendable {
         /// interactor, if one ran about it.
         public var interactorRetainers: Retainers?
 
+        /// Where it was created (its builder's line), when the trace says.
+        public var createdAt: CodeLocation?
+
         /// `Type#id`.
         public var name: String { "\(type)#\(id)" }
     }
@@ -154,18 +161,21 @@ public struct TraceHistory: Sendable {
             guard owners[id] == nil else { return }
             owners[id] = nodes.count
             index[id] = nodes.count
-            nodes.append(NodeLife(id: id, kind: .interactor, type: type, created: t, createdSeq: event.seq))
+            nodes.append(NodeLife(id: id, kind: .interactor, type: type, created: t, createdSeq: event.seq, createdAt: event.location))
         case .routerCreated(let id, let type, let interactor, _):
-            addRouter(id, type: type, interactor: interactor, at: t, seq: event.seq)
+            addRouter(id, type: type, interactor: interactor, at: t, seq: event.seq, location: event.location)
         case .attach(let parent, let child):
-            attach(child, to: parent, at: TraceMoment(seq: event.seq, time: t))
+            attach(child, to: parent, at: TraceMoment(seq: event.seq, time: t), location: event.location)
         case .detach(let parent, let child):
             links.append(Link(at: TraceMoment(seq: event.seq, time: t), isAttach: false, parent: parent, child: child))
             openChildren[parent]?.remove(child)
+            if let i = index[child], let last = nodes[i].attached.indices.last, nodes[i].attached[last].span.end == nil {
+                nodes[i].attached[last].detachedAt = event.location
+            }
             Self.closeAttachment(&nodes, at: index[child], t, event.seq)
         case .launch(let id):
             guard let i = index[id] else { return }
-            nodes[i].attached.append(Attachment(parent: nil, span: Interval(start: t, end: nil, startSeq: event.seq)))
+            nodes[i].attached.append(Attachment(parent: nil, span: Interval(start: t, end: nil, startSeq: event.seq), at: event.location))
         case .activate(let id):
             guard let i = owners[id] else { return }
             if let last = nodes[i].active.last, last.end == nil { return }
@@ -207,9 +217,9 @@ public struct TraceHistory: Sendable {
     /// router, so it is the last row); tasks it started before the router
     /// existed (work started in `init`) come along: the router's row takes
     /// the same index, so `taskIndex` stays valid.
-    private mutating func addRouter(_ id: NodeID, type: String, interactor: NodeID, at t: UInt64, seq: UInt64) {
+    private mutating func addRouter(_ id: NodeID, type: String, interactor: NodeID, at t: UInt64, seq: UInt64, location: CodeLocation?) {
         guard index[id] == nil else { return }
-        var life = NodeLife(id: id, kind: .router, type: type, interactor: interactor, created: t, createdSeq: seq)
+        var life = NodeLife(id: id, kind: .router, type: type, interactor: interactor, created: t, createdSeq: seq, createdAt: location)
         if let lone = owners[interactor], lone == nodes.count - 1, nodes[lone].kind == .interactor,
            nodes[lone].active.isEmpty {
             life.created = min(life.created, nodes[lone].created)
@@ -223,11 +233,11 @@ public struct TraceHistory: Sendable {
     }
 
     /// An `attach`: the link, and an attached span for the child unless one is open.
-    private mutating func attach(_ child: NodeID, to parent: NodeID, at moment: TraceMoment) {
+    private mutating func attach(_ child: NodeID, to parent: NodeID, at moment: TraceMoment, location: CodeLocation?) {
         links.append(Link(at: moment, isAttach: true, parent: parent, child: child))
         guard let i = index[child] else { return }
         if let last = nodes[i].attached.last, last.span.end == nil { return }
-        nodes[i].attached.append(Attachment(parent: parent, span: Interval(start: moment.time, end: nil, startSeq: moment.seq)))
+        nodes[i].attached.append(Attachment(parent: parent, span: Interval(start: moment.time, end: nil, startSeq: moment.seq), at: location))
         openChildren[parent, default: []].insert(child)
     }
 

@@ -36,7 +36,7 @@ enum ReportData {
         out.member(Field.end, history.endTime)
         out.member(Field.endText, TimeFormat.point(history.endTime))
         ReportSummary(trace, kept: kept, listed: findings.count).write(into: &out)
-        ReportNodeTables.write(history, kept: kept, into: &out)
+        ReportNodeTables.write(history, kept: kept, sources: sources, into: &out)
         out.key(Field.findings)
         out.openArray()
         for finding in findings { write(finding, sources: sources, into: &out) }

@@ -8,22 +8,32 @@ import NapkinTrace
 /// Tables rather than one array per node: each column is named once, so the
 /// data says what every number is without growing with the number of rows.
 enum ReportNodeTables {
-    /// Writes `types`, `labels`, the node tables, `shownNodes`, `totalNodes`
-    /// and `marks` of `history`, for its nodes at the indices `kept` (in order).
-    static func write(_ history: TraceHistory, kept: [Int], into out: inout ReportJSON) {
+    /// Writes `types`, `labels`, `lines`, the node tables, `shownNodes`, `totalNodes`
+    /// and `marks` of `history`, for its nodes at the indices `kept` (in order),
+    /// code locations shown as `sources` shows them.
+    static func write(_ history: TraceHistory, kept: [Int], sources: SourceRoot, into out: inout ReportJSON) {
         typealias Field = ReportSchema.Trace
         let lives = KeptLives(history: history, kept: kept)
         var types = Interned()
         var labels = Interned()
+        var lines = Interned()
         let typeNumbers = kept.map { types.index(history.nodes[$0].type) }
         let rows = OwnedRows(lives, labels: &labels)
+        func number(_ location: CodeLocation?) -> Int { location.map { lines.index(sources.display($0)) } ?? -1 }
+        let createdLines = kept.map { number(history.nodes[$0].createdAt) }
+        let attachLines = rows.attachments.map { row in
+            let attachment = lives[row.node].attached[row.item]
+            return (number(attachment.at), number(attachment.detachedAt))
+        }
 
         out.key(Field.types)
         out.strings(types.names.map(PrintableText.printable))
         out.key(Field.labels)
         out.strings(labels.names.map(PrintableText.printable))
-        writeNodes(lives, typeNumbers: typeNumbers, into: &out)
-        writeAttachments(rows.attachments, lives, into: &out)
+        out.key(Field.lines)
+        out.strings(lines.names.map(PrintableText.printable))
+        writeNodes(lives, typeNumbers: typeNumbers, createdLines: createdLines, into: &out)
+        writeAttachments(rows.attachments, lives, lines: attachLines, into: &out)
         writeSpans(rows, lives, into: &out)
         writeTasks(rows, lives, into: &out)
         out.member(Field.shownNodes, kept.count)
@@ -34,7 +44,7 @@ enum ReportNodeTables {
     // MARK: - Tables
 
     /// Writes `nodes`: a row for each kept node, its type as its number in `types`.
-    private static func writeNodes(_ lives: KeptLives, typeNumbers: [Int], into out: inout ReportJSON) {
+    private static func writeNodes(_ lives: KeptLives, typeNumbers: [Int], createdLines: [Int], into out: inout ReportJSON) {
         out.key(ReportSchema.Trace.nodes)
         out.table(ReportSchema.Node.self, rows: lives.kept.indices) { out, column, row in
             let life = lives[row]
@@ -46,14 +56,16 @@ enum ReportNodeTables {
             case .createdSeq: out.number(life.createdSeq)
             case .deinit: out.number(orMinusOne: life.deallocated)
             case .interactor: out.number(life.interactor ?? 0)
+            case .createdLine: out.number(createdLines[row])
             }
         }
     }
 
     /// Writes `attachments`: each span a kept node was attached (or launched).
-    private static func writeAttachments(_ attachments: [Owned], _ lives: KeptLives, into out: inout ReportJSON) {
+    private static func writeAttachments(_ attachments: [Owned], _ lives: KeptLives, lines: [(Int, Int)], into out: inout ReportJSON) {
         out.key(ReportSchema.Trace.attachments)
-        out.table(ReportSchema.Attachment.self, rows: attachments) { out, column, row in
+        out.table(ReportSchema.Attachment.self, rows: attachments.indices) { out, column, index in
+            let row = attachments[index]
             let attachment = lives[row.node].attached[row.item]
             let span = attachment.span
             switch column {
@@ -63,6 +75,8 @@ enum ReportNodeTables {
             case .end: out.number(orMinusOne: span.end)
             case .startSeq: out.number(span.startSeq)
             case .endSeq: out.number(orMinusOne: span.endSeq)
+            case .line: out.number(lines[index].0)
+            case .endLine: out.number(lines[index].1)
             }
         }
     }

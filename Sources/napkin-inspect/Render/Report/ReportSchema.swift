@@ -79,6 +79,9 @@ enum ReportSchema {
         case types
         /// Task labels, numbered in order of first use (``Task/label``).
         case labels
+        /// Lines of code (`File.swift:31`), numbered in order of first use
+        /// (``Node/createdLine``, ``Attachment/line``, ``Attachment/endLine``).
+        case lines
         /// How many node lives the tables hold.
         case shownNodes
         /// How many node lives the trace created.
@@ -147,6 +150,8 @@ enum ReportSchema {
         case `deinit`
         /// A router's interactor id, or `0`.
         case interactor
+        /// Where it was created (its builder's line), as its number in `lines`, or `-1`.
+        case createdLine
     }
 
     /// The table of attachments: spans during which a router had a parent, or was a root.
@@ -163,6 +168,10 @@ enum ReportSchema {
         case startSeq
         /// The seq of the event that ended it, or `-1`.
         case endSeq
+        /// Where the attach (or launch) was made, as its number in `lines`, or `-1`.
+        case line
+        /// Where the detach was made, as its number in `lines`, or `-1`.
+        case endLine
     }
 
     /// A table of spans with the events that opened and closed them (the interactors' active spans).

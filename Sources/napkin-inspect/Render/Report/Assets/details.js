@@ -23,7 +23,10 @@
     const facts = box.appendChild(el("dl", "details-facts"));
     const fact = (term, text) => { facts.appendChild(el("dt", null, term)); facts.appendChild(el("dd", null, text)); };
     fact("kind", N.kind[i] === 1 ? "interactor (no router)" : "router");
-    fact("created", "t=" + point(N.created[i]) + (N.createdSeq ? " (seq " + N.createdSeq[i] + ")" : ""));
+    // A line of code by its number in the data's `lines` (absent in reports written before it existed).
+    const lineOf = (column, k) => column && column[k] >= 0 && T.data.lines ? T.data.lines[column[k]] : "";
+    const created = lineOf(N.createdLine, i);
+    fact("created", "t=" + point(N.created[i]) + (N.createdSeq ? " (seq " + N.createdSeq[i] + ")" : "") + (created ? " at " + created : ""));
     if (N.kind[i] === 0) fact("interactor", N.interactor[i] ? "#" + N.interactor[i] : "none");
     fact("deinit", N.deinit[i] < 0 ? "none written: alive at the end" : "t=" + point(N.deinit[i]));
     const now = stateAt(i, cur);
@@ -38,7 +41,8 @@
       if (to - from > MAX_DETAIL_ROWS) ul.appendChild(el("li", "more", (to - from - MAX_DETAIL_ROWS) + " more not shown"));
     };
     list("Attachments", A.from[i], A.from[i + 1], (a) =>
-      (A.parent[a] === 0 ? "launched as the root" : "attached to " + nameOfId(A.parent[a])) + ": " + span(A.start[a], A.end[a]) + seqs(A.startSeq[a], A.endSeq[a]));
+      (A.parent[a] === 0 ? "launched as the root" : "attached to " + nameOfId(A.parent[a])) + ": " + span(A.start[a], A.end[a]) + seqs(A.startSeq[a], A.endSeq[a]) +
+      (lineOf(A.line, a) ? ", at " + lineOf(A.line, a) : "") + (lineOf(A.endLine, a) ? ", detached at " + lineOf(A.endLine, a) : ""));
     list("Interactor active", P.from[i], P.from[i + 1], (a) => span(P.start[a], P.end[a]) + seqs(P.startSeq[a], P.endSeq[a]));
     list("Tasks", K.from[i], K.from[i + 1], (k) =>
       (K.label[k] >= 0 ? "'" + T.data.labels[K.label[k]] + "'" : "#" + K.id[k]) + ": " + span(K.start[k], K.end[k]) + ", " +
