@@ -32,7 +32,7 @@ struct LiveWebCommand {
         }
         server.setPage(Array(LivePage.html(title: feed.name).utf8))
         server.start()
-        Output.error("napkin-inspect live: the page is at \(server.url) (Ctrl-C stops)")
+        Output.error("the page is at \(server.url) (Ctrl-C stops)")
         if !server.isLoopback {
             Output.error("warning: \(live.webHost) is not a loopback address: whoever can reach it sees the page, "
                          + "with its source paths and type names")
