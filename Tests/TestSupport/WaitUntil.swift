@@ -1,16 +1,16 @@
 /// How long the waits of the test support give a condition before they call
 /// it a hang. A wait returns as soon as its condition holds: this is only
 /// how long a hang takes to be named (a test with a shorter time limit is
-/// stopped by that limit first). It was 200 s while `@MainActor` tests worked
-/// out creation lines on the main actor (seconds each on a busy machine,
-/// every other main-actor test waiting); they now read the recording
-/// without them, or work them out on a thread of their own
-/// (`RecordedLines.swift`). What is left is the queue for the process-wide
-/// symbolication lock: a detector's finding waits for its line behind every
-/// other test's, and one waited over 60 s in a loaded run of `NapkinTests`
-/// (docs/contributing.md, "A test that a busy machine cannot fail"). A wait
-/// on a child process gets ``childHangBound``.
-public let hangBound: Duration = .seconds(120)
+/// stopped by that limit first). `@MainActor` tests no longer work out
+/// creation lines on the main actor (they read the recording without them,
+/// or work them out on a thread of their own: `RecordedLines.swift`), but
+/// what waits for a line still queues for the process-wide symbolication
+/// lock behind every other test's: a detector's finding waited over 60 s
+/// in a plain run of `NapkinTests` with two busy loops, and over 120 s
+/// under the thread sanitizer (docs/contributing.md, "A test that a busy
+/// machine cannot fail"). So it stays at 200 s. A wait on a child process
+/// gets ``childHangBound``.
+public let hangBound: Duration = .seconds(200)
 
 /// Polls `condition` every few milliseconds, without holding a thread
 /// between polls, until it holds (true) or `timeout` passes (false).
