@@ -9,7 +9,7 @@ import Testing
 /// clocks here tick once an hour: a wait that needed a tick would hang until
 /// the suite's time limit fails it (and the tick counts say so); nothing is
 /// timed.
-@Suite("VerdictWait: woken by the test's own events", .timeLimit(.minutes(5)))
+@Suite("VerdictWait: woken by the test's own events", .timeLimit(.minutes(3)))
 @MainActor
 struct VerdictWakeTests {
     static let hour = Duration.seconds(3600)

@@ -111,7 +111,7 @@ struct AnalysisRecordedTests {
         menu = nil
         try await release(&run)
         let owner = try #require(RecordedTrace(run.recorder).interactorIDs("RecordedPrefetchInteractor").first)
-        let report = run.recorder.analyze(grace: Self.cleanGrace)
+        let report = await run.recorder.analyzeOnOwnThread(grace: Self.cleanGrace)
         let finding = try expectOnlyFinding(in: report, .taskStartedInactive, .task, "RecordedPrefetchInteractor", owner, label: "prefetch")
         #expect(finding.severity == .warning)
     }
@@ -195,10 +195,10 @@ struct AnalysisRecordedTests {
             _ = await Self.attachChain(depth: 25, under: root)
         }
         var state = TraceState()
-        for event in run.recorder.events { state.apply(event) }
+        for event in run.recorder.eventsAsRecorded { state.apply(event) }
         #expect(state.liveTree().map(\.depth).max() == 25)
         #expect(run.recorder.analyze(grace: Self.cleanGrace).isClean)
-        let teardown = run.recorder.analyze(grace: Self.cleanGrace, expectTeardown: true)
+        let teardown = await run.recorder.analyzeOnOwnThread(grace: Self.cleanGrace, expectTeardown: true)
         #expect(teardown.findings.map(\.rule) == [.aliveAtEnd], "\(teardown)")
         #expect(teardown.findings.first?.type == "RecordedRootRouter")
         #expect(teardown.findings.first?.message.contains("25 attached descendants") == true)
@@ -337,10 +337,10 @@ struct AnalysisRecordedTests {
     /// has had its chance, and returns the final report.
     private func findings(_ recorder: TraceRecorder, until rule: Finding.Rule,
                           grace: Duration = AnalysisRecordedTests.grace) async throws -> AnalysisReport {
-        let found = await waitUntil { !recorder.analyze(grace: grace).findings(rule).isEmpty }
+        let found = await eventually { await !recorder.analyzeOnOwnThread(grace: grace).findings(rule).isEmpty }
         try #require(found, "no \(rule.rawValue) finding: \(recorder.analyze(grace: grace))")
         try await Task.sleep(for: grace * 2)
-        return recorder.analyze(grace: grace)
+        return await recorder.analyzeOnOwnThread(grace: grace)
     }
 
     /// A grace period comfortably longer than the trace time this run took
@@ -348,7 +348,7 @@ struct AnalysisRecordedTests {
     /// under ThreadSanitizer) that gap can exceed the default, and a test
     /// about something else must not see it as a leak.
     private func graceCovering(release router: NodeID, in recorder: TraceRecorder) -> Duration {
-        let events = recorder.events
+        let events = recorder.eventsAsRecorded
         let detached = events.first { if case .detach(_, let child) = $0.kind { return child == router }; return false }?.time
         let released = events.first { $0.kind == .deallocated(id: router) }?.time
         guard let detached, let released, released > detached else { return Self.grace }
@@ -369,20 +369,21 @@ struct AnalysisRecordedTests {
         // requireAllDeallocated below proves there are none at all. The grace
         // is generous so that a main actor kept busy by a parallel test run
         // (which delays the release after a detach) is not mistaken for a leak.
-        let before = recorder.analyze(grace: Self.cleanGrace)
+        let before = await recorder.analyzeOnOwnThread(grace: Self.cleanGrace)
         #expect(before.isClean, "before teardown:\n\(before)", sourceLocation: sourceLocation)
         root = nil
         try await requireAllDeallocated(recorder, sourceLocation: sourceLocation)
         recorder.finish()
         for teardown in [false, true] {
-            let report = recorder.analyze(grace: Self.cleanGrace, expectTeardown: teardown)
+            let report = await recorder.analyzeOnOwnThread(grace: Self.cleanGrace, expectTeardown: teardown)
             #expect(report.isClean, "\(report)", sourceLocation: sourceLocation)
             #expect(report.undecided == 0, sourceLocation: sourceLocation)
             #expect(report.endedCleanly, sourceLocation: sourceLocation)
         }
         // The recording read back from its NDJSON gives the same events and verdict.
-        let events = parseEvents(recorder.ndjson)
-        #expect(events == recorder.events, sourceLocation: sourceLocation)
+        // Both carry the creation lines: worked out off the main actor.
+        let events = parseEvents(await recorder.ndjsonWithLines())
+        #expect(events == (await recorder.eventsWithLines()), sourceLocation: sourceLocation)
         #expect(TraceAnalyzer.analyze(events, options: .init(grace: 30_000_000_000, expectTeardown: true)).isClean, sourceLocation: sourceLocation)
     }
 }

@@ -88,7 +88,7 @@ struct AppearancePollerDormancyTests {
         #expect(controller.reads == reads + 2)
         #expect(!poller.isDormant && poller.isPolling, "a change did not start the schedule again")
         #expect(poller.currentInterval == 100)
-        let shown = recorder.events.contains { event in
+        let shown = recorder.eventsAsRecorded.contains { event in
             if case .view(_, .shown) = event.kind { true } else { false }
         }
         #expect(shown, "the change was not reported")

@@ -22,7 +22,7 @@ struct AppearancePollerTests {
     }
 
     private func views(of router: NodeID, in recorder: TraceRecorder) -> [ViewAppearance] {
-        recorder.events.compactMap { event in
+        recorder.eventsAsRecorded.compactMap { event in
             if case .view(router, let appearance) = event.kind { appearance } else { nil }
         }
     }
@@ -96,10 +96,10 @@ struct AppearancePollerTests {
         #expect(weakView == nil)
         let id = try #require(RecordedTrace(recorder).routerIDs("ScreenRouter").first)
         // Before the next poll, the trace says the gone router's view is on screen.
-        #expect(!Self.viewShownAfterDetach(in: recorder.events).isEmpty)
+        #expect(!Self.viewShownAfterDetach(in: recorder.eventsAsRecorded).isEmpty)
         poller.poll()
         #expect(views(of: id, in: recorder) == [.shown, .removed])
-        #expect(Self.viewShownAfterDetach(in: recorder.events).isEmpty)
+        #expect(Self.viewShownAfterDetach(in: recorder.eventsAsRecorded).isEmpty)
         #expect(poller.count == 0)
         withExtendedLifetime(root) {}
     }
@@ -145,7 +145,7 @@ struct AppearancePollerTests {
         poller.poll()
         #expect(poller.count == 0)
         #expect(!poller.isPolling)
-        #expect(!recorder.events.contains { $0.kind.name == .view })
+        #expect(!recorder.eventsAsRecorded.contains { $0.kind.name == .view })
         withExtendedLifetime(screen) {}
     }
 

@@ -34,15 +34,16 @@ struct CodeLocationRecordedTests {
         }
         let trace = RecordedTrace(recorder)
         let id = try #require(trace.routerIDs("LocatedRouter").first)
+        let events = await recorder.eventsWithLines()   // the lines worked out off the main actor
         func location(where match: (TraceEvent.Kind) -> Bool) -> CodeLocation? {
-            recorder.events.first { match($0.kind) }?.location
+            events.first { match($0.kind) }?.location
         }
         #expect(location { if case .routerCreated(id, _, _, _) = $0 { true } else { false } } == Self.here(lines["created"]!))
         #expect(location { if case .attach(_, id) = $0 { true } else { false } } == Self.here(lines["attach"]!))
         #expect(location { if case .detach(_, id) = $0 { true } else { false } } == Self.here(lines["detach"]!))
         #expect(location { if case .taskStart(_, _, "work") = $0 { true } else { false } } == Self.here(lines["task"]!))
         // Events the framework does not locate have no location.
-        #expect(recorder.events.filter { [.activate, .deactivate, .load, .launch].contains($0.kind.name) }.allSatisfy { $0.location == nil })
+        #expect(events.filter { [.activate, .deactivate, .load, .launch].contains($0.kind.name) }.allSatisfy { $0.location == nil })
         withExtendedLifetime(root) {}
     }
 
@@ -126,7 +127,7 @@ struct CodeLocationRecordedTests {
             lines["again"] = #line; await root.attachChild(menu!)
             return root
         }
-        let report = recorder.analyze(grace: Self.grace)
+        let report = await recorder.analyzeOnOwnThread(grace: Self.grace)
         let early = try #require(report.findings(.taskStartedInactive).first, "\(report)")
         #expect(early.locations == [Finding.CodeReference(.started, Self.here(lines["task"]!))])
         let double = try #require(report.findings(.doubleAttach).first, "\(report)")
@@ -138,7 +139,7 @@ struct CodeLocationRecordedTests {
     private func firstFinding(_ recorder: TraceRecorder, _ rule: Finding.Rule) async throws -> Finding {
         let deadline = ContinuousClock.now + hangBound
         while true {
-            if let finding = recorder.analyze(grace: Self.grace, viewGrace: Self.grace).findings(rule).first { return finding }
+            if let finding = await recorder.analyzeOnOwnThread(grace: Self.grace, viewGrace: Self.grace).findings(rule).first { return finding }
             try #require(ContinuousClock.now < deadline, "no \(rule) finding: \(recorder.analyze(grace: Self.grace))")
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -19,76 +19,78 @@ struct CreationSiteRecordedTests {
     static func here(_ line: Int) -> CodeLocation { CodeLocation(fileID: file, line: UInt(line)) }
 
     /// The `src` of the creation record of the first router of type `type`, and of its interactor.
-    static func created(_ type: String, in recorder: TraceRecorder) -> (router: CodeLocation?, interactor: CodeLocation?) {
+    /// The lines are worked out off the main actor (`eventsWithLines`).
+    static func created(_ type: String, in recorder: TraceRecorder) async -> (router: CodeLocation?, interactor: CodeLocation?) {
+        let events = await recorder.eventsWithLines()
         var routerLocation: CodeLocation?
         var interactorID: NodeID?
-        for event in recorder.events {
+        for event in events {
             if case .routerCreated(_, type, let interactor, _) = event.kind {
                 routerLocation = event.location
                 interactorID = interactor
                 break
             }
         }
-        let interactorLocation = recorder.events.first { event in
+        let interactorLocation = events.first { event in
             if case .interactorCreated(let id, _) = event.kind { id == interactorID } else { false }
         }?.location
         return (routerLocation, interactorLocation)
     }
 
     @Test("a router with its own initializer (napkin's example: child builders stored, then super.init) → the builder's line, for it and its interactor")
-    func ownInitializer() {
+    func ownInitializer() async {
         let recorder = TraceRecorder(app: "own-init")
         let router = recorder.record { OwnInitBuilder().build() }
-        let found = Self.created("OwnInitRouter", in: recorder)
+        let found = await Self.created("OwnInitRouter", in: recorder)
         #expect(found.router == Self.here(OwnInitBuilder.routerLine))
         #expect(found.interactor == Self.here(OwnInitBuilder.interactorLine))
         withExtendedLifetime(router) {}
     }
 
     @Test("a router inheriting its initializers (napkin 2.x's init(interactor:), no file:line) → the line that built it")
-    func inheritedInitializer() {
+    func inheritedInitializer() async {
         let recorder = TraceRecorder(app: "inherited")
         var line = 0
         let router = recorder.record { () -> InheritingRouter in
             line = #line; return InheritingRouter(interactor: RecordedInteractor())
         }
-        let found = Self.created("InheritingRouter", in: recorder)
+        let found = await Self.created("InheritingRouter", in: recorder)
         #expect(found.router == Self.here(line))
         #expect(found.interactor == Self.here(line))
         withExtendedLifetime(router) {}
     }
 
     @Test("a ViewableRouter subclass with inherited initializers → the line that built it")
-    func viewableRouter() {
+    func viewableRouter() async {
         let recorder = TraceRecorder(app: "viewable")
         var line = 0
         let router = recorder.record { () -> PlainViewableRouter in
             line = #line; return PlainViewableRouter(interactor: RecordedInteractor(), viewController: RecordedView())
         }
-        #expect(Self.created("PlainViewableRouter", in: recorder).router == Self.here(line))
+        #expect(await Self.created("PlainViewableRouter", in: recorder).router == Self.here(line))
         withExtendedLifetime(router) {}
     }
 
     @Test("a LaunchRouter built through its class's convenience init → the caller of the convenience init")
-    func launchRouter() {
+    func launchRouter() async {
         let recorder = TraceRecorder(app: "launch")
         var line = 0
         let router = recorder.record { () -> RecordedRootRouter in
             line = #line; return RecordedRootRouter()
         }
-        #expect(Self.created("RecordedRootRouter", in: recorder).router == Self.here(line))
+        #expect(await Self.created("RecordedRootRouter", in: recorder).router == Self.here(line))
         withExtendedLifetime(router) {}
     }
 
     @Test("a router built inside a closure → the closure's line")
-    func insideAClosure() {
+    func insideAClosure() async {
         let recorder = TraceRecorder(app: "closure")
         var line = 0
         let routers = recorder.record { () -> [InheritingRouter] in
             line = #line + 1
             return (0..<2).map { _ in InheritingRouter(interactor: RecordedInteractor()) }
         }
-        let locations = recorder.events.compactMap { event -> CodeLocation? in
+        let locations = await recorder.eventsWithLines().compactMap { event -> CodeLocation? in
             if case .routerCreated(_, "InheritingRouter", _, _) = event.kind { event.location } else { nil }
         }
         #expect(locations == [Self.here(line), Self.here(line)])
@@ -99,12 +101,12 @@ struct CreationSiteRecordedTests {
     func asyncBuilder() async {
         let recorder = TraceRecorder(app: "async")
         let router = await recorder.record { await AsyncBuilder().build() }
-        #expect(Self.created("InheritingRouter", in: recorder).router == Self.here(AsyncBuilder.line))
+        #expect(await Self.created("InheritingRouter", in: recorder).router == Self.here(AsyncBuilder.line))
         withExtendedLifetime(router) {}
     }
 
     @Test("a generic router (its own initializer, inherited by a specialisation's caller) → the builder's line, under its specialised name")
-    func genericRouter() {
+    func genericRouter() async {
         let recorder = TraceRecorder(app: "generic")
         var line = 0
         let router = recorder.record { () -> GenericRouter<Int> in
@@ -114,11 +116,11 @@ struct CreationSiteRecordedTests {
         // generic arguments included: `GenericRouter<Int>` and
         // `GenericRouter<String>` are two types to the fingerprints and to a
         // per-type budget (`maxAlive: ["GenericRouter<Int>": 2]`).
-        let types = recorder.events.compactMap { event -> String? in
+        let types = recorder.eventsAsRecorded.compactMap { event -> String? in
             if case .routerCreated(_, let type, _, _) = event.kind { type } else { nil }
         }
         #expect(types == ["GenericRouter<Int>"])
-        #expect(Self.created("GenericRouter<Int>", in: recorder).router == Self.here(line), "\(recorder.events.map(\.kind))")
+        #expect(await Self.created("GenericRouter<Int>", in: recorder).router == Self.here(line), "\(recorder.eventsAsRecorded.map(\.kind))")
         withExtendedLifetime(router) {}
     }
 
@@ -127,21 +129,21 @@ struct CreationSiteRecordedTests {
         let file = "NapkinTests/FactoryRouter.swift"
         let recorder = TraceRecorder(app: "factory")
         let router = recorder.record { FactoryRouter.make() }
-        let found = Self.created("FactoryRouter", in: recorder)
-        #expect(found.router == CodeLocation(fileID: file, line: UInt(FactoryRouter.makeLine)), "\(recorder.events.map(\.kind))")
+        let found = await Self.created("FactoryRouter", in: recorder)
+        #expect(found.router == CodeLocation(fileID: file, line: UInt(FactoryRouter.makeLine)), "\(recorder.eventsAsRecorded.map(\.kind))")
         // The interactor is constructed inside the router's initializer: that line is the one that made it.
         #expect(found.interactor == CodeLocation(fileID: file, line: UInt(FactoryRouter.initLine)))
         let asyncRecorder = TraceRecorder(app: "factory-async")
         let other = await asyncRecorder.record { await FactoryRouter.makeAsync() }
-        #expect(Self.created("FactoryRouter", in: asyncRecorder).router == CodeLocation(fileID: file, line: UInt(FactoryRouter.makeAsyncLine)))
+        #expect(await Self.created("FactoryRouter", in: asyncRecorder).router == CodeLocation(fileID: file, line: UInt(FactoryRouter.makeAsyncLine)))
         withExtendedLifetime((router, other)) {}
     }
 
     @Test("file and line given to the initializer (a factory naming its caller) are recorded instead of the stack's")
-    func explicitLine() {
+    func explicitLine() async {
         let recorder = TraceRecorder(app: "explicit")
         let router = recorder.record { InheritingRouter(interactor: RecordedInteractor(), file: "App/Factory.swift", line: 7) }
-        #expect(Self.created("InheritingRouter", in: recorder).router == CodeLocation(fileID: "App/Factory.swift", line: 7))
+        #expect(await Self.created("InheritingRouter", in: recorder).router == CodeLocation(fileID: "App/Factory.swift", line: 7))
         withExtendedLifetime(router) {}
     }
 
@@ -260,25 +262,25 @@ struct CreationSiteFunctionTests {
         let routers = CreationSite.$functionsOnly.withValue(true) {
             recorder.record { (OwnInitBuilder().build(), FactoryRouter.make()) }
         }
-        let own = CreationSiteRecordedTests.created("OwnInitRouter", in: recorder)
-        #expect(own.router == CodeLocation(module: "NapkinTests", function: "OwnInitBuilder.build()"), "\(recorder.events.map(\.kind))")
+        let own = await CreationSiteRecordedTests.created("OwnInitRouter", in: recorder)
+        #expect(own.router == CodeLocation(module: "NapkinTests", function: "OwnInitBuilder.build()"), "\(recorder.eventsAsRecorded.map(\.kind))")
         #expect(own.router?.isFunction == true)
         #expect(own.interactor == CodeLocation(module: "NapkinTests", function: "OwnInitBuilder.build()"))
-        let factory = CreationSiteRecordedTests.created("FactoryRouter", in: recorder)
+        let factory = await CreationSiteRecordedTests.created("FactoryRouter", in: recorder)
         #expect(factory.router == CodeLocation(module: "NapkinTests", function: "FactoryRouter.make()"))
 
         let asyncRecorder = TraceRecorder(app: "functions-async")
         let other = await CreationSite.$functionsOnly.withValue(true) {
             await asyncRecorder.record { await FactoryRouter.makeAsyncByName() }
         }
-        #expect(CreationSiteRecordedTests.created("FactoryRouter", in: asyncRecorder).router
+        #expect(await CreationSiteRecordedTests.created("FactoryRouter", in: asyncRecorder).router
                     == CodeLocation(module: "NapkinTests", function: "FactoryRouter.makeAsyncByName()"))
 
         let closureRecorder = TraceRecorder(app: "functions-closure")
         let inClosure = CreationSite.$functionsOnly.withValue(true) {
             closureRecorder.record { [InheritingRouter(interactor: RecordedInteractor())] }
         }
-        #expect(CreationSiteRecordedTests.created("InheritingRouter", in: closureRecorder).router
+        #expect(await CreationSiteRecordedTests.created("InheritingRouter", in: closureRecorder).router
                     == CodeLocation(module: "NapkinTests", function: "CreationSiteFunctionTests.functionNames()"))
         withExtendedLifetime((routers, other, inClosure)) {}
     }

@@ -127,13 +127,13 @@ struct DefaultHooksTests {
             let parent = await host()
             var names: [[TraceEvent.Name]] = []
             for _ in 0..<3 {
-                let before = recorder.events.count
+                let before = recorder.eventsAsRecorded.count
                 do {
                     let child = NoHooksRouter(interactor: NoHooksInteractor())
                     await parent.attachChild(child)
                     await parent.detachChild(child)
                 }
-                names.append(recorder.events.dropFirst(before).map(\.kind.name))
+                names.append(recorder.eventsAsRecorded.dropFirst(before).map(\.kind.name))
             }
             return names
         }

@@ -36,7 +36,7 @@ struct HookEndRecordedTests {
         }
         let trace = RecordedTrace(recorder)
         let id = try #require(trace.interactorIDs("HookMarkingInteractor").first)
-        let events = recorder.events
+        let events = recorder.eventsAsRecorded
         func seq(_ kind: TraceEvent.Kind) throws -> UInt64 {
             try #require(events.first { $0.kind == kind }?.seq, "no \(kind)")
         }
@@ -242,7 +242,7 @@ struct HookEndRecordedTests {
         #expect(trace.seq(of: .activate(interactor: id)) + 1 == trace.seq(of: .hookEnd(interactor: id)))
         // Long after, in trace time, compared with a 1 ms grace period.
         try await Task.sleep(for: .milliseconds(20))
-        let report = recorder.analyze(grace: .milliseconds(1))
+        let report = await recorder.analyzeOnOwnThread(grace: .milliseconds(1))
         #expect(report.findings(.stuckHook).isEmpty, "\(report)")
         await root.detachChild(host)
         withExtendedLifetime((root, host, inner)) {}
@@ -260,10 +260,10 @@ struct HookEndRecordedTests {
     /// Polls the analysis until a finding of `rule` appears, then waits two
     /// more grace periods so that every other check has had its chance.
     private func findings(_ recorder: TraceRecorder, until rule: Finding.Rule) async throws -> AnalysisReport {
-        let found = await waitUntil { !recorder.analyze(grace: Self.grace).findings(rule).isEmpty }
+        let found = await eventually { await !recorder.analyzeOnOwnThread(grace: Self.grace).findings(rule).isEmpty }
         try #require(found, "no \(rule.rawValue) finding: \(recorder.analyze(grace: Self.grace))")
         try await Task.sleep(for: Self.grace * 2)
-        return recorder.analyze(grace: Self.grace)
+        return await recorder.analyzeOnOwnThread(grace: Self.grace)
     }
 }
 

@@ -121,7 +121,7 @@ struct LaunchRoutingTests {
             .hookEnd(interactor: 1),
             .load(router: 2),
         ]
-        #expect(recorder.events.dropFirst().map(\.kind) == expected)
+        #expect(recorder.eventsAsRecorded.dropFirst().map(\.kind) == expected)
         #expect(await root.interactor.isActive)
         withExtendedLifetime(root) {}
     }
@@ -142,7 +142,7 @@ struct LaunchRoutingTests {
             .hookEnd(interactor: 1),
             .load(router: 2),
         ]
-        #expect(recorder.events.dropFirst().map(\.kind) == expected)
+        #expect(recorder.eventsAsRecorded.dropFirst().map(\.kind) == expected)
         #expect(await root.interactor.isActive)
         withExtendedLifetime(root) {}
     }

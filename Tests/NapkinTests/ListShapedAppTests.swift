@@ -34,13 +34,13 @@ struct ListShapedAppTests {
             }
         }
         // Everything detached is gone (the framework releases it on the main actor).
-        var report = recorder.analyze(grace: .seconds(1))
+        var report = await recorder.analyzeOnOwnThread(grace: .seconds(1))
         for _ in 0..<100 where !report.isClean || report.undecided > 0 {
             try await Task.sleep(for: .milliseconds(50))
-            report = recorder.analyze(grace: .seconds(1))
+            report = await recorder.analyzeOnOwnThread(grace: .seconds(1))
         }
         #expect(report.isClean, "\(report)")
-        let rows = recorder.events.filter { if case .routerCreated(_, "RowRouter", _, _) = $0.kind { true } else { false } }
+        let rows = recorder.eventsAsRecorded.filter { if case .routerCreated(_, "RowRouter", _, _) = $0.kind { true } else { false } }
         #expect(rows.count == 5 * (20 * 4 + 1))
         root = nil
     }

@@ -31,7 +31,7 @@ struct PopulationRecordedTests {
         for capacity in [Int.max, 1] {
             let builder = PrefetchingBuilder(capacity: capacity)
             let recorder = await record("prefetch()") { _ = builder.build() }
-            let report = recorder.analyze()
+            let report = await recorder.analyzeOnOwnThread()
             if capacity == 1 {
                 #expect(report.isClean, "\(report)")
                 continue
@@ -54,7 +54,7 @@ struct PopulationRecordedTests {
                 let router = RecordedPlainRouter()
                 service.hold(router.interactor)
             }
-            let report = recorder.analyze()
+            let report = await recorder.analyzeOnOwnThread()
             if keeps {
                 // The population's growth is decided at the end; each interactor outliving its
                 // router is also not-deallocated once the grace period has passed (machine-dependent).
@@ -82,7 +82,7 @@ struct PopulationRecordedTests {
                 await service.interactor.refresh(waitingOn: piles ? gate : nil)
             }
             if piles {
-                let report = recorder.analyze()
+                let report = await recorder.analyzeOnOwnThread()
                 #expect(report.findings.map { "\($0.rule) \($0.subjectName.split(separator: "#")[0]) \($0.label ?? "")" }
                             == ["growing-population RefreshInteractor refresh"], "\(report)")
                 #expect(report.findings.first?.subject == .task)
@@ -103,7 +103,7 @@ struct PopulationRecordedTests {
             kept.append(SingletonRouter())
             kept.append(SingletonRouter())
         }
-        let report = recorder.analyze(maxAlive: ["SingletonRouter": 1])
+        let report = await recorder.analyzeOnOwnThread(maxAlive: ["SingletonRouter": 1])
         #expect(report.ruleAndSubjectTypes == ["over-budget SingletonRouter"], "\(report)")
         #expect(recorder.analyze(maxAlive: ["SingletonRouter": 2]).isClean)
         #expect(recorder.analyze().isClean)

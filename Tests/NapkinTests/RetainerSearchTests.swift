@@ -103,7 +103,7 @@ struct RetainerSearchTests {
             let router = ListeningRouter(interactor: interactor)
             return (router.traceID, router.interactable.lifecycle.traceID)
         }
-        try #require(await waitUntil { !recorder.analyze(grace: Self.grace).findings(.notDeallocated).isEmpty })
+        try #require(await eventually { await !recorder.analyzeOnOwnThread(grace: Self.grace).findings(.notDeallocated).isEmpty })
         let report = await recorder.findRetainers(in: recorder.analyze(grace: Self.grace))
         let finding = try #require(report.findings.first { $0.rule == .notDeallocated && $0.id == ids.interactor })
         let retainers = try #require(finding.retainers)
@@ -130,7 +130,7 @@ struct RetainerSearchTests {
         try await Task.sleep(for: Self.grace * 2)
         let report = await recorder.findRetainers(in: recorder.analyze(grace: Self.grace))
         #expect(report.findings.isEmpty, "\(report)")
-        #expect(!recorder.ndjson.contains("\"retained\""))
+        #expect(!(await recorder.ndjsonWithLines()).contains("\"retained\""))
         root = nil
     }
 
@@ -277,7 +277,7 @@ struct RetainerSearchTests {
             return IDs(child: child.traceID, childInteractor: child.interactable.lifecycle.traceID,
                        hostInteractor: host!.interactable.lifecycle.traceID)
         }
-        try #require(await waitUntil { !recorder.analyze(grace: Self.grace).findings(.notDeallocated).isEmpty },
+        try #require(await eventually { await !recorder.analyzeOnOwnThread(grace: Self.grace).findings(.notDeallocated).isEmpty },
                      sourceLocation: sourceLocation)
         let report = await recorder.findRetainers(in: recorder.analyze(grace: Self.grace))
         let finding = try #require(report.findings.first { $0.rule == .notDeallocated && $0.id == ids.child },

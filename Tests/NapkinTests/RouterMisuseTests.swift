@@ -154,7 +154,7 @@ struct RouterMisuseTests {
             }
         }
         #expect(lines.count == 3, "\(lines)")
-        let report = recorder.analyze(grace: .seconds(2))
+        let report = await recorder.analyzeOnOwnThread(grace: .seconds(2))
         #expect(report.findings(.doubleAttach).count == 1, "\(report)")
         #expect(report.findings(.attachUnderDescendant).count == 1, "\(report)")
         #expect(report.findings(.detachNonChild).count == 1, "\(report)")

@@ -242,7 +242,7 @@ struct SubtreeLifecycleTests {
     }
 
     @Test("A child's didLoad awaiting its parent's loaded() while the parent attaches it from its didLoad returns",
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(3)))
     func loadedFromChildInsideParentLoad() async {
         let log = HookLog()
         let root = TestRootRouter("root", log: log)
@@ -264,7 +264,7 @@ struct SubtreeLifecycleTests {
     }
 
     @Test("A grandchild's didLoad awaiting the root's, its parent's and its own loaded() during launch returns",
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(3)))
     func loadedFromGrandchildInsideRootLaunch() async {
         let log = HookLog()
         let root = TestRootRouter("root", log: log)
@@ -293,7 +293,7 @@ struct SubtreeLifecycleTests {
     }
 
     @Test("loaded() from a task started inside the load still waits for didLoad to return",
-          .timeLimit(.minutes(5)))
+          .timeLimit(.minutes(3)))
     func loadedFromOtherTaskWaits() async {
         let log = HookLog()
         let root = TestRootRouter("root", log: log)

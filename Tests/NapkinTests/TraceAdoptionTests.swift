@@ -37,9 +37,9 @@ struct TraceAdoptionTests {
         weak let loggedIn = root.loggedIn
         await root.logOut()
         try await Task.sleep(for: .milliseconds(300))
-        let report = recorder.analyze(grace: .milliseconds(200))
+        let report = await recorder.analyzeOnOwnThread(grace: .milliseconds(200))
         // The README asserts `report.isClean`: this flow leaks, so that assertion must fail.
-        #expect(!report.isClean, "the leak was not recorded:\n\(recorder.events.map { "\($0.kind)" }.joined(separator: "\n"))")
+        #expect(!report.isClean, "the leak was not recorded:\n\(recorder.eventsAsRecorded.map { "\($0.kind)" }.joined(separator: "\n"))")
         let id = try #require(AdoptionTrace(recorder).routerIDs("LoginFlowLoggedInRouter").first,
                               "LoggedIn is not in the recording")
         #expect(report.findings(.notDeallocated).map(\.id) == [id], "\(report)")
@@ -51,9 +51,9 @@ struct TraceAdoptionTests {
         try #require(await waitUntil { AdoptionTrace(recorder).contains(.deactivate(interactor: interactorID)) })
         let lag = AdoptionTrace(recorder).time(of: .deactivate(interactor: interactorID)) &- trace.time(of: .detach(parent: rootID, child: id))
         let grace = max(Self.grace, .nanoseconds(Int64(lag) * 2) + .milliseconds(500))
-        let found = await waitUntil { !recorder.analyze(grace: grace).findings(.notDeallocated).isEmpty }
+        let found = await eventually { await !recorder.analyzeOnOwnThread(grace: grace).findings(.notDeallocated).isEmpty }
         try await Task.sleep(for: grace)
-        let exact = recorder.analyze(grace: grace)
+        let exact = await recorder.analyzeOnOwnThread(grace: grace)
         try #require(found, "\(exact)")
         #expect(exact.findings.count == 1, "\(exact)")
         let finding = try #require(exact.findings(.notDeallocated).first, "\(exact)")
@@ -71,7 +71,7 @@ struct TraceAdoptionTests {
         await root.logIn()
         await root.logOut()
         try await Task.sleep(for: .milliseconds(300))
-        let report = recorder.analyze(grace: .milliseconds(200))
+        let report = await recorder.analyzeOnOwnThread(grace: .milliseconds(200))
 
         // Everything LoggedIn brought is gone (logOut released it).
         #expect(await waitUntil { AdoptionTrace(recorder).liveCount == 2 }, "\(AdoptionTrace(recorder).alive.sorted())")
@@ -83,7 +83,7 @@ struct TraceAdoptionTests {
         // deallocation) fit in its 200 ms; the final verdict, whatever the machine's load.
         let teardown = trace.time(of: .deallocated(id: trace.interactorOf(menu))) &- trace.time(of: .detach(parent: rootID, child: loggedIn))
         if teardown < 150_000_000 { #expect(report.isClean, "\(report)") }
-        let final = recorder.analyze(grace: Self.cleanGrace)
+        let final = await recorder.analyzeOnOwnThread(grace: Self.cleanGrace)
         #expect(final.isClean, "\(final)")
 
         for kind: TraceEvent.Kind in [.attach(parent: rootID, child: loggedIn), .attach(parent: loggedIn, child: menu),
@@ -160,9 +160,9 @@ struct TraceAdoptionTests {
             .deallocated(id: 6),
             .deallocated(id: 5),
         ]
-        let actual = recorder.events.dropFirst().map(\.kind)
+        let actual = recorder.eventsAsRecorded.dropFirst().map(\.kind)
         #expect(actual == expected, "\(actual.map { "\($0)" }.joined(separator: "\n"))")
-        let report = recorder.analyze(grace: Self.cleanGrace)
+        let report = await recorder.analyzeOnOwnThread(grace: Self.cleanGrace)
         #expect(report.isClean, "\(report)")
         withExtendedLifetime(root) {}
     }
@@ -266,7 +266,7 @@ struct TraceAdoptionTests {
         // Interactors whose hook (started by activate or deactivate) has not recorded its end yet.
         var inHook: Set<NodeID> = []
         var violations: [String] = []
-        for event in recorder.events {
+        for event in recorder.eventsAsRecorded {
             switch event.kind {
             case .interactorCreated(let id, _):
                 if !created.insert(id).inserted { violations.append("#\(event.seq) created twice") }
@@ -322,9 +322,9 @@ struct TraceAdoptionTests {
             #expect(trace.count("attach") == 2 * rounds && trace.count("detach") == rounds, "flow \(flow)")
         }
         let leaking = results[0].recorder, clean = results[1].recorder
-        #expect(await waitUntil { leaking.analyze(grace: Self.grace).findings(.notDeallocated).count == rounds },
+        #expect(await eventually { await leaking.analyzeOnOwnThread(grace: Self.grace).findings(.notDeallocated).count == rounds },
                 "\(leaking.analyze(grace: Self.grace))")
-        let leaks = leaking.analyze(grace: Self.grace)
+        let leaks = await leaking.analyzeOnOwnThread(grace: Self.grace)
         #expect(Set(leaks.findings(.notDeallocated).map(\.id)) == Set(AdoptionTrace(leaking).routerIDs("LoginFlowLoggedInRouter")),
                 "\(leaks)")
         // (A loaded machine may add active-after-detach for a slow deactivation: still LoggedIn's own.)
@@ -345,14 +345,14 @@ struct TraceAdoptionTests {
     private func findings(_ recorder: TraceRecorder, until rule: Finding.Rule,
                           detached top: NodeID, released router: NodeID) async throws -> AnalysisReport {
         try #require(await waitUntil { AdoptionTrace(recorder).contains(.deallocated(id: router)) })
-        let events = recorder.events
+        let events = recorder.eventsAsRecorded
         let detached = events.first { if case .detach(_, top) = $0.kind { true } else { false } }?.time ?? 0
         let released = events.first { $0.kind == .deallocated(id: router) }?.time ?? 0
         let grace = max(Self.grace, .nanoseconds(Int64(released &- detached) * 2) + .milliseconds(500))
-        let found = await waitUntil { !recorder.analyze(grace: grace).findings(rule).isEmpty }
+        let found = await eventually { await !recorder.analyzeOnOwnThread(grace: grace).findings(rule).isEmpty }
         try #require(found, "no \(rule.rawValue) finding: \(recorder.analyze(grace: grace))")
         try await Task.sleep(for: grace * 2)
-        return recorder.analyze(grace: grace)
+        return await recorder.analyzeOnOwnThread(grace: grace)
     }
 
     /// What one login flow of ``parallelRecorders()`` leaves.
@@ -509,7 +509,7 @@ final actor LoginFlowRacingInteractor: Interactable {
 /// Questions about a recording (a snapshot of its events).
 struct AdoptionTrace {
     let events: [TraceEvent]
-    init(_ recorder: TraceRecorder) { events = recorder.events }
+    init(_ recorder: TraceRecorder) { events = recorder.eventsAsRecorded }
 
     func routerIDs(_ type: String) -> [NodeID] {
         events.compactMap { if case .routerCreated(let id, type, _, _) = $0.kind { id } else { nil } }

@@ -7,7 +7,7 @@ import TestSupport
 @Suite("Trace of a real tree")
 struct TraceLifecycleSequenceTests {
     private func has(_ recorder: TraceRecorder, _ kind: TraceEvent.Kind) -> Bool {
-        recorder.events.contains { $0.kind == kind }
+        recorder.eventsAsRecorded.contains { $0.kind == kind }
     }
 
     @Test("root, child, grandchild with a bound task; detach, re-attach, release")
@@ -43,7 +43,7 @@ struct TraceLifecycleSequenceTests {
         }
         recorder.finish()
 
-        let events = recorder.events
+        let events = recorder.eventsAsRecorded
         guard case .sessionStart(let info)? = events.first?.kind else {
             Issue.record("no session record first: \(events.first.map { "\($0)" } ?? "empty")")
             return

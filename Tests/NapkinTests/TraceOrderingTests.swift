@@ -60,12 +60,12 @@ struct TraceOrderingTests {
         // Leave everything detached, then let every bound task finish.
         for child in children { await root.detachChild(child) }
         let settled = await waitUntil {
-            let events = recorder.events
+            let events = recorder.eventsAsRecorded
             return events.count { if case .taskStart = $0.kind { true } else { false } }
                 == events.count { if case .taskEnd = $0.kind { true } else { false } }
         }
         try #require(settled, "bound tasks did not all end")
-        let events = recorder.events
+        let events = recorder.eventsAsRecorded
 
         // Strictly increasing by one (the recorder never drops), time never goes back.
         #expect(events.map(\.seq) == Array(1...UInt64(events.count)))

@@ -39,7 +39,7 @@ struct ViewAppearanceTests {
             return root
         }
         let id = try #require(RecordedTrace(recorder).routerIDs("ScreenRouter").first)
-        let views = recorder.events.compactMap { event -> ViewAppearance? in
+        let views = recorder.eventsAsRecorded.compactMap { event -> ViewAppearance? in
             if case .view(let router, let appearance) = event.kind, router == id { return appearance }
             return nil
         }
@@ -56,7 +56,7 @@ struct ViewAppearanceTests {
         recorder.record {
             ScreenView().reportAppearance(.shown) // a view without a router
         }
-        #expect(!recorder.events.contains { $0.kind.name == .view })
+        #expect(!recorder.eventsAsRecorded.contains { $0.kind.name == .view })
     }
 
     @Test("an untraced child adopted by a traced parent reports its view from then on")
@@ -242,11 +242,11 @@ private struct Flow {
     func findings(until rule: Finding.Rule) async throws -> AnalysisReport {
         let grace = ViewAppearanceTests.grace
         let deadline = ContinuousClock.now + hangBound
-        while recorder.analyze(grace: grace, viewGrace: grace).findings(rule).isEmpty {
+        while await recorder.analyzeOnOwnThread(grace: grace, viewGrace: grace).findings(rule).isEmpty {
             try #require(ContinuousClock.now < deadline, "no \(rule) finding: \(recorder.analyze(grace: grace, viewGrace: grace))")
             try await Task.sleep(for: .milliseconds(20))
         }
-        return recorder.analyze(grace: grace, viewGrace: grace)
+        return await recorder.analyzeOnOwnThread(grace: grace, viewGrace: grace)
     }
 
     /// Expects neither view rule (nor `duplicate-child`) to find anything
@@ -256,7 +256,7 @@ private struct Flow {
     /// is decided and a busy machine (a slow step of the flow) cannot turn a
     /// clean flow into a finding.
     func expectNoViewFindings(sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        let events = recorder.events
+        let events = recorder.eventsAsRecorded
         var analyzer = TraceAnalyzer(options: .init(grace: 30_000_000_000, viewGrace: 30_000_000_000))
         for event in events { analyzer.consume(event) }
         analyzer.advance(to: (events.last?.time ?? 0) + 31_000_000_000)

@@ -1,10 +1,15 @@
 /// How long the waits of the test support give a condition before they call
-/// it a hang: long enough for a loaded machine running the whole suite
-/// (a main-actor job waited more than 45 s behind a thousand parallel tests
-/// on 2 cores in CI, and a ready job can wait many seconds for a thread of
-/// the cooperative pool under the thread sanitizer). A wait returns as soon
-/// as its condition holds: this is only how long a hang takes to be named
-/// (a test with a shorter time limit is stopped by that limit first).
+/// it a hang. A wait returns as soon as its condition holds: this is only
+/// how long a hang takes to be named (a test with a shorter time limit is
+/// stopped by that limit first). `@MainActor` tests no longer work out
+/// creation lines on the main actor (they read the recording without them,
+/// or work them out on a thread of their own: `RecordedLines.swift`), but
+/// what waits for a line still queues for the process-wide symbolication
+/// lock behind every other test's: a detector's finding waited over 60 s
+/// in a plain run of `NapkinTests` with two busy loops, and over 120 s
+/// under the thread sanitizer (docs/contributing.md, "A test that a busy
+/// machine cannot fail"). So it stays at 200 s. A wait on a child process
+/// gets ``childHangBound``.
 public let hangBound: Duration = .seconds(200)
 
 /// Polls `condition` every few milliseconds, without holding a thread
