@@ -147,11 +147,16 @@ private func runWorker(seed: UInt64, operations: Int, nodes: [Node], upperCount:
     }
 }
 
+// The work of each test is bounded (a fixed number of calls, fewer under the
+// thread sanitizer); the time is not: every call waits for the main actor,
+// which the whole test process shares, and with two busy cores under the
+// sanitizer 3,200 calls took 220 s behind the other suites (0.75 s alone).
+// The limits only name a hang.
 @Suite("StressTests", .serialized, .routerMisuseWarns) // racing calls attach twice and detach non-children on purpose
 @MainActor
 struct StressTests {
     @Test("Thousands of concurrent attach/detach and activate/deactivate calls leave a consistent tree",
-          .timeLimit(.minutes(2)))
+          .timeLimit(.minutes(10)))
     func concurrentAttachDetach() async {
         // 8 + 64 + 448 = 520 routers under the root.
         let tree = await StressTree(fanOut: [8, 8, 7], seed: 0x5EED)
@@ -201,7 +206,7 @@ struct StressTests {
     }
 
     @Test("Many tasks attaching and detaching one large subtree leave it in the state of its final link",
-          .timeLimit(.minutes(1)))
+          .timeLimit(.minutes(10)))
     func hotSubtree() async {
         // 2 + 12 + 72 routers; the first one's subtree has 1 + 6 + 36.
         let tree = await StressTree(fanOut: [2, 6, 6], seed: 0xBEEF)
