@@ -6,7 +6,7 @@ import TestSupport
 @testable import napkin_inspect
 
 @Suite("WebServer: request heads and routes")
-struct HTTPRequestHeadTests {
+struct WebServerRequestHeadTests {
     private func parse(_ text: String) -> HTTPRequestHead.Parse { HTTPRequestHead.parse(Array(text.utf8)) }
 
     private func status(_ text: String) -> WebStatus? {
