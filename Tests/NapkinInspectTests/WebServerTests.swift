@@ -113,6 +113,23 @@ struct WebServerTests {
         }
     }
 
+    @Test("an idle event stream gets a ping comment once the ping interval passes without output")
+    func pings() throws {
+        var limits = WebServerLimits.standard
+        limits.pingInterval = 100_000_000
+        try withServer(limits) { server in
+            let client = try WebTestClient(port: server.port)
+            client.send("GET /events HTTP/1.1\r\nHost: localhost\r\n\r\n")
+            #expect(try client.responseHead().status == 200)
+            #expect(client.nextMessage() == "retry: 1000")
+            #expect(client.nextMessage() == ": ping")
+            server.publish(key: "k", line: Array("v".utf8))
+            var next = client.nextMessage()
+            while next == ": ping" { next = client.nextMessage() }
+            #expect(next == "data: v")
+        }
+    }
+
     @Test("a client that reads nothing while a key is published 10,000 times gets the latest value, not all of them")
     func slowClientGetsSnapshots() throws {
         try withServer { server in
