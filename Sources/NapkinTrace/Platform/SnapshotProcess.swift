@@ -128,7 +128,12 @@ extension Platform {
             if cancelled() { stop = "cut short: the process was exiting"; break }
             let now = MonotonicClock.now()
             if now >= deadline { timedOut = true; break }
-            if now &- heardAt > UInt64(reader.stallMS) &* 1_000_000 { stalled = true; break }
+            if now &- heardAt > UInt64(reader.stallMS) &* 1_000_000 {
+                // Silent, but waiting for a core on a busy machine, not for a
+                // lock: it is given until the deadline.
+                guard isWaitingForCPU(pid) else { stalled = true; break }
+                heardAt = now
+            }
             guard waitUntilReadable(readEnd, timeoutMS: 20) == .ready else { continue }
             let count = chunk.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
             if count > 0 {
@@ -161,6 +166,26 @@ extension Platform {
     }
 
     #if os(Linux) || os(macOS)
+    /// Whether the child `pid` is running or runnable (or in an
+    /// uninterruptible wait, a page being read in), not asleep: a child
+    /// that waits for a lock held at the fork sleeps in the kernel (a futex).
+    /// Linux's `/proc/PID/stat`, its state the letter after the command's
+    /// closing parenthesis; false elsewhere, or when it cannot be read.
+    private static func isWaitingForCPU(_ pid: pid_t) -> Bool {
+        #if os(Linux)
+        let fd = open("/proc/\(pid)/stat", O_RDONLY)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 512)
+        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0, let paren = bytes[..<count].lastIndex(of: UInt8(ascii: ")")), paren + 2 < count else { return false }
+        let state = bytes[paren + 2]
+        return state == UInt8(ascii: "R") || state == UInt8(ascii: "D")
+        #else
+        return false
+        #endif
+    }
+
     /// How the child ended.
     private enum ChildStatus { case exited(Int32), signalled(Int32), unknown }
 
