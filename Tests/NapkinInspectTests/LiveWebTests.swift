@@ -139,3 +139,31 @@ struct LiveWebTests {
         _ = try await second.stop()
     }
 }
+
+/// `live --web`'s arguments and the errors a user can meet before any page:
+/// one line naming the problem and the fix, exit status 2.
+@Suite("napkin-inspect live --web: bad arguments")
+struct LiveWebArgumentTests {
+    @Test("a port that is not one, --host without --web, --sessions with --web, an empty host",
+          arguments: [(["--web", "abc"], "'--web' takes a port from 0 to 65535 (0 picks a free one), e.g. --web 8080; got 'abc'"),
+                      (["--web", "70000"], "got '70000'"),
+                      (["--host", "0.0.0.0"], "--host goes with --web PORT"),
+                      (["--web", "0", "--host", ""], "--host needs an address"),
+                      (["--web", "0", "--listen", "0", "--sessions", "2"], "--sessions does not go with --web")])
+    func badArguments(_ arguments: [String], _ message: String) async throws {
+        let result = try await CLIHarness.inspect(["live"] + arguments + (arguments.contains("--listen") ? [] : ["--no-follow", CLIHarness.fixture("growing-population")]))
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "one line: \(result.stderr)")
+    }
+
+    @Test("a port in use: one line naming it and the fix, exit 2")
+    func portInUse() async throws {
+        let first = try await LiveWebTests.WebInspect.start(["--no-follow", CLIHarness.fixture("growing-population")])
+        let port = try #require(URL(string: first.url)?.port)
+        let second = try await CLIHarness.inspect(["live", "--web", "\(port)", "--no-follow", CLIHarness.fixture("growing-population")])
+        _ = try await first.stop()
+        #expect(second.status == 2, "\(second)")
+        #expect(second.stderr.contains("cannot serve the live page on 127.0.0.1:\(port): port \(port) is in use; choose another port, or 0 for a free one"), "\(second.stderr)")
+    }
+}

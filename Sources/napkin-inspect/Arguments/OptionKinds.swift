@@ -51,6 +51,18 @@ extension ValueOption where Value == Int {
     }
 }
 
+extension ValueOption where Value == UInt16 {
+    /// A TCP port (`PORT`), 0 to 65535 (0: the system picks a free one).
+    static func port(_ name: String, help: String) -> ValueOption {
+        ValueOption(spec: OptionSpec(name: name, valueName: "PORT", help: help)) { text throws(UsageError) in
+            guard let port = UInt16(text) else {
+                throw UsageError("'--\(name)' takes a port from 0 to 65535 (0 picks a free one), e.g. --\(name) 8080; got '\(text)'")
+            }
+            return port
+        }
+    }
+}
+
 extension ValueOption where Value == TraceAnalyzer.Rounds {
     /// Where the rounds of a repeated flow start (`PREFIX`: the start of a mark's text, not empty).
     static func rounds(_ name: String, help: String) -> ValueOption {

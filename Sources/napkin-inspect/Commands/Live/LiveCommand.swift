@@ -17,8 +17,8 @@ struct LiveCommand: Command {
             "record", valueName: "DIR",
             help: "With --listen: also write each session to a file of its own in DIR (app-pid.ndjson), for check afterwards.")
         /// `--web PORT`.
-        static let web = ValueOption.count(
-            "web", range: 0...65_535, noun: "port",
+        static let web = ValueOption.port(
+            "web",
             help: "Serve the live tree as a page at http://127.0.0.1:PORT/ instead of drawing it here (port 0 picks a free one); "
                 + "Ctrl-C stops it. See docs/live.md, \"In a browser\".")
         /// `--host HOST`.
@@ -102,7 +102,7 @@ struct LiveCommand: Command {
         if listen == nil && (recordDirectory != nil || sessionLimit != nil) {
             throw UsageError("--record and --sessions go with --listen")
         }
-        webPort = try arguments.value(Options.web).map { UInt16($0) }
+        webPort = try arguments.value(Options.web)
         let host: String? = try arguments.value(Options.host)
         if webPort == nil && host != nil { throw UsageError("--host goes with --web PORT (e.g. --web 8080 --host 0.0.0.0)") }
         if let host, host.isEmpty { throw UsageError("--host needs an address, e.g. --host 127.0.0.1") }
